@@ -1,0 +1,133 @@
+"""Benchmark of ``maieutic evaluate cqs`` on the development data.
+
+Prints: (a) the floor, the time to encode the run's distinct texts once with the model
+alone; (b) one submission, cold cache; (c) the same submission, warm; (d) 20
+submissions in one command against the floor for all their distinct texts; and the
+peak RSS of each command. Optionally (``--onnx``) the ONNX backend's floor and how
+many labels it changes.
+
+    python benchmarks/bench_cqs_eval.py [--data ../shared/data/cqs/validation-dev.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _submissions import distinct_texts, make_submissions
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = REPO.parent / "shared" / "data" / "cqs" / "validation-dev.json"
+
+
+def run_cli(args: list[str], home: Path) -> tuple[float, float]:
+    """Run maieutic in a child process; return (wall seconds, peak RSS in MB)."""
+    env = dict(os.environ, MAIEUTIC_HOME=str(home))
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "maieutic.cli", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"maieutic failed: {proc.stderr.read().decode()[-2000:]}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def floor_seconds(texts: list[str], backend: str = "torch") -> tuple[float, float]:
+    """(model load seconds, encode seconds) for ``texts`` with the model alone."""
+    start = time.perf_counter()
+    from maieutic.embed.encoder import Encoder
+
+    encoder = Encoder(backend=backend)
+    encoder.load()
+    loaded = time.perf_counter()
+    encoder.encode(texts)
+    return loaded - start, time.perf_counter() - loaded
+
+
+def labels_of(results_path: Path) -> list[str]:
+    runs = json.loads(results_path.read_text())["runs"]
+    return [
+        q["label"]
+        for r in runs
+        for e in r["evaluations"].values()
+        if isinstance(e["cqs"], list)
+        for q in e["cqs"]
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--submissions", type=int, default=20)
+    parser.add_argument("--onnx", action="store_true", help="also measure the onnx backend")
+    args = parser.parse_args()
+    if not args.data.exists():
+        sys.exit(f"data not found: {args.data}")
+    work = Path(tempfile.mkdtemp(prefix="maieutic-bench-"))
+    subs = make_submissions(args.data, args.submissions, work / "subs")
+    one = subs[:1]
+    texts_one = distinct_texts(args.data, one)
+    texts_all = distinct_texts(args.data, subs)
+
+    load_s, floor_one = floor_seconds(texts_one)
+    _, floor_all = floor_seconds(texts_all)
+    print(
+        f"texts: one submission {len(texts_one)} distinct, "
+        f"{len(subs)} submissions {len(texts_all)} distinct"
+    )
+    print(
+        f"(a) floor, encode once (model alone): {floor_one:.1f} s "
+        f"({len(texts_one) / floor_one:.0f} texts/s); model load {load_s:.1f} s"
+    )
+
+    home = work / "home"
+    base = ["evaluate", "cqs", "--data", str(args.data)]
+    cold, rss_cold = run_cli([*base, str(one[0]), "--out", str(work / "one.json")], home)
+    budget = 1.25 * floor_one + load_s
+    print(
+        f"(b) one submission cold: {cold:.1f} s (budget 1.25 x floor + load = {budget:.1f} s) "
+        f"peak RSS {rss_cold:.0f} MB"
+    )
+    warm, rss_warm = run_cli([*base, str(one[0])], home)
+    print(f"(c) same submission warm: {warm:.1f} s (budget 5 s) peak RSS {rss_warm:.0f} MB")
+    many, rss_many = run_cli([*base, *map(str, subs)], work / "home-many")
+    budget_all = 1.25 * floor_all + load_s
+    print(
+        f"(d) {len(subs)} submissions, one command, cold: {many:.1f} s "
+        f"(floor for all distinct texts {floor_all:.1f} s; budget {budget_all:.1f} s) "
+        f"peak RSS {rss_many:.0f} MB"
+    )
+
+    if args.onnx:
+        onnx_home = work / "home-onnx"
+        run_cli([*base, str(one[0]), "--backend", "onnx"], onnx_home)  # export once
+        os.environ["MAIEUTIC_HOME"] = str(onnx_home)
+        onnx_load, onnx_floor = floor_seconds(texts_one, backend="onnx")
+        print(
+            f"onnx floor: {onnx_floor:.1f} s ({len(texts_one) / onnx_floor:.0f} texts/s, "
+            f"{floor_one / onnx_floor:.2f}x torch); load {onnx_load:.1f} s"
+        )
+        run_cli(
+            [*base, *map(str, subs), "--backend", "onnx", "--out", str(work / "onnx.json")],
+            onnx_home,
+        )
+        run_cli([*base, *map(str, subs), "--out", str(work / "torch.json")], work / "home-many")
+        a, b = labels_of(work / "torch.json"), labels_of(work / "onnx.json")
+        changed = sum(x != y for x, y in zip(a, b, strict=True))
+        print(f"onnx vs torch: {changed} of {len(a)} labels differ ({100 * changed / len(a):.2f}%)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The ``maieutic`` command line: thin wrappers over the library."""

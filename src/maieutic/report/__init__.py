@@ -1,0 +1,1 @@
+"""Human-readable output: summary tables and leaderboards (results files hold the rest)."""

@@ -1,0 +1,1 @@
+"""One subpackage per task family: data conventions, evaluators and generators."""

@@ -1,0 +1,95 @@
+"""Matchers pair each generated question with its most similar reference.
+
+A matcher only measures; turning a match into a label (threshold, NAE) is the
+scoring module's job, so every matcher is scored by the same rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from maieutic.data.cqs import Intervention
+from maieutic.embed.encoder import Encoder
+from maieutic.embed.store import EmbeddingStore, embed_texts
+from maieutic.metrics.similarity import chrf_best, cosine_best
+
+
+@dataclass(frozen=True)
+class Match:
+    """The best reference for one generated question."""
+
+    reference_index: int
+    similarity: float
+
+
+class Matcher(Protocol):
+    """Finds the best reference for each question of one intervention."""
+
+    name: str
+    default_threshold: float
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        """Called once per run with every text that will be matched (for batching)."""
+
+    def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:
+        """The best reference of each question, in order."""
+
+    def signature_fields(self) -> dict[str, object]:
+        """Model and backend fields for the result signature."""
+
+
+class EmbeddingMatcher:
+    """Cosine similarity of sentence embeddings (the benchmark's STS evaluation).
+
+    Every distinct text of the run is encoded once, in batches, in ``prepare``; vectors
+    persist in the embedding store so later runs encode only new texts.
+    """
+
+    name = "sts"
+    # The benchmark script's default; its paper reports 0.65.
+    default_threshold = 0.6
+
+    def __init__(self, encoder: Encoder | None = None, store: EmbeddingStore | None = None):
+        self.encoder = encoder or Encoder()
+        self.store = store
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if missing:
+            self._vectors.update(embed_texts(missing, self.encoder, self.store))
+
+    def _matrix(self, texts: Sequence[str]) -> np.ndarray:
+        self.prepare(texts)
+        return np.stack([self._vectors[t] for t in texts])
+
+    def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:
+        refs = self._matrix([q.cq for q in intervention.cqs])
+        best, sims = cosine_best(self._matrix(questions), refs)
+        return [Match(int(i), float(s)) for i, s in zip(best, sims, strict=True)]
+
+    def signature_fields(self) -> dict[str, object]:
+        return {"model": self.encoder.display_name, "backend": self.encoder.backend}
+
+
+class ChrfMatcher:
+    """Character n-gram F-score (sacrebleu chrF, 0–100) as the similarity."""
+
+    name = "chrf"
+    # Chosen on the development references by the leave-one-out threshold sweep
+    # (see the README's section on evaluators).
+    default_threshold = 50.0
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        return None
+
+    def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:
+        best, sims = chrf_best(list(questions), [q.cq for q in intervention.cqs])
+        return [Match(int(i), float(s)) for i, s in zip(best, sims, strict=True)]
+
+    def signature_fields(self) -> dict[str, object]:
+        return {"model": None, "backend": None}

@@ -1,0 +1,53 @@
+"""Shared fixtures: an isolated MAIEUTIC_HOME per test, the shared data, a CLI runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from maieutic.cli.main import run
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+CQS_DEV = SHARED_DATA / "cqs" / "validation-dev.json"
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory, monkeypatch):
+    """Every test gets its own state directory: no cache leaks between tests."""
+    home = tmp_path_factory.mktemp("maieutic-home")
+    monkeypatch.setenv("MAIEUTIC_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def cqs_dev() -> Path:
+    """The public development split of the critical-questions data (skips when absent)."""
+    if not CQS_DEV.exists():
+        pytest.skip(f"shared data not found at {CQS_DEV} (clone with ../shared beside the repo)")
+    return CQS_DEV
+
+
+def write_json(path: Path, payload) -> Path:
+    """Write a JSON file and return its path."""
+    path.write_text(json.dumps(payload, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+class CliResult:
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.code, self.out, self.err = code, out, err
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run ``maieutic`` in-process; returns exit code, stdout and stderr."""
+
+    def invoke(*argv: str) -> CliResult:
+        code = run([str(a) for a in argv])
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return invoke

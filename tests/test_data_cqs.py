@@ -1,0 +1,150 @@
+"""Loading and validating the dataset and submission formats."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from maieutic.data.cqs import MISSING_CQS, load_cq_dataset, load_submission
+from maieutic.errors import DataError
+from tests.conftest import write_json
+
+DATASET = {
+    "A_1": {
+        "intervention_id": "A_1",
+        "intervention": "We should do X because Y.",
+        "dataset": "toy",
+        "schemes": ["CauseToEffect"],
+        "cqs": [
+            {"id": 0, "cq": "Does Y really lead to X?", "label": "Useful"},
+            {"id": 1, "cq": "What is X?", "label": "Invalid"},
+        ],
+    },
+    "B_2": {
+        "intervention_id": "B_2",
+        "intervention": "Z is true, experts say.",
+        "dataset": "toy",
+        "schemes": [],
+        "cqs": [{"id": "b0", "cq": "Which experts?", "label": "Unhelpful"}],
+    },
+}
+
+
+def test_loads_official_layout_and_normalises_ids(tmp_path):
+    ds = load_cq_dataset(write_json(tmp_path / "d.json", DATASET))
+    assert list(ds.interventions) == ["A_1", "B_2"]
+    assert [q.id for q in ds.interventions["A_1"].cqs] == ["0", "1"]
+    assert ds.interventions["A_1"].schemes == ("CauseToEffect",)
+    assert ds.n_references == 3
+
+
+def test_jsonl_reads_the_same_data_with_the_same_fingerprint(tmp_path):
+    json_ds = load_cq_dataset(write_json(tmp_path / "d.json", DATASET))
+    lines = "\n".join(json.dumps(v) for v in DATASET.values()) + "\n"
+    (tmp_path / "d.jsonl").write_text(lines, encoding="utf-8")
+    jsonl_ds = load_cq_dataset(tmp_path / "d.jsonl")
+    assert jsonl_ds.interventions == json_ds.interventions
+    assert jsonl_ds.fingerprint() == json_ds.fingerprint()
+    changed = json.loads(json.dumps(DATASET))
+    changed["A_1"]["cqs"][0]["label"] = "Unhelpful"
+    assert load_cq_dataset(write_json(tmp_path / "e.json", changed)).fingerprint() != (
+        json_ds.fingerprint()
+    )
+
+
+def _broken(mutate):
+    data = json.loads(json.dumps(DATASET))
+    mutate(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("mutate", "expected"),
+    [
+        (lambda d: d["A_1"].pop("intervention"), "\"A_1\": missing field 'intervention'"),
+        (lambda d: d["A_1"]["cqs"][1].pop("label"), "\"A_1\".cqs[1]: missing field 'label'"),
+        (lambda d: d["A_1"]["cqs"][1].update(label="Useless"), "unknown label 'Useless'"),
+        (lambda d: d["A_1"]["cqs"][1].update(cq="   "), '"A_1".cqs[1].cq: empty question'),
+        (lambda d: d["A_1"]["cqs"][1].update(id=0), "duplicate question id '0'"),
+        (lambda d: d["A_1"].update(intervention_id="A_2"), "differs from its key"),
+        (lambda d: d["A_1"].update(cqs="none"), "expected an array, found a string"),
+        (lambda d: d["B_2"].update(intervention=""), '"B_2".intervention: empty text'),
+        (lambda d: d["A_1"]["cqs"][0].update(cq=7), "expected a string, found a number"),
+        (lambda d: d["A_1"]["cqs"][0].update(cq="x" * 6000), "over the 5000 limit"),
+    ],
+)
+def test_dataset_errors_name_the_key_and_problem(tmp_path, mutate, expected):
+    path = write_json(tmp_path / "d.json", _broken(mutate))
+    with pytest.raises(DataError) as info:
+        load_cq_dataset(path)
+    assert expected in str(info.value)
+    assert str(path) in str(info.value)
+
+
+def test_not_json_and_wrong_top_level(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"A": [1, 2,}', encoding="utf-8")
+    with pytest.raises(DataError, match=r"not valid JSON \(line 1, column"):
+        load_cq_dataset(bad)
+    with pytest.raises(
+        DataError, match="expected a JSON object mapping ids to records, found an array"
+    ):
+        load_cq_dataset(write_json(tmp_path / "list.json", [DATASET["A_1"]]))
+    empty = tmp_path / "empty.json"
+    empty.write_text("  \n", encoding="utf-8")
+    with pytest.raises(DataError, match="file is empty"):
+        load_cq_dataset(empty)
+
+
+def test_duplicate_json_keys_are_an_error_not_silently_merged(tmp_path):
+    text = '{{"A_1": {}, "A_1": {}}}'.format(json.dumps(DATASET["A_1"]), json.dumps(DATASET["A_1"]))
+    path = tmp_path / "dup.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError, match='duplicate key "A_1"'):
+        load_cq_dataset(path)
+
+
+def test_jsonl_errors_name_the_line(tmp_path):
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps(DATASET["A_1"]) + "\n" + json.dumps(DATASET["A_1"]) + "\n")
+    with pytest.raises(DataError, match=r"d.jsonl:2: duplicate intervention_id 'A_1'"):
+        load_cq_dataset(path)
+    path.write_text(json.dumps(DATASET["A_1"]) + "\nnot json\n")
+    with pytest.raises(DataError, match=r"d.jsonl:2: not valid JSON"):
+        load_cq_dataset(path)
+
+
+def test_submission_with_missing_cqs_and_integer_ids(tmp_path):
+    sub = load_submission(
+        write_json(
+            tmp_path / "s.json",
+            {
+                "A_1": {"intervention_id": "A_1", "cqs": [{"id": 0, "cq": "Why X?"}]},
+                "B_2": {"intervention_id": "B_2", "cqs": MISSING_CQS},
+            },
+        )
+    )
+    assert sub.name == "s"
+    assert sub.entries["A_1"].cqs[0].id == "0"
+    assert sub.entries["B_2"].missing
+
+
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        ({"intervention_id": "A_1"}, "missing field 'cqs'"),
+        ({"intervention_id": "A_1", "cqs": []}, "empty array"),
+        ({"intervention_id": "A_1", "cqs": "missing"}, "expected an array or 'Missing CQs'"),
+        ({"intervention_id": "A_1", "cqs": [{"id": 0}]}, "missing field 'cq'"),
+        ({"intervention_id": "A_1", "cqs": [{"id": 0, "cq": ""}]}, "empty question"),
+        (
+            {"intervention_id": "A_1", "cqs": [{"id": 0, "cq": "a?"}, {"id": 0, "cq": "b?"}]},
+            "duplicate question id '0'",
+        ),
+        ({"intervention_id": "A_1", "cqs": [["a?"]]}, "expected an object, found an array"),
+    ],
+)
+def test_submission_errors(tmp_path, entry, expected):
+    with pytest.raises(DataError, match=expected.replace("(", r"\(").replace(")", r"\)")):
+        load_submission(write_json(tmp_path / "s.json", {"A_1": entry}))

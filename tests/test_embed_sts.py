@@ -1,0 +1,76 @@
+"""The real embedded model: encode counts, the disk cache, and STS matching."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from maieutic.data.cqs import load_cq_dataset, load_submission
+from maieutic.embed.encoder import Encoder
+from maieutic.embed.store import EmbeddingStore, embed_texts
+from maieutic.samples import sample_path
+from maieutic.tasks.cqs.evaluate import evaluate_submissions
+from maieutic.tasks.cqs.matchers import EmbeddingMatcher
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def encoder():
+    return Encoder()
+
+
+def test_embedded_model_gives_unit_vectors_and_sensible_similarity(encoder):
+    vecs = encoder.encode(
+        [
+            "Is the claim supported by evidence?",
+            "What evidence supports the claim?",
+            "Bananas are yellow.",
+        ]
+    )
+    assert vecs.shape == (3, 384)
+    np.testing.assert_allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert vecs[0] @ vecs[1] > 0.7 > vecs[0] @ vecs[2]
+
+
+def test_each_distinct_text_is_encoded_once_and_cached_on_disk(tmp_path):
+    store = EmbeddingStore(tmp_path / "emb.sqlite")
+    first = Encoder()
+    texts = ["one question?", "two question?", "one question?", "three?"]
+    vectors = embed_texts(texts, first, store)
+    assert first.n_encoded == 3
+    assert set(vectors) == {"one question?", "two question?", "three?"}
+    second = Encoder()
+    again = embed_texts([*texts, "four?"], second, store)
+    assert second.n_encoded == 1  # only the new text
+    np.testing.assert_array_equal(again["two question?"], vectors["two question?"])
+
+
+def test_second_run_over_same_submission_never_loads_the_model():
+    dataset = load_cq_dataset(sample_path("cqs/sample_dataset.json"))
+    submission = load_submission(sample_path("cqs/sample_submission.json"))
+    distinct = {q.cq for i in dataset.interventions.values() for q in i.cqs}
+    distinct |= {q.cq for e in submission.entries.values() for q in e.cqs or ()}
+    cold = EmbeddingMatcher(Encoder(), EmbeddingStore())
+    [first] = evaluate_submissions(dataset, [submission], cold)
+    # refs of the submitted interventions and the distinct questions, each once
+    assert cold.encoder.n_encoded == len(distinct)
+    warm = EmbeddingMatcher(Encoder(), EmbeddingStore())
+    [second] = evaluate_submissions(dataset, [submission], warm)
+    assert warm.encoder.n_encoded == 0
+    assert warm.encoder._model is None
+    assert second.to_json()["evaluations"] == first.to_json()["evaluations"]
+
+
+def test_sample_submission_scores_as_expected_by_hand():
+    dataset = load_cq_dataset(sample_path("cqs/sample_dataset.json"))
+    submission = load_submission(sample_path("cqs/sample_submission.json"))
+    [result] = evaluate_submissions(dataset, [submission], EmbeddingMatcher(Encoder()))
+    by_id = {r.intervention_id: r for r in result.interventions}
+    # paraphrases of Useful references inherit Useful
+    assert by_id["TOWN_BIKES_1"].questions[0].label == "Useful"
+    assert by_id["TOWN_BIKES_1"].questions[0].best_reference_id == "TOWN_BIKES_1_ref_0"
+    assert by_id["LIBRARY_FEES_5"].labels == ["missing_cqs"] * 3
+    assert "MARKET_HOURS_4: 1 duplicate question(s)" in result.warnings
+    assert 0 < result.overall < 1
+    assert result.signature.model == "all-MiniLM-L6-v2"
