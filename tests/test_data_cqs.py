@@ -66,7 +66,6 @@ def _broken(mutate):
         (lambda d: d["A_1"]["cqs"][1].pop("label"), "\"A_1\".cqs[1]: missing field 'label'"),
         (lambda d: d["A_1"]["cqs"][1].update(label="Useless"), "unknown label 'Useless'"),
         (lambda d: d["A_1"]["cqs"][1].update(cq="   "), '"A_1".cqs[1].cq: empty question'),
-        (lambda d: d["A_1"]["cqs"][1].update(id=0), "duplicate question id '0'"),
         (lambda d: d["A_1"].update(intervention_id="A_2"), "differs from its key"),
         (lambda d: d["A_1"].update(cqs="none"), "expected an array, found a string"),
         (lambda d: d["B_2"].update(intervention=""), '"B_2".intervention: empty text'),
@@ -80,6 +79,14 @@ def test_dataset_errors_name_the_key_and_problem(tmp_path, mutate, expected):
         load_cq_dataset(path)
     assert expected in str(info.value)
     assert str(path) in str(info.value)
+
+
+def test_repeated_reference_ids_are_tolerated_with_a_warning(tmp_path):
+    # the released validation data repeats a few reference ids within an intervention
+    data = _broken(lambda d: d["A_1"]["cqs"][1].update(id=0))
+    ds = load_cq_dataset(write_json(tmp_path / "d.json", data))
+    assert ds.warnings == ["\"A_1\".cqs[1].id: duplicate reference id '0'"]
+    assert [q.cq for q in ds.interventions["A_1"].cqs] == ["Does Y really lead to X?", "What is X?"]
 
 
 def test_not_json_and_wrong_top_level(tmp_path):

@@ -74,3 +74,16 @@ def test_sample_submission_scores_as_expected_by_hand():
     assert "MARKET_HOURS_4: 1 duplicate question(s)" in result.warnings
     assert 0 < result.overall < 1
     assert result.signature.model == "all-MiniLM-L6-v2"
+
+
+def test_onnx_backend_matches_torch_on_mixed_lengths():
+    pytest.importorskip("onnxruntime")
+    dataset = load_cq_dataset(sample_path("cqs/sample_dataset.json"))
+    texts = [q.cq for i in dataset.interventions.values() for q in i.cqs]
+    texts += [i.intervention for i in dataset.interventions.values()]  # long texts too
+    torch_vecs = Encoder().encode(texts)
+    onnx = Encoder(backend="onnx", batch_size=8)
+    onnx_vecs = onnx.encode(texts)
+    assert onnx.identity != Encoder().identity  # cached separately
+    cosines = (torch_vecs * onnx_vecs).sum(axis=1)
+    assert cosines.min() > 0.9999

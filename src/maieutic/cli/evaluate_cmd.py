@@ -121,6 +121,7 @@ def evaluate_cqs(
         if not low <= threshold <= high:
             raise DataError(f"--threshold {threshold} is outside [{low}, {high}] for {metric}")
     dataset = load_cq_dataset(data_path)
+    echo_warnings(Path(data_path).name, dataset.warnings)
     # Read and validate every file before any model work, so a typo fails in a second.
     loaded = [load_submission(path) for path in submissions]
     _disambiguate_names(loaded)

@@ -61,6 +61,8 @@ class CQDataset:
 
     interventions: dict[str, Intervention]
     source: str = "<memory>"
+    warnings: list[str] = field(default_factory=list)
+    """Problems tolerated because the published data has them (e.g. repeated ids)."""
 
     @property
     def n_references(self) -> int:
@@ -162,6 +164,7 @@ def parse_cq_dataset(
     if not records:
         raise DataError("dataset holds no interventions", where=where)
     interventions: dict[str, Intervention] = {}
+    warnings: list[str] = []
     for key, record in records.items():
         if not isinstance(record, dict):
             raise DataError(
@@ -201,7 +204,9 @@ def parse_cq_dataset(
                     raise DataError(f"{at}: missing field {name!r}", where=where)
             qid = _question_id(raw["id"], where, f"{at}.id")
             if qid in seen:
-                raise DataError(f"{at}.id: duplicate question id {qid!r}", where=where)
+                # The released validation data repeats a few reference ids, so this is
+                # reported rather than refused; matching works on positions, not ids.
+                warnings.append(f"{at}.id: duplicate reference id {qid!r}")
             seen.add(qid)
             cq = _question_text(raw["cq"], where, f"{at}.cq")
             label = raw.get("label")
@@ -220,7 +225,7 @@ def parse_cq_dataset(
             schemes=tuple(schemes),
             cqs=tuple(questions),
         )
-    return CQDataset(interventions, source=where)
+    return CQDataset(interventions, source=where, warnings=warnings)
 
 
 def load_cq_dataset(path: str | Path, *, require_labels: bool = True) -> CQDataset:

@@ -46,6 +46,21 @@ def _local_identity(path: Path) -> str:
     return f"{path.resolve()}#{digest.hexdigest()[:12]}"
 
 
+def _quiet_hf() -> None:
+    # Progress bars and advisory logs from the model libraries would interleave with
+    # maieutic's own stderr lines; users who want them can set the variables themselves.
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    try:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()
+    except ImportError:
+        pass
+
+
 class Encoder:
     """Encodes texts into unit-normalised float32 vectors.
 
@@ -111,6 +126,7 @@ class Encoder:
         """Load the model now (otherwise it is loaded on first ``encode``)."""
         if self._model is not None:
             return self._model
+        _quiet_hf()
         if self.backend == "onnx":
             from maieutic.embed.onnx import OnnxSentenceEncoder
 
@@ -118,7 +134,7 @@ class Encoder:
                 self._source(), cache_key=self.identity
             )
             return self._model
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        _quiet_hf()
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -108,7 +109,8 @@ def _export(model_dir: Path, onnx_path: Path) -> None:
     import torch
     from transformers import AutoModel, AutoTokenizer
 
-    model = AutoModel.from_pretrained(str(model_dir)).eval()
+    # eager attention traces to plain ops; the SDPA path bakes shape checks into the graph
+    model = AutoModel.from_pretrained(str(model_dir), attn_implementation="eager").eval()
     tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
     sample = tokenizer(
         ["an example", "a second, longer example"], padding=True, return_tensors="pt"
@@ -127,7 +129,8 @@ def _export(model_dir: Path, onnx_path: Path) -> None:
 
     onnx_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = onnx_path.with_suffix(".tmp")
-    with torch.no_grad():
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # tracer advisories, not actionable by users
         torch.onnx.export(
             _Wrapper(),
             tuple(sample[n] for n in names),
