@@ -13,6 +13,8 @@ import click
 from maieutic._version import __version__
 from maieutic.cli.demo_cmd import demo
 from maieutic.cli.evaluate_cmd import evaluate
+from maieutic.cli.generate_cmd import generate
+from maieutic.cli.serve_cmd import serve_llm
 from maieutic.errors import MaieuticError
 
 
@@ -30,6 +32,8 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 cli.add_command(evaluate)
 cli.add_command(demo)
+cli.add_command(generate)
+cli.add_command(serve_llm)
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -52,6 +56,8 @@ def run(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         click.echo("maieutic: interrupted", err=True)
         return 130
+    except SystemExit as exc:  # a command that chose its exit code
+        return exc.code if isinstance(exc.code, int) else 1
     return code if isinstance(code, int) else 0
 
 

@@ -1,0 +1,45 @@
+"""``maieutic serve-llm``: the embedded LLM behind an OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from maieutic.llm.backends.local import smollm2_gguf_path
+from maieutic.llm.server import SERVED_MODEL_NAME, free_port, server_command
+
+
+@click.command("serve-llm")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Interface to listen on (loopback by default).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8080,
+    show_default=True,
+    help="Port; 0 picks a free one.",
+)
+@click.option(
+    "--model-path",
+    type=click.Path(dir_okay=False, exists=True),
+    help="A GGUF file (default: the embedded SmolLM2-135M-Instruct).",
+)
+def serve_llm(host: str, port: int, model_path: str | None) -> None:
+    """Serve the embedded SmolLM2 model (llama-cpp-python's server) until interrupted.
+
+    Point any OpenAI-compatible client at http://HOST:PORT/v1 with model name
+    SmolLM2-135M-Instruct.
+    """
+    from pathlib import Path
+
+    path = Path(model_path) if model_path else smollm2_gguf_path()
+    port = port or free_port(host)
+    click.echo(f"serving {SERVED_MODEL_NAME} at http://{host}:{port}/v1", err=True)
+    command = server_command(path, host, port)
+    os.execv(sys.executable, command)  # replace this process: signals reach the server

@@ -1,0 +1,1 @@
+"""Shared generation machinery: parsing model output and selecting candidates."""

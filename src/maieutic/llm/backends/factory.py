@@ -1,0 +1,36 @@
+"""Choosing a backend from command-line style settings."""
+
+from __future__ import annotations
+
+from maieutic.errors import DataError
+
+BACKEND_KINDS = ("auto", "openai", "local", "hf")
+
+
+def make_backend(kind: str = "auto", *, model: str | None = None, base_url: str | None = None):
+    """Build a backend.
+
+    ``auto`` means: an OpenAI-compatible server when ``base_url`` is given, otherwise
+    the embedded SmolLM2 model in-process.
+    """
+    if kind == "auto":
+        kind = "openai" if base_url else "local"
+    if kind == "openai":
+        from maieutic.llm.backends.openai_compat import OpenAICompatibleBackend
+
+        if not base_url:
+            raise DataError("--base-url is required for an OpenAI-compatible backend")
+        if not base_url.startswith(("http://", "https://")):
+            raise DataError(f"--base-url must start with http:// or https://, got {base_url!r}")
+        return OpenAICompatibleBackend(base_url, model or "default")
+    if kind == "local":
+        from maieutic.llm.backends.local import LocalLlamaBackend
+
+        return LocalLlamaBackend(model if model and model.endswith(".gguf") else None)
+    if kind == "hf":
+        from maieutic.llm.backends.hf import HFBackend
+
+        if not model:
+            raise DataError("--model is required for the hf backend")
+        return HFBackend(model)
+    raise DataError(f"unknown backend {kind!r} (expected one of {', '.join(BACKEND_KINDS)})")

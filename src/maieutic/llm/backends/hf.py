@@ -1,0 +1,97 @@
+"""Hugging Face transformers backend (optional extra ``maieutic[hf]``), imported lazily."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from maieutic.errors import RunError
+from maieutic.llm.types import BackendReply, ChatRequest
+
+HF_HINT = "the hf backend needs transformers and torch: pip install 'maieutic[hf]'"
+
+
+def _import_transformers():
+    try:
+        import torch
+        import transformers
+    except ImportError:
+        raise RunError(HF_HINT) from None
+    return torch, transformers
+
+
+class HFBackend:
+    """A causal LM with a chat template, run locally with ``transformers``.
+
+    Args:
+        model: a model name (needs the network once) or a local directory.
+        gguf_file: optionally, a GGUF file inside ``model`` to dequantise and load.
+    """
+
+    kind = "hf"
+    secrets: tuple[str, ...] = ()
+
+    def __init__(self, model: str, gguf_file: str | None = None, device: str | None = None):
+        _import_transformers()  # fail at construction, with the hint, when missing
+        self.model = model
+        self.gguf_file = gguf_file
+        self.device = device
+        self._loaded = None
+        self._lock = threading.Lock()
+
+    @property
+    def model_identity(self) -> str:
+        """Model name (and GGUF file)."""
+        return f"hf:{self.model}" + (f"#{self.gguf_file}" if self.gguf_file else "")
+
+    def _load(self):
+        if self._loaded is None:
+            torch, transformers = _import_transformers()
+            kwargs = {"gguf_file": self.gguf_file} if self.gguf_file else {}
+            try:
+                tok = transformers.AutoTokenizer.from_pretrained(self.model, **kwargs)
+                model = transformers.AutoModelForCausalLM.from_pretrained(self.model, **kwargs)
+            except Exception as exc:  # the library raises many types for "not found"
+                raise RunError(
+                    f"could not load {self.model!r}: {str(exc).splitlines()[0]}"
+                ) from None
+            if self.device:
+                model = model.to(self.device)
+            self._loaded = (torch, tok, model.eval())
+        return self._loaded
+
+    def _chat_sync(self, request: ChatRequest) -> BackendReply:
+        with self._lock:
+            torch, tok, model = self._load()
+            params = request.params
+            ids = tok.apply_chat_template(
+                request.openai_messages(),
+                add_generation_prompt=True,
+                return_tensors="pt",
+                return_dict=True,
+            ).to(model.device)
+            if params.seed is not None:
+                torch.manual_seed(params.seed)
+            sample = params.temperature > 0
+            with torch.no_grad():
+                out = model.generate(
+                    **ids,
+                    max_new_tokens=params.max_tokens,
+                    do_sample=sample,
+                    temperature=params.temperature if sample else None,
+                    top_p=params.top_p if sample else None,
+                    pad_token_id=tok.eos_token_id,
+                )
+            prompt_len = ids["input_ids"].shape[1]
+            new = out[0, prompt_len:]
+            text = tok.decode(new, skip_special_tokens=True)
+        return BackendReply(
+            text=text,
+            model=self.model,
+            prompt_tokens=int(prompt_len),
+            completion_tokens=int(new.shape[0]),
+        )
+
+    async def chat(self, request: ChatRequest, timeout: float) -> BackendReply:
+        """One generation, off the event loop."""
+        return await asyncio.to_thread(self._chat_sync, request)

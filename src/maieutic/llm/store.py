@@ -1,0 +1,125 @@
+"""Persistent LLM call cache and call log, in one SQLite file under ``MAIEUTIC_HOME``.
+
+The cache makes runs resumable: every finished call is committed at once, so a run
+killed at any point repeats none of them when started again. The log keeps one row
+per call attempt outcome (latency, tokens, cache hit, error) for auditing. The
+schema changes only through the numbered, append-only migrations below.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+from maieutic.llm.types import BackendReply
+from maieutic.paths import maieutic_home
+
+MIGRATIONS: list[tuple[str, str]] = [
+    (
+        "m001_cache_and_log",
+        """
+        CREATE TABLE cache (
+            key TEXT PRIMARY KEY,
+            model TEXT NOT NULL,
+            reply TEXT NOT NULL,
+            created REAL NOT NULL
+        );
+        CREATE TABLE calls (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            ts REAL NOT NULL,
+            backend TEXT NOT NULL,
+            model TEXT NOT NULL,
+            key TEXT NOT NULL,
+            tag TEXT,
+            latency_ms REAL,
+            prompt_tokens INTEGER,
+            completion_tokens INTEGER,
+            cache_hit INTEGER NOT NULL,
+            attempts INTEGER NOT NULL,
+            error TEXT
+        );
+        """,
+    ),
+]
+
+
+class CallStore:
+    """The cache (``get``/``put``) and the log (``log``) of LLM calls."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path else maieutic_home() / "llm.sqlite"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, timeout=60)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        with self._db:
+            self._db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY)")
+            done = {row[0] for row in self._db.execute("SELECT name FROM _migrations")}
+            for name, sql in MIGRATIONS:
+                if name not in done:
+                    self._db.executescript(sql)
+                    self._db.execute("INSERT INTO _migrations VALUES (?)", (name,))
+
+    def get(self, key: str) -> BackendReply | None:
+        """The cached reply for ``key``, if any."""
+        row = self._db.execute("SELECT reply FROM cache WHERE key=?", (key,)).fetchone()
+        return BackendReply(**json.loads(row[0])) if row else None
+
+    def put(self, key: str, reply: BackendReply) -> None:
+        """Store a reply and commit at once (a later kill must not lose it)."""
+        payload = json.dumps(reply.__dict__, ensure_ascii=False)
+        with self._db:
+            self._db.execute(
+                "INSERT OR REPLACE INTO cache VALUES (?, ?, ?, ?)",
+                (key, reply.model, payload, time.time()),
+            )
+
+    def log(
+        self,
+        *,
+        backend: str,
+        model: str,
+        key: str,
+        tag: str,
+        latency_s: float | None,
+        reply: BackendReply | None,
+        cache_hit: bool,
+        attempts: int,
+        error: str | None,
+    ) -> None:
+        """Append one row to the call log."""
+        with self._db:
+            self._db.execute(
+                "INSERT INTO calls (ts, backend, model, key, tag, latency_ms, prompt_tokens, "
+                "completion_tokens, cache_hit, attempts, error) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    time.time(),
+                    backend,
+                    model,
+                    key,
+                    tag,
+                    None if latency_s is None else 1000 * latency_s,
+                    reply.prompt_tokens if reply else None,
+                    reply.completion_tokens if reply else None,
+                    int(cache_hit),
+                    attempts,
+                    error,
+                ),
+            )
+
+    def rows(self, table: str) -> list[dict]:
+        """All rows of ``cache`` or ``calls`` as dicts (for inspection and tests)."""
+        if table not in {"cache", "calls"}:
+            raise ValueError(table)
+        cursor = self._db.execute(f"SELECT * FROM {table}")
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor]
+
+    def close(self) -> None:
+        """Close the database."""
+        self._db.close()

@@ -1,0 +1,76 @@
+"""Plain data types shared by the LLM client and its backends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GenerationParams:
+    """Settings that change what a model writes (and so belong in the cache key)."""
+
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_tokens: int = 256
+    seed: int | None = 0
+
+    def for_sample(self, sample_index: int) -> GenerationParams:
+        """The parameters of the ``sample_index``-th draw: its own seed, when seeded."""
+        seed = None if self.seed is None else self.seed + sample_index
+        return GenerationParams(self.temperature, self.top_p, self.max_tokens, seed)
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """One chat call: messages, parameters, and which repeated draw this is."""
+
+    messages: tuple[tuple[str, str], ...]
+    params: GenerationParams = field(default_factory=GenerationParams)
+    sample_index: int = 0
+    tag: str = ""
+    """Free text for the call log (e.g. the intervention id); not part of the cache key."""
+
+    @staticmethod
+    def of(messages: list[dict[str, str]], **kwargs: Any) -> ChatRequest:
+        """Build from OpenAI-style ``[{"role", "content"}]`` messages."""
+        return ChatRequest(tuple((m["role"], m["content"]) for m in messages), **kwargs)
+
+    def openai_messages(self) -> list[dict[str, str]]:
+        """The messages in OpenAI's wire format."""
+        return [{"role": role, "content": content} for role, content in self.messages]
+
+
+@dataclass(frozen=True)
+class BackendReply:
+    """What a backend returns for one call."""
+
+    text: str
+    model: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+@dataclass(frozen=True)
+class ChatResult:
+    """A finished call as the client hands it out."""
+
+    text: str
+    model: str
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    latency_s: float
+    cached: bool
+    key: str
+
+
+class TransientError(Exception):
+    """A failure worth retrying (timeout, connection, 429/5xx, malformed or empty reply)."""
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class PermanentError(Exception):
+    """A failure that retrying will not fix (bad request, authentication, unknown model)."""

@@ -1,0 +1,110 @@
+"""Light, rule-based reading of an intervention: who speaks, what is claimed, what is
+said to cause what, and what action is proposed. Good enough to fill question
+templates; no model is involved."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+_SPEAKER = re.compile(r"^\s*([A-Z][A-Za-z.'\- ]{1,40}?)\s*:\s*")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
+_MODAL = re.compile(
+    r"\b(?:should|must|need to|needs to|have to|has to|ought to|got to|'ve got to)\s+(.*)", re.I
+)
+_CAUSAL = [
+    (re.compile(r"(.+?)\s+because\s+(?:of\s+)?(.+)", re.I), "effect_first"),
+    (re.compile(r"(.+?),?\s+(?:so|therefore|thus|hence|which means)\s+(.+)", re.I), "cause_first"),
+    (
+        re.compile(r"(.+?)\s+(?:leads? to|led to|causes?|caused|results? in)\s+(.+)", re.I),
+        "cause_first",
+    ),
+]
+_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)*)")
+_STOP_NAMES = {"The", "This", "That", "These", "They", "We", "Our", "And", "But", "So", "If"}
+MAX_PHRASE_WORDS = 16
+
+
+@dataclass(frozen=True)
+class TextFacts:
+    """Phrases taken from an intervention to fill template slots."""
+
+    speaker: str
+    claim: str
+    premise: str
+    cause: str
+    effect: str
+    action: str
+    subject: str
+
+
+_DETACHED = re.compile(r"\s+(?=(?:'s|'re|'ve|'ll|'d|'m|n't)\b|[,;:.!?])")
+
+
+def _phrase(text: str) -> str:
+    text = _DETACHED.sub("", text.strip().strip("\"“”'").strip())
+    words = text.split()
+    if len(words) > MAX_PHRASE_WORDS:
+        cut = " ".join(words[:MAX_PHRASE_WORDS])
+        comma = cut.rfind(",")
+        text = cut[:comma] if comma > len(cut) // 2 else cut
+    text = text.rstrip(" ,;:.!?")
+    # lower-case a sentence-initial word unless it looks like a name or "I"
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        first = text.split()[0]
+        if first not in {"I", "I'm", "I've"} and first not in _names_cache:
+            text = text[0].lower() + text[1:]
+    return text
+
+
+_names_cache: set[str] = set()
+
+
+def _sentences(body: str) -> list[str]:
+    parts = [p.strip().strip('"“”') for p in _SENTENCE_SPLIT.split(body)]
+    return [p for p in parts if len(p.split()) >= 4]
+
+
+def read_facts(text: str) -> TextFacts:
+    """Extract speaker, claim, premise, cause/effect, action and subject phrases."""
+    match = _SPEAKER.match(text)
+    speaker_raw = match.group(1).strip() if match else ""
+    body = text[match.end() :] if match else text
+    speaker = speaker_raw.title() if speaker_raw.isupper() else speaker_raw
+    sentences = _sentences(body) or [body.strip()]
+    names = Counter(
+        n
+        for s in sentences
+        for n in _CAPITALISED.findall(s)
+        if n not in _STOP_NAMES and n.upper() != speaker_raw.upper()
+    )
+    _names_cache.clear()
+    _names_cache.update(n.split()[0] for n in names)
+    action, action_sentence = "", ""
+    for sentence in sentences:
+        if m := _MODAL.search(sentence):
+            action, action_sentence = m.group(1), sentence
+            break
+    cause = effect = ""
+    for sentence in sentences:
+        for pattern, order in _CAUSAL:
+            if m := pattern.match(sentence):
+                first, second = m.group(1), m.group(2)
+                cause, effect = (second, first) if order == "effect_first" else (first, second)
+                break
+        if cause:
+            break
+    claim_sentence = action_sentence or (effect if cause else sentences[-1])
+    premise = next(
+        (s for s in sentences if s not in (claim_sentence, action_sentence)), sentences[0]
+    )
+    return TextFacts(
+        speaker=speaker or "the speaker",
+        claim=_phrase(claim_sentence),
+        premise=_phrase(premise),
+        cause=_phrase(cause or premise),
+        effect=_phrase(effect or claim_sentence),
+        action=_phrase(action) or "the proposed course of action",
+        subject=names.most_common(1)[0][0] if names else "this case",
+    )
