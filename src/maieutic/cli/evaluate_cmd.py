@@ -15,6 +15,7 @@ from maieutic.errors import DataError
 from maieutic.report.tables import print_results
 from maieutic.tasks.cqs.evaluate import CQEvaluation, evaluate_submissions
 from maieutic.tasks.cqs.matchers import ChrfMatcher, EmbeddingMatcher, Matcher
+from maieutic.tasks.cqs.runs import group_runs, summarize_runs
 
 RESULTS_FORMAT = "maieutic.cqs.results/1"
 _THRESHOLD_RANGE = {"sts": (-1.0, 1.0), "chrf": (0.0, 100.0)}
@@ -40,6 +41,7 @@ def results_payload(dataset_path: str, results: list[CQEvaluation]) -> dict:
         "maieutic_version": __version__,
         "dataset": dataset_path,
         "runs": [r.to_json() for r in results],
+        "repeated_runs": {name: summarize_runs(runs) for name, runs in group_runs(results).items()},
     }
 
 

@@ -240,6 +240,12 @@ def generate_cqs(
         click.echo(
             f"model calls made: {client.backend_calls} (the rest came from the cache)", err=True
         )
+    if failures and len(failures) == len(dataset.interventions) * runs:
+        reasons = {o.reason for _, o in failures}
+        if len(reasons) == 1:
+            # one cause for everything (typically an unreachable server): say it once
+            click.echo(f"all {len(failures)} interventions failed: {reasons.pop()}", err=True)
+            raise SystemExit(1)
     if failures:
         click.echo(
             f"{len(failures)} intervention(s) failed and were written as 'Missing CQs':", err=True

@@ -40,6 +40,8 @@ def run(argv: list[str] | None = None) -> int:
     """Run the command line and return its exit code (used by ``main`` and tests)."""
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args
+    if debug:  # accepted anywhere on the line, not only before the subcommand
+        args = ["--debug", *(a for a in args if a != "--debug")]
     try:
         code = cli.main(args=args, prog_name="maieutic", standalone_mode=False)
     except click.exceptions.Abort:

@@ -19,6 +19,7 @@ from maieutic.llm.store import CallStore
 from maieutic.llm.types import ChatRequest, ChatResult, PermanentError, TransientError
 
 MAX_RETRY_AFTER_S = 120.0
+_sleep = asyncio.sleep  # one indirection, so tests can record backoff delays
 
 
 class CallFailed(Exception):
@@ -117,6 +118,7 @@ class LLMClient:
                 hit.text, hit.model, hit.prompt_tokens, hit.completion_tokens, 0.0, True, key
             )
         attempts = 0
+        permanent = False
         while True:
             attempts += 1
             async with semaphore:
@@ -128,7 +130,7 @@ class LLMClient:
                     reply, error, retry_after = None, str(exc), exc.retry_after
                 except PermanentError as exc:
                     reply, error, retry_after = None, str(exc), None
-                    attempts = self.retry.retries + 1  # no retry
+                    permanent = True
                 latency = time.perf_counter() - start
             if reply is not None:
                 if self.store:
@@ -154,7 +156,7 @@ class LLMClient:
                     key,
                 )
             error = redact(error or "unknown error", self.backend.secrets)
-            if attempts > self.retry.retries:
+            if permanent or attempts > self.retry.retries:
                 if self.store:
                     self.store.log(
                         backend=self.backend.kind,
@@ -169,7 +171,7 @@ class LLMClient:
                     )
                 tries = f" after {attempts} attempts" if attempts > 1 else ""
                 raise CallFailed(f"{error}{tries}", request)
-            await asyncio.sleep(self.retry.delay(attempts, retry_after, self._rng))
+            await _sleep(self.retry.delay(attempts, retry_after, self._rng))
 
     async def complete_all(
         self,

@@ -17,6 +17,7 @@ import httpx
 
 from maieutic.errors import RunError
 from maieutic.llm.backends.local import smollm2_gguf_path
+from maieutic.paths import maieutic_home
 
 SERVED_MODEL_NAME = "SmolLM2-135M-Instruct"
 
@@ -79,16 +80,24 @@ class LocalServer:
                 f"llama-cpp-python's server is not installed ({exc.name}): "
                 "pip install 'maieutic[llm]'"
             ) from None
+        # The server is chatty; a pipe nobody drains would fill up and stall it, so its
+        # output goes to a log file under MAIEUTIC_HOME.
+        self.log_path = maieutic_home() / "logs" / f"llm-server-{self.port}.log"
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        self._log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.process = subprocess.Popen(
             server_command(self.model_path, self.host, self.port),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + self.startup_timeout_s
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                err = self.process.stderr.read().decode(errors="replace")[-500:]
-                raise RunError(f"the LLM server exited at start-up: {err.strip()}")
+                self._log.close()
+                tail = self.log_path.read_text(errors="replace").strip().splitlines()[-1:]
+                raise RunError(
+                    f"the LLM server exited at start-up ({' '.join(tail)}); log: {self.log_path}"
+                )
             try:
                 if httpx.get(f"{self.base_url}/models", timeout=2).status_code == 200:
                     return self
@@ -107,8 +116,8 @@ class LocalServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        if self.process and self.process.stderr:
-            self.process.stderr.close()
+        if getattr(self, "_log", None) and not self._log.closed:
+            self._log.close()
 
     def __enter__(self) -> LocalServer:
         return self.start()

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from maieutic.tasks.cqs.evaluate import CQEvaluation
+from maieutic.tasks.cqs.runs import group_runs, summarize_runs
 from maieutic.tasks.cqs.scoring import ALL_LABELS
 
 
@@ -77,6 +78,27 @@ def leaderboard_table(results: Sequence[CQEvaluation]) -> Table:
     return table
 
 
+def runs_table(results: Sequence[CQEvaluation]) -> Table | None:
+    """Mean ± std over repeated runs (submissions named NAME-run1, NAME-run2, …)."""
+    groups = group_runs(results)
+    if not groups:
+        return None
+    table = Table(title="mean ± std over runs", title_justify="left")
+    for name in ("system", "runs", "overall", "Useful", "NAE"):
+        table.add_column(name, justify="left" if name == "system" else "right")
+    for name, runs in sorted(groups.items()):
+        s = summarize_runs(runs)
+
+        def fmt(key: str, scale: float = 1.0, digits: int = 4) -> str:
+            if key not in s:
+                return "—"
+            return f"{scale * s[key]['mean']:.{digits}f} ± {scale * s[key]['std']:.{digits}f}"
+
+        table.add_row(name, str(len(runs)), fmt("overall"), fmt("useful_rate", 100, 1),
+                      fmt("nae_rate", 100, 1))
+    return table
+
+
 def print_results(results: Sequence[CQEvaluation], console: Console | None = None) -> None:
     """Print a summary (one submission) or a leaderboard (several), then the signature."""
     console = console or Console(soft_wrap=True)
@@ -84,5 +106,7 @@ def print_results(results: Sequence[CQEvaluation], console: Console | None = Non
         console.print(summary_table(results[0]))
     else:
         console.print(leaderboard_table(results))
+        if (table := runs_table(results)) is not None:
+            console.print(table)
     if results:
         console.print(f"signature: {results[0].signature}", highlight=False)

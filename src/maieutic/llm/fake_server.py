@@ -1,0 +1,158 @@
+"""A fake OpenAI-compatible server for tests and benchmarks (loopback only).
+
+It answers chat completions after a fixed delay with a deterministic reply, and can
+be scripted to misbehave for the next requests: an HTTP status (with headers such as
+``Retry-After``), a connection reset half-way through the body, malformed JSON, empty
+content, or a stall longer than the client's timeout. It records every request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Fault:
+    """One scripted misbehaviour, used for one request."""
+
+    kind: str  # "status" | "reset" | "malformed" | "empty" | "stall"
+    status: int = 500
+    headers: dict[str, str] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def default_reply(body: dict) -> str:
+    """Three numbered questions that depend on the prompt (so distinct prompts differ)."""
+    prompt = body["messages"][-1]["content"]
+    tag = hashlib.sha256((prompt + str(body.get("seed"))).encode()).hexdigest()[:6]
+    return (
+        "Here are three critical questions:\n"
+        f"1. What evidence supports the main claim ({tag})?\n"
+        f"2. Could another cause explain the outcome ({tag})?\n"
+        f"3. Is the proposed action the best way to reach the goal ({tag})?"
+    )
+
+
+class FakeOpenAIServer:
+    """Serve ``POST /v1/chat/completions`` on a free loopback port in a background thread."""
+
+    def __init__(self, reply: Callable[[dict], str] = default_reply, delay_s: float = 0.0) -> None:
+        self.reply = reply
+        self.delay_s = delay_s
+        self.faults: deque[Fault] = deque()
+        self.targeted: dict[str, deque[Fault]] = {}
+        self.requests: list[dict] = []
+        self.headers_seen: list[dict[str, str]] = []
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+
+    @property
+    def base_url(self) -> str:
+        """The OpenAI-compatible base URL."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def fail_next(self, *faults: Fault) -> None:
+        """Misbehave for the next ``len(faults)`` requests, in order."""
+        self.faults.extend(faults)
+
+    def fail_matching(self, marker: str, *faults: Fault) -> None:
+        """Misbehave for the next requests whose prompt contains ``marker``, in order
+        (independent of arrival order, which retries and concurrency shuffle)."""
+        self.targeted.setdefault(marker, deque()).extend(faults)
+
+    def _next_fault(self, body: dict) -> Fault | None:
+        prompt = json.dumps(body.get("messages", []))
+        with self._lock:
+            for marker, queue in self.targeted.items():
+                if queue and marker in prompt:
+                    return queue.popleft()
+            return self.faults.popleft() if self.faults else None
+
+    def start(self) -> FakeOpenAIServer:
+        """Start serving."""
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                self._send(200, {"object": "list", "data": [{"id": "fake"}]})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", 0))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                with owner._lock:
+                    owner.requests.append(body)
+                    owner.headers_seen.append(dict(self.headers))
+                fault = owner._next_fault(body)
+                if owner.delay_s:
+                    time.sleep(owner.delay_s)
+                if fault and fault.kind == "stall":
+                    time.sleep(fault.seconds)
+                if fault and fault.kind == "status":
+                    text = json.dumps({"error": {"message": "scripted failure"}})
+                    return self._raw(fault.status, text.encode(), fault.headers)
+                if fault and fault.kind == "reset":
+                    # promise a long body, send part of it, then drop the connection
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", "1000")
+                    self.end_headers()
+                    self.wfile.write(b'{"choices": [{"mess')
+                    self.wfile.flush()
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    self.close_connection = True
+                    return None
+                if fault and fault.kind == "malformed":
+                    return self._raw(200, b'{"choices": [ this is not json', {})
+                text = "" if fault and fault.kind == "empty" else owner.reply(body)
+                return self._send(200, {
+                    "id": "fake", "object": "chat.completion", "model": body.get("model"),
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                                 "finish_reason": "stop"}],
+                    "usage": {"prompt_tokens": 10, "completion_tokens": len(text.split())},
+                })
+
+            def _send(self, status: int, payload: dict) -> None:
+                self._raw(status, json.dumps(payload).encode(), {})
+
+            def _raw(self, status: int, data: bytes, headers: dict[str, str]) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+            request_queue_size = 256
+
+        self._server = Server(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving."""
+        if self._server:
+            self._server.shutdown()
+            self._server.server_close()
+
+    def __enter__(self) -> FakeOpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

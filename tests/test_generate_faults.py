@@ -1,0 +1,98 @@
+"""Generation against a misbehaving OpenAI-compatible server, through the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from maieutic.llm.fake_server import FakeOpenAIServer, Fault, default_reply
+from maieutic.llm.store import CallStore
+from tests.conftest import write_json
+
+MARKERS = ["RESET", "LIMITED", "ERROR500", "STALL", "MALFORMED", "EMPTY", "TERSE", "PLAIN"]
+
+
+def _dataset(tmp_path):
+    data = {
+        f"ITEM_{m}": {
+            "intervention_id": f"ITEM_{m}",
+            "intervention": f"SPEAKER: \"We must act now ({m}) because prices keep rising.\"",
+            "cqs": [],
+        }
+        for m in MARKERS
+    }
+    return write_json(tmp_path / "items.json", data)
+
+
+def _reply(body):
+    if "TERSE" in json.dumps(body["messages"]):
+        return "Only one question here, is it enough?"
+    return default_reply(body)
+
+
+@pytest.fixture
+def server():
+    with FakeOpenAIServer(reply=_reply) as fake:
+        yield fake
+
+
+def test_each_fault_is_handled_and_failures_are_listed(cli, tmp_path, server):
+    server.fail_matching("RESET", Fault("reset"))
+    server.fail_matching("LIMITED", Fault("status", 429, {"Retry-After": "0.2"}))
+    server.fail_matching("ERROR500", Fault("status", 500))
+    server.fail_matching("STALL", Fault("stall", seconds=1.5))
+    server.fail_matching("MALFORMED", *[Fault("malformed")] * 3)
+    server.fail_matching("EMPTY", *[Fault("empty")] * 3)
+    out = tmp_path / "sub.json"
+    result = cli("generate", "cqs", "--data", _dataset(tmp_path), "--generator", "llm",
+                 "--base-url", server.base_url, "--model", "fake", "--retries", "2",
+                 "--timeout", "0.5", "--concurrency", "4", "--out", out)
+    assert result.code == 1
+    sub = json.loads(out.read_text())
+    ok = {k for k, v in sub.items() if isinstance(v["cqs"], list)}
+    assert ok == {"ITEM_RESET", "ITEM_LIMITED", "ITEM_ERROR500", "ITEM_STALL", "ITEM_PLAIN"}
+    assert all(len(sub[k]["cqs"]) == 3 for k in ok)
+    assert sub["ITEM_MALFORMED"]["cqs"] == "Missing CQs"
+    err = result.err
+    assert "3 intervention(s) failed" in err
+    assert "ITEM_MALFORMED: model call failed: malformed reply" in err and "after 3 attempts" in err
+    assert "ITEM_EMPTY: model call failed: empty content in the reply after 3 attempts" in err
+    assert "ITEM_TERSE: only 1 usable question(s) in the model output" in err
+    meta = json.loads((tmp_path / "sub.meta.json").read_text())
+    assert set(meta["failed"]) == {"ITEM_MALFORMED", "ITEM_EMPTY", "ITEM_TERSE"}
+    # retried exactly as scripted: 8 items + 1 retry each for 4 one-off faults + 2 extra
+    # attempts each for the two persistent ones
+    assert len(server.requests) == 8 + 4 + 4
+
+
+def test_unreachable_server_is_one_clear_line_and_exit_1(cli, tmp_path):
+    from maieutic.llm.server import free_port
+
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    out = tmp_path / "sub.json"
+    result = cli("generate", "cqs", "--data", _dataset(tmp_path), "--generator", "llm",
+                 "--base-url", url, "--retries", "0", "--out", out)
+    assert result.code == 1
+    lines = [line for line in result.err.splitlines() if "cannot connect" in line]
+    assert lines == [f"all 8 interventions failed: model call failed: cannot connect to "
+                     f"{url}/chat/completions (is the server running?)"]
+    assert json.loads(out.read_text())["ITEM_PLAIN"]["cqs"] == "Missing CQs"
+
+
+def test_api_key_never_reaches_cache_log_outputs_or_messages(cli, tmp_path, server, monkeypatch,
+                                                             isolated_home):
+    secret = "sk-test-DO-NOT-LEAK-1234567890"
+    monkeypatch.setenv("MAIEUTIC_API_KEY", secret)
+    server.fail_matching("MALFORMED", *[Fault("status", 401)] * 5)
+    out = tmp_path / "sub.json"
+    result = cli("generate", "cqs", "--data", _dataset(tmp_path), "--generator", "llm",
+                 "--base-url", server.base_url, "--retries", "0", "--out", out, "--debug")
+    assert server.headers_seen[0]["Authorization"] == f"Bearer {secret}"  # it was sent
+    assert "server answered 401" in result.err
+    for path in [out, tmp_path / "sub.meta.json", *isolated_home.rglob("*")]:
+        if path.is_file():
+            assert secret.encode() not in path.read_bytes(), path
+    assert secret not in result.err + result.out
+    rows = CallStore().rows("calls")
+    assert rows and all(secret not in json.dumps(r) for r in rows)
