@@ -1,13 +1,28 @@
 #!/usr/bin/env bash
-# Install maieutic with its test extras into .venv and run the linter and the full test suite.
+# Install maieutic with its test extras into .venv, then run the linters and the full
+# test suite. CI runs exactly this (see .ci/run); extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 . .venv/bin/activate
+export PIP_DISABLE_PIP_VERSION_CHECK=1
 # torch first, pinned: its CPU build is on local disk here, and an unpinned torch would
 # pull several GB of CUDA packages.
 pip install -q torch==2.13.0
-pip install -q -e '.[test]'
+# llama-cpp-python compiles llama.cpp. Its default build targets the build machine's
+# CPU, including AMX kernels that crash on virtual machines which do not grant AMX; a
+# portable AVX2 build works everywhere. The wheel is kept in a wheelhouse so the
+# ~10-minute build happens once per machine.
+LLAMA_VERSION=0.3.36
+WHEELHOUSE="${MAIEUTIC_WHEELHOUSE:-$HOME/.cache/maieutic/wheels}"
+mkdir -p "$WHEELHOUSE"
+if ! ls "$WHEELHOUSE"/llama_cpp_python-"$LLAMA_VERSION"-*.whl >/dev/null 2>&1; then
+  echo "building llama-cpp-python $LLAMA_VERSION (portable CPU build, about 10 minutes)"
+  CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
+    pip wheel -q --no-deps --no-cache-dir -w "$WHEELHOUSE" "llama-cpp-python==$LLAMA_VERSION"
+fi
+pip install -q --find-links "$WHEELHOUSE" "llama-cpp-python[server]==$LLAMA_VERSION"
+pip install -q --find-links "$WHEELHOUSE" -e '.[test]'
 ruff check src tests benchmarks
 ruff format --check src tests benchmarks
 pytest "$@"

@@ -22,8 +22,8 @@ from maieutic.tasks.cqs.text_facts import read_facts
 from tests.conftest import SHARED_DATA
 
 TEXT = (
-    "MAYOR: \"Crime fell in every town that hired more officers. "
-    "We should hire forty officers this year because crime keeps rising.\""
+    'MAYOR: "Crime fell in every town that hired more officers. '
+    'We should hire forty officers this year because crime keeps rising."'
 )
 
 
@@ -68,8 +68,9 @@ def test_walton_library_maps_dataset_labels_through_the_csv():
 
 def _labelled():
     def item(key: str, n_useful: int) -> Intervention:
-        refs = tuple(ReferenceQuestion(f"{key}{i}", f"{key} useful {i}?", "Useful")
-                     for i in range(n_useful))
+        refs = tuple(
+            ReferenceQuestion(f"{key}{i}", f"{key} useful {i}?", "Useful") for i in range(n_useful)
+        )
         return Intervention(key, f"text of {key}", cqs=refs)
 
     return CQDataset({k: item(k, 3) for k in ("A", "B", "C")} | {"D": item("D", 1)})
@@ -97,8 +98,12 @@ def test_prompts_fence_the_untrusted_text():
 
 def test_overlap_selector_prefers_questions_about_the_text():
     item = Intervention("X", "Taxes on petrol should rise to fund railways.")
-    candidates = ["What about aliens and spaceships?", "Would higher petrol taxes fund railways?",
-                  "Should railways get petrol taxes?", "Who likes bananas anyway?"]
+    candidates = [
+        "What about aliens and spaceships?",
+        "Would higher petrol taxes fund railways?",
+        "Should railways get petrol taxes?",
+        "Who likes bananas anyway?",
+    ]
     # words of 4+ letters: would higher petrol taxes fund railways -> 4 of 6 in the text
     assert overlap_score(item, candidates[1]) == pytest.approx(4 / 6)
     chosen = make_score_selector()(item, candidates, 2)
@@ -108,17 +113,19 @@ def test_overlap_selector_prefers_questions_about_the_text():
 
 def test_llm_generation_pools_strategies_and_samples_and_keeps_order():
     dataset = load_cq_dataset(sample_path("cqs/sample_dataset.json"))
-    backend = ScriptedBackend(default=lambda r: (
-        f"1. Is claim {r.sample_index} of {r.tag} true?\nNot a question.\n"
-    ))
+    backend = ScriptedBackend(
+        default=lambda r: f"1. Is claim {r.sample_index} of {r.tag} true?\nNot a question.\n"
+    )
     builders = [PromptBuilder("baseline"), PromptBuilder("detailed")]
-    outcomes = generate_with_llm(dataset, LLMClient(backend), builders, first_k,
-                                 params=GenerationParams(seed=5), samples=2)
+    outcomes = generate_with_llm(
+        dataset, LLMClient(backend), builders, first_k, params=GenerationParams(seed=5), samples=2
+    )
     assert len(backend.history) == len(dataset.interventions) * 2 * 2
     assert {r.params.seed for r in backend.history} == {5, 6}
     first = outcomes[0]
     assert first.questions == [
-        "Is claim 0 of TOWN_BIKES_1|baseline true?", "Is claim 1 of TOWN_BIKES_1|baseline true?",
+        "Is claim 0 of TOWN_BIKES_1|baseline true?",
+        "Is claim 1 of TOWN_BIKES_1|baseline true?",
         "Is claim 0 of TOWN_BIKES_1|detailed true?",
     ]
     sub = to_submission(outcomes)

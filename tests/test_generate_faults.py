@@ -17,7 +17,7 @@ def _dataset(tmp_path):
     data = {
         f"ITEM_{m}": {
             "intervention_id": f"ITEM_{m}",
-            "intervention": f"SPEAKER: \"We must act now ({m}) because prices keep rising.\"",
+            "intervention": f'SPEAKER: "We must act now ({m}) because prices keep rising."',
             "cqs": [],
         }
         for m in MARKERS
@@ -45,9 +45,26 @@ def test_each_fault_is_handled_and_failures_are_listed(cli, tmp_path, server):
     server.fail_matching("MALFORMED", *[Fault("malformed")] * 3)
     server.fail_matching("EMPTY", *[Fault("empty")] * 3)
     out = tmp_path / "sub.json"
-    result = cli("generate", "cqs", "--data", _dataset(tmp_path), "--generator", "llm",
-                 "--base-url", server.base_url, "--model", "fake", "--retries", "2",
-                 "--timeout", "0.5", "--concurrency", "4", "--out", out)
+    result = cli(
+        "generate",
+        "cqs",
+        "--data",
+        _dataset(tmp_path),
+        "--generator",
+        "llm",
+        "--base-url",
+        server.base_url,
+        "--model",
+        "fake",
+        "--retries",
+        "2",
+        "--timeout",
+        "0.5",
+        "--concurrency",
+        "4",
+        "--out",
+        out,
+    )
     assert result.code == 1
     sub = json.loads(out.read_text())
     ok = {k for k, v in sub.items() if isinstance(v["cqs"], list)}
@@ -71,23 +88,51 @@ def test_unreachable_server_is_one_clear_line_and_exit_1(cli, tmp_path):
 
     url = f"http://127.0.0.1:{free_port()}/v1"
     out = tmp_path / "sub.json"
-    result = cli("generate", "cqs", "--data", _dataset(tmp_path), "--generator", "llm",
-                 "--base-url", url, "--retries", "0", "--out", out)
+    result = cli(
+        "generate",
+        "cqs",
+        "--data",
+        _dataset(tmp_path),
+        "--generator",
+        "llm",
+        "--base-url",
+        url,
+        "--retries",
+        "0",
+        "--out",
+        out,
+    )
     assert result.code == 1
     lines = [line for line in result.err.splitlines() if "cannot connect" in line]
-    assert lines == [f"all 8 interventions failed: model call failed: cannot connect to "
-                     f"{url}/chat/completions (is the server running?)"]
+    assert lines == [
+        f"all 8 interventions failed: model call failed: cannot connect to "
+        f"{url}/chat/completions (is the server running?)"
+    ]
     assert json.loads(out.read_text())["ITEM_PLAIN"]["cqs"] == "Missing CQs"
 
 
-def test_api_key_never_reaches_cache_log_outputs_or_messages(cli, tmp_path, server, monkeypatch,
-                                                             isolated_home):
+def test_api_key_never_reaches_cache_log_outputs_or_messages(
+    cli, tmp_path, server, monkeypatch, isolated_home
+):
     secret = "sk-test-DO-NOT-LEAK-1234567890"
     monkeypatch.setenv("MAIEUTIC_API_KEY", secret)
     server.fail_matching("MALFORMED", *[Fault("status", 401)] * 5)
     out = tmp_path / "sub.json"
-    result = cli("generate", "cqs", "--data", _dataset(tmp_path), "--generator", "llm",
-                 "--base-url", server.base_url, "--retries", "0", "--out", out, "--debug")
+    result = cli(
+        "generate",
+        "cqs",
+        "--data",
+        _dataset(tmp_path),
+        "--generator",
+        "llm",
+        "--base-url",
+        server.base_url,
+        "--retries",
+        "0",
+        "--out",
+        out,
+        "--debug",
+    )
     assert server.headers_seen[0]["Authorization"] == f"Bearer {secret}"  # it was sent
     assert "server answered 401" in result.err
     for path in [out, tmp_path / "sub.meta.json", *isolated_home.rglob("*")]:

@@ -19,7 +19,7 @@ def _dataset(tmp_path):
     data = {
         f"R_{i:02d}": {
             "intervention_id": f"R_{i:02d}",
-            "intervention": f"SPEAKER: \"Plan {i} must pass because costs rose {i} percent.\"",
+            "intervention": f'SPEAKER: "Plan {i} must pass because costs rose {i} percent."',
             "cqs": [],
         }
         for i in range(N_ITEMS)
@@ -28,9 +28,25 @@ def _dataset(tmp_path):
 
 
 def _command(data, out, base_url):
-    return [sys.executable, "-m", "maieutic", "generate", "cqs", "--data", str(data),
-            "--generator", "llm", "--base-url", base_url, "--model", "fake",
-            "--concurrency", "2", "--out", str(out)]
+    return [
+        sys.executable,
+        "-m",
+        "maieutic",
+        "generate",
+        "cqs",
+        "--data",
+        str(data),
+        "--generator",
+        "llm",
+        "--base-url",
+        base_url,
+        "--model",
+        "fake",
+        "--concurrency",
+        "2",
+        "--out",
+        str(out),
+    ]
 
 
 def test_kill_9_then_rerun_repeats_no_finished_call_and_matches_clean_run(tmp_path):
@@ -39,8 +55,12 @@ def test_kill_9_then_rerun_repeats_no_finished_call_and_matches_clean_run(tmp_pa
     env = dict(os.environ, MAIEUTIC_HOME=str(home))
     with FakeOpenAIServer(delay_s=0.25) as server:
         out = tmp_path / "resumed.json"
-        proc = subprocess.Popen(_command(data, out, server.base_url), env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            _command(data, out, server.base_url),
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 60
         while len(server.requests) < 6 and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -51,12 +71,14 @@ def test_kill_9_then_rerun_repeats_no_finished_call_and_matches_clean_run(tmp_pa
         assert 1 <= finished < N_ITEMS
         before = len(server.requests)
 
-        subprocess.run(_command(data, out, server.base_url), env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            _command(data, out, server.base_url), env=env, check=True, capture_output=True
+        )
         assert len(server.requests) - before == N_ITEMS - finished
 
         clean = tmp_path / "clean.json"
         clean_env = dict(os.environ, MAIEUTIC_HOME=str(tmp_path / "clean-home"))
-        subprocess.run(_command(data, clean, server.base_url), env=clean_env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            _command(data, clean, server.base_url), env=clean_env, check=True, capture_output=True
+        )
     assert out.read_text() == clean.read_text()

@@ -118,12 +118,22 @@ class FakeOpenAIServer:
                 if fault and fault.kind == "malformed":
                     return self._raw(200, b'{"choices": [ this is not json', {})
                 text = "" if fault and fault.kind == "empty" else owner.reply(body)
-                return self._send(200, {
-                    "id": "fake", "object": "chat.completion", "model": body.get("model"),
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                 "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": 10, "completion_tokens": len(text.split())},
-                })
+                return self._send(
+                    200,
+                    {
+                        "id": "fake",
+                        "object": "chat.completion",
+                        "model": body.get("model"),
+                        "choices": [
+                            {
+                                "index": 0,
+                                "message": {"role": "assistant", "content": text},
+                                "finish_reason": "stop",
+                            }
+                        ],
+                        "usage": {"prompt_tokens": 10, "completion_tokens": len(text.split())},
+                    },
+                )
 
             def _send(self, status: int, payload: dict) -> None:
                 self._raw(status, json.dumps(payload).encode(), {})

@@ -53,6 +53,9 @@ class CallStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, timeout=60)
         self._db.execute("PRAGMA journal_mode=WAL")
+        # WAL + NORMAL: a committed call survives a killed process (what resuming needs);
+        # only a power cut could lose the last few, and each commit skips an fsync.
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._migrate()
 
     def _migrate(self) -> None:

@@ -61,7 +61,7 @@ def leaderboard_table(results: Sequence[CQEvaluation]) -> Table:
         ("flagged", "right"),
         ("CR-div", "right"),
     ]:
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
     ranked = sorted(results, key=lambda r: -(r.overall if r.overall is not None else -1))
     for rank, r in enumerate(ranked, start=1):
         s = r.summary
@@ -94,8 +94,13 @@ def runs_table(results: Sequence[CQEvaluation]) -> Table | None:
                 return "—"
             return f"{scale * s[key]['mean']:.{digits}f} ± {scale * s[key]['std']:.{digits}f}"
 
-        table.add_row(name, str(len(runs)), fmt("overall"), fmt("useful_rate", 100, 1),
-                      fmt("nae_rate", 100, 1))
+        table.add_row(
+            name,
+            str(len(runs)),
+            fmt("overall"),
+            fmt("useful_rate", 100, 1),
+            fmt("nae_rate", 100, 1),
+        )
     return table
 
 
