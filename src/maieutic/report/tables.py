@@ -78,6 +78,13 @@ def leaderboard_table(results: Sequence[CQEvaluation]) -> Table:
     return table
 
 
+def _mean_std(summary: dict, key: str, scale: float = 1.0, digits: int = 4) -> str:
+    if key not in summary:
+        return "—"
+    mean, std = summary[key]["mean"], summary[key]["std"]
+    return f"{scale * mean:.{digits}f} ± {scale * std:.{digits}f}"
+
+
 def runs_table(results: Sequence[CQEvaluation]) -> Table | None:
     """Mean ± std over repeated runs (submissions named NAME-run1, NAME-run2, …)."""
     groups = group_runs(results)
@@ -88,18 +95,12 @@ def runs_table(results: Sequence[CQEvaluation]) -> Table | None:
         table.add_column(name, justify="left" if name == "system" else "right")
     for name, runs in sorted(groups.items()):
         s = summarize_runs(runs)
-
-        def fmt(key: str, scale: float = 1.0, digits: int = 4) -> str:
-            if key not in s:
-                return "—"
-            return f"{scale * s[key]['mean']:.{digits}f} ± {scale * s[key]['std']:.{digits}f}"
-
         table.add_row(
             name,
             str(len(runs)),
-            fmt("overall"),
-            fmt("useful_rate", 100, 1),
-            fmt("nae_rate", 100, 1),
+            _mean_std(s, "overall"),
+            _mean_std(s, "useful_rate", 100, 1),
+            _mean_std(s, "nae_rate", 100, 1),
         )
     return table
 
