@@ -16,7 +16,8 @@ CASES = [
         ["Is the data complete?", "Could bias explain it?", "Who funded the study?"],
     ),
     (
-        "Here are three critical questions:\n\nQuestion 1: Is it legal to do so?\nQ2. Does it work well?",
+        "Here are three critical questions:\n\n"
+        "Question 1: Is it legal to do so?\nQ2. Does it work well?",
         ["Is it legal to do so?", "Does it work well?"],
     ),
     (
