@@ -26,32 +26,46 @@ DEV = REPO.parent / "shared" / "data" / "cqs" / "validation-dev.json"
 def client_benchmark(n: int, concurrency: int, latency: float) -> None:
     from maieutic.llm.backends.openai_compat import OpenAICompatibleBackend
     from maieutic.llm.client import LLMClient
-    from maieutic.llm.fake_server import FakeOpenAIServer
     from maieutic.llm.store import CallStore
     from maieutic.llm.types import ChatRequest
+
+    class CountingBackend(OpenAICompatibleBackend):
+        sent = 0
+
+        async def chat(self, request, timeout):
+            self.sent += 1
+            return await super().chat(request, timeout)
 
     store = CallStore(Path(tempfile.mkdtemp()) / "llm.sqlite")
     requests = [
         ChatRequest.of([{"role": "user", "content": f"Question set {i}"}]) for i in range(n)
     ]
     ideal = n / concurrency * latency
-    with FakeOpenAIServer(delay_s=latency) as server:
+    # The fake server runs in its own process, as a real server would, so its request
+    # handling does not compete with the client for this interpreter's GIL.
+    server = subprocess.Popen(
+        [sys.executable, "-m", "maieutic.llm.fake_server", "--delay", str(latency)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        base_url = server.stdout.readline().strip()
         for label in ("cold", "cached"):
-            client = LLMClient(
-                OpenAICompatibleBackend(server.base_url, "fake"), store, concurrency=concurrency
-            )
-            before = len(server.requests)
+            backend = CountingBackend(base_url, "fake")
+            client = LLMClient(backend, store, concurrency=concurrency)
             start = time.perf_counter()
             results = client.run_all(requests)
             wall = time.perf_counter() - start
             failed = sum(not hasattr(r, "text") for r in results)
-            made = len(server.requests) - before
             extra = f" ({wall / ideal:.2f} x the ideal {ideal:.1f} s)" if label == "cold" else ""
             print(
                 f"{label}: {n} requests, concurrency {concurrency}, latency {latency * 1000:.0f}"
-                f" ms -> {wall:.2f} s{extra}; requests reaching the server: {made}; "
+                f" ms -> {wall:.2f} s{extra}; requests sent to the server: {backend.sent}; "
                 f"failed: {failed}"
             )
+    finally:
+        server.terminate()
+        server.wait()
 
 
 def smollm_benchmark(n_items: int) -> None:

@@ -28,8 +28,8 @@ class TableMatcher:
         self.table = table
         self.prepared: list[str] = []
 
-    def prepare(self, texts):
-        self.prepared.extend(texts)
+    def prepare(self, items):
+        self.prepared.extend(q for _, questions in items for q in questions)
 
     def match(self, intervention, questions):
         return [Match(*self.table[q]) for q in questions]

@@ -49,11 +49,12 @@ def test_each_distinct_text_is_encoded_once_and_cached_on_disk(tmp_path):
 def test_second_run_over_same_submission_never_loads_the_model():
     dataset = load_cq_dataset(sample_path("cqs/sample_dataset.json"))
     submission = load_submission(sample_path("cqs/sample_submission.json"))
-    distinct = {q.cq for i in dataset.interventions.values() for q in i.cqs}
+    answered = [k for k, e in submission.entries.items() if e.cqs]  # not "Missing CQs"
+    distinct = {q.cq for k in answered for q in dataset.interventions[k].cqs}
     distinct |= {q.cq for e in submission.entries.values() for q in e.cqs or ()}
     cold = EmbeddingMatcher(Encoder(), EmbeddingStore())
     [first] = evaluate_submissions(dataset, [submission], cold)
-    # refs of the submitted interventions and the distinct questions, each once
+    # refs of the answered interventions and the distinct questions, each once
     assert cold.encoder.n_encoded == len(distinct)
     warm = EmbeddingMatcher(Encoder(), EmbeddingStore())
     [second] = evaluate_submissions(dataset, [submission], warm)

@@ -6,11 +6,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from maieutic.data.cqs import CQDataset, Submission
+from maieutic.data.cqs import CQDataset, Intervention, Submission
 from maieutic.errors import DataError
 from maieutic.signature import Signature
-from maieutic.tasks.cqs.matchers import Matcher
+from maieutic.tasks.cqs.matchers import Match, Matcher
 from maieutic.tasks.cqs.scoring import (
+    NAE,
     InterventionResult,
     QuestionResult,
     label_for,
@@ -55,6 +56,7 @@ class CQEvaluation:
                         "label": q.label,
                         "best_reference_id": q.best_reference_id,
                         "similarity": q.similarity,
+                        **({"note": q.note} if q.note else {}),
                     }
                     for q in item.questions
                 ]
@@ -77,6 +79,27 @@ class CQEvaluation:
             "warnings": self.warnings,
             "evaluations": self.official_layout(),
         }
+
+
+def judge_question(
+    qid: str, text: str, match: Match, intervention: Intervention, threshold: float
+) -> QuestionResult:
+    """Turn a matcher's verdict into the question's label."""
+    ref = intervention.cqs[match.reference_index] if match.reference_index is not None else None
+    if match.label is not None:
+        label = match.label
+    elif ref is None or match.similarity is None:
+        label = NAE
+    else:
+        label = label_for(match.similarity, ref.label, threshold)
+    return QuestionResult(
+        id=qid,
+        cq=text,
+        label=label,
+        best_reference_id=ref.id if ref else None,
+        similarity=None if match.similarity is None else round(match.similarity, 6),
+        note=match.note,
+    )
 
 
 def check_ids(dataset: CQDataset, submission: Submission, *, skip_unknown: bool) -> list[str]:
@@ -113,24 +136,25 @@ def evaluate_submissions(
     """
     threshold = matcher.default_threshold if threshold is None else threshold
     unknown_by_submission = [check_ids(dataset, s, skip_unknown=skip_unknown) for s in submissions]
-    texts: list[str] = []
-    for submission in submissions:
-        for key, entry in submission.entries.items():
-            if key not in dataset.interventions:
-                continue
-            texts.extend(q.cq for q in dataset.interventions[key].cqs)
-            texts.extend(q.cq for q in entry.cqs or ())
-    matcher.prepare(texts)
+    work = [
+        (dataset.interventions[key], [q.cq for q in entry.cqs])
+        for submission in submissions
+        for key, entry in submission.entries.items()
+        if key in dataset.interventions and entry.cqs
+    ]
+    matcher.prepare(work)
 
-    fields = matcher.signature_fields()
+    fields = dict(matcher.signature_fields())
     signature = Signature(
         task="cqs",
         evaluator=matcher.name,
-        model=fields.get("model"),  # type: ignore[arg-type]
-        backend=fields.get("backend"),  # type: ignore[arg-type]
-        threshold=threshold,
+        model=fields.pop("model", None),  # type: ignore[arg-type]
+        backend=fields.pop("backend", None),  # type: ignore[arg-type]
+        # a judge's labels do not depend on a similarity threshold
+        threshold=threshold if getattr(matcher, "uses_threshold", True) else None,
         dataset=dataset.fingerprint(),
         n_references=dataset.n_references,
+        extra=fields,
     )
     evaluations = []
     for submission, unknown in zip(submissions, unknown_by_submission, strict=True):
@@ -146,16 +170,8 @@ def evaluate_submissions(
             matches = matcher.match(intervention, texts_of_entry)
             questions = []
             for question, m in zip(entry.cqs, matches, strict=True):
-                ref = intervention.cqs[m.reference_index]
-                questions.append(
-                    QuestionResult(
-                        id=question.id,
-                        cq=question.cq,
-                        label=label_for(m.similarity, ref.label, threshold),
-                        best_reference_id=ref.id,
-                        similarity=round(m.similarity, 6),
-                    )
-                )
+                verdict = judge_question(question.id, question.cq, m, intervention, threshold)
+                questions.append(verdict)
             results.append(InterventionResult(key, questions, flags=quality_flags(texts_of_entry)))
         evaluation = _finish(dataset, submission, signature, results, unknown)
         evaluations.append(evaluation)

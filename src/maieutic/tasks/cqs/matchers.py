@@ -20,10 +20,22 @@ from maieutic.metrics.similarity import chrf_best, cosine_best
 
 @dataclass(frozen=True)
 class Match:
-    """The best reference for one generated question."""
+    """The verdict on one generated question.
 
-    reference_index: int
-    similarity: float
+    Similarity evaluators give the best reference and its similarity (the threshold
+    then decides); an LLM matcher gives the chosen reference (similarity 1) or none;
+    a labelling judge gives the label directly. ``note`` records why (e.g. a judge
+    reply that could not be parsed).
+    """
+
+    reference_index: int | None
+    similarity: float | None = None
+    label: str | None = None
+    note: str | None = None
+
+
+WorkItem = tuple[Intervention, Sequence[str]]
+"""An intervention (with the references to match against) and questions to judge."""
 
 
 class Matcher(Protocol):
@@ -32,8 +44,8 @@ class Matcher(Protocol):
     name: str
     default_threshold: float
 
-    def prepare(self, texts: Sequence[str]) -> None:
-        """Called once per run with every text that will be matched (for batching)."""
+    def prepare(self, items: Sequence[WorkItem]) -> None:
+        """Called once per run with all the work, so it can be batched."""
 
     def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:
         """The best reference of each question, in order."""
@@ -58,13 +70,20 @@ class EmbeddingMatcher:
         self.store = store
         self._vectors: dict[str, np.ndarray] = {}
 
-    def prepare(self, texts: Sequence[str]) -> None:
+    def prepare(self, items: Sequence[WorkItem]) -> None:
+        texts = []
+        for intervention, questions in items:
+            texts.extend(q.cq for q in intervention.cqs)
+            texts.extend(questions)
+        self._encode(texts)
+
+    def _encode(self, texts: Sequence[str]) -> None:
         missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
         if missing:
             self._vectors.update(embed_texts(missing, self.encoder, self.store))
 
     def _matrix(self, texts: Sequence[str]) -> np.ndarray:
-        self.prepare(texts)
+        self._encode(texts)
         return np.stack([self._vectors[t] for t in texts])
 
     def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:
@@ -84,7 +103,7 @@ class ChrfMatcher:
     # (see the README's section on evaluators).
     default_threshold = 50.0
 
-    def prepare(self, texts: Sequence[str]) -> None:
+    def prepare(self, items: Sequence[WorkItem]) -> None:
         return None
 
     def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:

@@ -40,6 +40,7 @@ class QuestionResult:
     label: str
     best_reference_id: str | None
     similarity: float | None
+    note: str | None = None
 
 
 @dataclass
