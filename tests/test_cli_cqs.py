@@ -103,7 +103,7 @@ def test_bad_option_value_exits_2(cli, files):
     refs, sub = files
     result = cli("evaluate", "cqs", "--data", refs, sub, "--metric", "bleu")
     assert result.code == 2
-    assert "Invalid value for '--metric'" in result.err
+    assert "Invalid value for '--evaluator' / '--metric'" in result.err
 
 
 def test_chrf_end_to_end_writes_results_and_official_layout(cli, tmp_path, files):

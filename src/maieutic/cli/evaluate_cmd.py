@@ -8,13 +8,12 @@ import click
 
 from maieutic._version import __version__
 from maieutic.cli._common import echo_warnings, write_json_atomic
+from maieutic.cli._evaluators import EVALUATORS, build_matcher, evaluator_options
 from maieutic.data.cqs import load_cq_dataset, load_submission
-from maieutic.embed.encoder import BACKENDS, DEFAULT_MODEL, Encoder
-from maieutic.embed.store import EmbeddingStore
 from maieutic.errors import DataError
 from maieutic.report.tables import print_results
 from maieutic.tasks.cqs.evaluate import CQEvaluation, evaluate_submissions
-from maieutic.tasks.cqs.matchers import ChrfMatcher, EmbeddingMatcher, Matcher
+from maieutic.tasks.cqs.references import load_labelled_submission, with_extra_references
 from maieutic.tasks.cqs.runs import group_runs, summarize_runs
 
 RESULTS_FORMAT = "maieutic.cqs.results/1"
@@ -24,14 +23,6 @@ _THRESHOLD_RANGE = {"sts": (-1.0, 1.0), "chrf": (0.0, 100.0)}
 @click.group()
 def evaluate() -> None:
     """Evaluate generated questions."""
-
-
-def build_matcher(metric: str, model: str, backend: str, batch_size: int, cache: bool) -> Matcher:
-    """The matcher for ``--metric``, with the embedding cache unless disabled."""
-    if metric == "chrf":
-        return ChrfMatcher()
-    encoder = Encoder(model, backend=backend, batch_size=batch_size)
-    return EmbeddingMatcher(encoder, EmbeddingStore() if cache else None)
 
 
 def results_payload(dataset_path: str, results: list[CQEvaluation]) -> dict:
@@ -45,6 +36,14 @@ def results_payload(dataset_path: str, results: list[CQEvaluation]) -> dict:
     }
 
 
+def check_threshold(evaluator: str, threshold: float | None) -> None:
+    """A usage error for a threshold outside the evaluator's scale."""
+    if threshold is not None and evaluator in _THRESHOLD_RANGE:
+        low, high = _THRESHOLD_RANGE[evaluator]
+        if not low <= threshold <= high:
+            raise DataError(f"--threshold {threshold} is outside [{low}, {high}] for {evaluator}")
+
+
 @evaluate.command("cqs")
 @click.option(
     "--data",
@@ -55,34 +54,24 @@ def results_payload(dataset_path: str, results: list[CQEvaluation]) -> dict:
 )
 @click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option(
+    "--evaluator",
     "--metric",
-    type=click.Choice(["sts", "chrf"]),
+    "metric",
+    type=click.Choice(EVALUATORS),
     default="sts",
     show_default=True,
-    help="Similarity used to match each question to a reference.",
+    help="sts/chrf: similarity to the references; llm-match: an "
+    "LLM matches references; llm-label / llm-rubric: an LLM labels directly.",
 )
+@evaluator_options
 @click.option(
-    "--threshold",
-    type=float,
-    default=None,
-    help="Similarity a match must exceed (default: 0.6 for sts, 50 for chrf).",
+    "--extra-references",
+    "extra_paths",
+    multiple=True,
+    type=click.Path(dir_okay=False, exists=True),
+    help="A labelled submission whose questions become extra references "
+    "(left out when that same submission is evaluated). Repeatable.",
 )
-@click.option(
-    "--model",
-    default=DEFAULT_MODEL,
-    show_default=True,
-    help="Sentence-transformers model name or local directory (sts only). "
-    "The leaderboard uses stsb-mpnet-base-v2.",
-)
-@click.option(
-    "--backend",
-    type=click.Choice(BACKENDS),
-    default="torch",
-    show_default=True,
-    help="Embedding backend; onnx runs the locally exported model on onnxruntime.",
-)
-@click.option("--batch-size", type=click.IntRange(1, 4096), default=64, show_default=True)
-@click.option("--no-cache", is_flag=True, help="Do not read or write the embedding cache.")
 @click.option(
     "--out",
     "out_path",
@@ -106,28 +95,24 @@ def evaluate_cqs(
     submissions: tuple[str, ...],
     metric: str,
     threshold: float | None,
-    model: str,
-    backend: str,
-    batch_size: int,
-    no_cache: bool,
+    extra_paths: tuple[str, ...],
     out_path: str | None,
     official_dir: str | None,
     skip_unknown: bool,
+    **settings,
 ) -> None:
     """Evaluate critical-question SUBMISSIONS against the references of --data.
 
     One submission prints a summary table; several print a leaderboard.
     """
-    if threshold is not None:
-        low, high = _THRESHOLD_RANGE[metric]
-        if not low <= threshold <= high:
-            raise DataError(f"--threshold {threshold} is outside [{low}, {high}] for {metric}")
+    check_threshold(metric, threshold)
     dataset = load_cq_dataset(data_path)
     echo_warnings(Path(data_path).name, dataset.warnings)
     # Read and validate every file before any model work, so a typo fails in a second.
     loaded = [load_submission(path) for path in submissions]
+    extras = [load_labelled_submission(p) for p in extra_paths]
     _disambiguate_names(loaded)
-    matcher = build_matcher(metric, model, backend, batch_size, cache=not no_cache)
+    matcher = build_matcher(metric, settings)
     finished: list[CQEvaluation] = []
 
     def keep(result: CQEvaluation) -> None:
@@ -141,9 +126,21 @@ def evaluate_cqs(
                 Path(official_dir) / f"{metric}_{result.submission}.json", result.official_layout()
             )
 
-    evaluate_submissions(
-        dataset, loaded, matcher, threshold=threshold, skip_unknown=skip_unknown, on_result=keep
-    )
+    if not extras:
+        evaluate_submissions(
+            dataset, loaded, matcher, threshold=threshold, skip_unknown=skip_unknown, on_result=keep
+        )
+    else:
+        for submission in loaded:  # each sees the references without its own questions
+            references = with_extra_references(dataset, extras, Path(submission.source))
+            evaluate_submissions(
+                references,
+                [submission],
+                matcher,
+                threshold=threshold,
+                skip_unknown=skip_unknown,
+                on_result=keep,
+            )
     print_results(finished)
 
 

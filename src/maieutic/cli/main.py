@@ -14,6 +14,7 @@ from maieutic._version import __version__
 from maieutic.cli.demo_cmd import demo
 from maieutic.cli.evaluate_cmd import evaluate
 from maieutic.cli.generate_cmd import generate
+from maieutic.cli.meta_eval_cmd import meta_eval
 from maieutic.cli.serve_cmd import serve_llm
 from maieutic.errors import MaieuticError
 
@@ -34,6 +35,7 @@ cli.add_command(evaluate)
 cli.add_command(demo)
 cli.add_command(generate)
 cli.add_command(serve_llm)
+cli.add_command(meta_eval)
 
 
 def run(argv: list[str] | None = None) -> int:

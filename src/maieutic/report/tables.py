@@ -61,7 +61,8 @@ def leaderboard_table(results: Sequence[CQEvaluation]) -> Table:
         ("flagged", "right"),
         ("CR-div", "right"),
     ]:
-        table.add_column(name, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        # submission names stay on one line; the table grows instead
+        table.add_column(name, justify=justify, no_wrap=name == "submission")  # type: ignore[arg-type]
     ranked = sorted(results, key=lambda r: -(r.overall if r.overall is not None else -1))
     for rank, r in enumerate(ranked, start=1):
         s = r.summary

@@ -1,0 +1,1 @@
+"""Comparative question answering (CompQA): human score files and their agreement."""

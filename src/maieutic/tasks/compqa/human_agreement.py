@@ -1,0 +1,99 @@
+"""Agreement between two human annotators of the CompQA rubric.
+
+The two files (``dataset_hum1_evaluation.tsv``, ``dataset_hum2_evaluation.tsv``) hold the
+same answers in the same order; each annotator scored only some of them, in the
+columns ``score_dict.1`` … ``score_dict.15`` (criteria C1–C15) and ``score`` (the
+0–19 total). Rows are matched by position and checked by ``filename``; only rows that
+both annotators scored count.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+from maieutic.errors import DataError
+from maieutic.stats import UndefinedStatistic, krippendorff_alpha, spearman
+
+CRITERIA = [f"score_dict.{i}" for i in range(1, 16)]
+TOTAL = "score"
+
+
+@dataclass(frozen=True)
+class ScoredPair:
+    """Both annotators' scores for one answer."""
+
+    filename: str
+    first: dict[str, float]
+    second: dict[str, float]
+
+
+def _read(path: Path) -> list[dict[str, str]]:
+    csv.field_size_limit(1 << 30)  # answers are long texts
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            rows = list(csv.DictReader(handle, delimiter="\t"))
+    except FileNotFoundError:
+        raise DataError("file not found", where=str(path)) from None
+    missing = {TOTAL, "filename", *CRITERIA} - set(rows[0] if rows else {})
+    if missing:
+        raise DataError(f"missing column(s) {sorted(missing)}", where=str(path))
+    return rows
+
+
+def _scores(row: dict[str, str], where: str) -> dict[str, float] | None:
+    cells = {c: row[c].strip() for c in (*CRITERIA, TOTAL)}
+    if not all(cells.values()):
+        return None  # this annotator did not score the answer (fully)
+    try:
+        return {c: float(v) for c, v in cells.items()}
+    except ValueError as exc:
+        raise DataError(f"non-numeric score ({exc})", where=where) from None
+
+
+def load_pairs(first: str | Path, second: str | Path) -> list[ScoredPair]:
+    """Answers scored by both annotators, matched by row order and filename."""
+    a, b = _read(Path(first)), _read(Path(second))
+    if len(a) != len(b):
+        raise DataError(f"{len(a)} rows vs {len(b)} rows in {second}", where=str(first))
+    pairs = []
+    for i, (ra, rb) in enumerate(zip(a, b, strict=True), start=2):  # line 1 is the header
+        if ra["filename"] != rb["filename"]:
+            raise DataError(
+                f"line {i}: filename {ra['filename']!r} vs {rb['filename']!r}", where=str(second)
+            )
+        sa, sb = _scores(ra, f"{first}:{i}"), _scores(rb, f"{second}:{i}")
+        if sa is not None and sb is not None:
+            pairs.append(ScoredPair(ra["filename"], sa, sb))
+    return pairs
+
+
+def _safe(fn, *args):
+    try:
+        return fn(*args)
+    except UndefinedStatistic as exc:
+        return str(exc)
+
+
+def agreement_table(pairs: list[ScoredPair]) -> list[dict]:
+    """Per criterion, for all criteria pooled, and for the total: alpha (interval,
+    ordinal) and Spearman's rho."""
+    rows = []
+    columns = [*CRITERIA, "all criteria", TOTAL]
+    for column in columns:
+        keys = CRITERIA if column == "all criteria" else [column]
+        x = [p.first[k] for p in pairs for k in keys]
+        y = [p.second[k] for p in pairs for k in keys]
+        rho = _safe(spearman, x, y)
+        rows.append(
+            {
+                "column": column.replace("score_dict.", "C") if column != TOTAL else "total",
+                "n": len(x),
+                "alpha_interval": _safe(krippendorff_alpha, [x, y], "interval"),
+                "alpha_ordinal": _safe(krippendorff_alpha, [x, y], "ordinal"),
+                "spearman": rho if isinstance(rho, str) else rho.r,
+                "spearman_p": None if isinstance(rho, str) else rho.p_value,
+            }
+        )
+    return rows
