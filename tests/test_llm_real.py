@@ -139,3 +139,36 @@ def test_hf_backend_missing_gives_the_install_hint(monkeypatch):
     monkeypatch.setitem(sys.modules, "transformers", None)
     with pytest.raises(RunError, match=r"pip install 'maieutic\[hf\]'"):
         HFBackend("any-model")
+
+
+def test_llm_match_judge_meta_eval_against_the_real_server(cli, cqs_dev, tmp_path, server):
+    from maieutic.llm.server import SERVED_MODEL_NAME
+
+    out = tmp_path / "meta.json"
+    result = cli(
+        "meta-eval",
+        "cqs",
+        "--data",
+        cqs_dev,
+        "--evaluator",
+        "llm-match",
+        "--base-url",
+        server.base_url,
+        "--judge-model",
+        SERVED_MODEL_NAME,
+        "--sample",
+        "4",
+        "--seed",
+        "0",
+        "--out",
+        out,
+    )
+    assert result.code == 0, result.err
+    assert result.out.startswith("llm-match: n=4 ")
+    payload = json.loads(out.read_text())
+    assert payload["signature"]["evaluator"] == "llm-match"
+    assert payload["signature"]["model"] == SERVED_MODEL_NAME
+    assert len(payload["items"]) == 4
+    # every verdict is a label or NAE with a recorded reason
+    for item in payload["items"]:
+        assert item["predicted"] in {"Useful", "Unhelpful", "Invalid", "not_able_to_evaluate"}

@@ -1,0 +1,260 @@
+"""Leave-one-out meta-evaluation, the threshold sweep, extra references, CompQA humans."""
+
+from __future__ import annotations
+
+import json
+
+import krippendorff
+import pytest
+
+from maieutic.data.cqs import CQDataset, Intervention, ReferenceQuestion, load_cq_dataset
+from maieutic.embed.encoder import Encoder
+from maieutic.tasks.cqs.matchers import EmbeddingMatcher, Match
+from maieutic.tasks.cqs.meta_eval import (
+    LooItem,
+    agreement_report,
+    choose_threshold,
+    leave_one_out,
+    leave_one_out_tasks,
+    sweep_thresholds,
+)
+from maieutic.tasks.cqs.references import load_labelled_submission, with_extra_references
+from maieutic.tasks.cqs.scoring import NAE
+from tests.conftest import SHARED_DATA, write_json
+
+
+class FirstReference:
+    """Matches every question to the first remaining reference with a fixed similarity."""
+
+    name, default_threshold = "first", 0.5
+
+    def __init__(self, similarity: float) -> None:
+        self.similarity = similarity
+        self.seen: list[tuple[list[str], str]] = []
+
+    def prepare(self, items):
+        pass
+
+    def match(self, intervention, questions):
+        self.seen.append(([q.cq for q in intervention.cqs], questions[0]))
+        return [Match(0, self.similarity)]
+
+    def signature_fields(self):
+        return {}
+
+
+def _dataset():
+    refs = (
+        ReferenceQuestion("0", "same text?", "Useful"),
+        ReferenceQuestion("1", "same text?", "Invalid"),  # identical text: left out together
+        ReferenceQuestion("2", "other?", "Unhelpful"),
+    )
+    return CQDataset({"I": Intervention("I", "t", cqs=refs)})
+
+
+def test_leave_one_out_drops_the_question_and_identical_texts():
+    matcher = FirstReference(0.9)
+    items = leave_one_out(_dataset(), matcher, 0.5)
+    assert [refs for refs, _ in matcher.seen] == [
+        ["other?"],
+        ["other?"],
+        ["same text?", "same text?"],
+    ]
+    # the first two inherit "Unhelpful" from ref 2; ref 2 inherits ref 0's "Useful"
+    assert [(i.human, i.predicted) for i in items] == [
+        ("Useful", "Unhelpful"),
+        ("Invalid", "Unhelpful"),
+        ("Unhelpful", "Useful"),
+    ]
+
+
+def test_sample_is_seeded():
+    dataset = CQDataset(
+        {
+            f"I{k}": Intervention(
+                f"I{k}",
+                "t",
+                cqs=tuple(ReferenceQuestion(str(i), f"q{k}-{i}?", "Useful") for i in range(5)),
+            )
+            for k in range(5)
+        }
+    )
+    a = leave_one_out_tasks(dataset, sample=7, seed=3)
+    b = leave_one_out_tasks(dataset, sample=7, seed=3)
+    c = leave_one_out_tasks(dataset, sample=7, seed=4)
+    assert len(a) == 7 and [r.id for _, r in a] == [r.id for _, r in b]
+    assert [(p.intervention_id, r.id) for p, r in a] != [(p.intervention_id, r.id) for p, r in c]
+
+
+def test_agreement_report_hand_worked():
+    human = ["Useful", "Useful", "Invalid", "Unhelpful"]
+    predicted = ["Useful", NAE, "Invalid", "Useful"]
+    report = agreement_report(human, predicted)
+    assert report["nae_rate"] == 0.25 and report["n_labelled"] == 3
+    # NAE dropped: pairs (U,U) (I,I) (Un,U): po = 2/3
+    # human marginals U 1/3, I 1/3, Un 1/3; predicted U 2/3, I 1/3 -> pe = 2/9 + 1/9 = 1/3
+    assert report["kappa_nae_dropped"] == pytest.approx((2 / 3 - 1 / 3) / (1 - 1 / 3))
+    assert report["confusion"]["Useful"][NAE] == 1
+
+
+def test_sweep_and_chosen_threshold_hand_worked():
+    items = [
+        LooItem("I", str(k), "q", h, "", s, m)
+        for k, (h, s, m) in enumerate(
+            [
+                ("Useful", 0.95, "Useful"),
+                ("Invalid", 0.85, "Invalid"),
+                ("Useful", 0.75, "Invalid"),
+                ("Unhelpful", 0.55, "Useful"),
+                ("Useful", 0.45, "Useful"),
+            ]
+        )
+    ]
+    rows = sweep_thresholds(items, [0.5, 0.7, 0.8, 0.9])
+    by_t = {r["threshold"]: r for r in rows}
+    assert by_t[0.9]["nae_rate"] == pytest.approx(0.8)
+    assert by_t[0.8]["kappa_nae_dropped"] == pytest.approx(1.0)  # two items, both right
+    assert by_t[0.5]["n_labelled"] == 4
+    chosen = choose_threshold(rows)
+    # balance = kappa_dropped * (1 - NAE rate):
+    #   0.9: one labelled item, kappa undefined; 0.8: 1.0 * 0.4 = 0.4
+    #   0.7: kappa (2/3 - 4/9) / (5/9) = 0.4, * 0.6 = 0.24; 0.5: 0.2 * 0.8 = 0.16
+    assert chosen["threshold"] == 0.8 and chosen["balance"] == pytest.approx(0.4)
+
+
+def test_extra_references_leave_out_their_own_submission(tmp_path):
+    dataset = _dataset()
+    labelled = {
+        "I": {
+            "intervention_id": "I",
+            "cqs": [
+                {"id": 0, "cq": "extra useful?", "label": "Useful"},
+                {"id": 1, "cq": "unsure?", "label": "not_able_to_evaluate"},
+            ],
+        }
+    }
+    own = write_json(tmp_path / "sysA.json", labelled)
+    other = write_json(tmp_path / "sysB.json", labelled)
+    extras = [load_labelled_submission(own), load_labelled_submission(other)]
+    merged = with_extra_references(dataset, extras, leave_out=own)
+    ids = [q.id for q in merged.interventions["I"].cqs]
+    assert ids == ["0", "1", "2", "sysB:0"]  # NAE is not a reference; sysA left out
+    assert merged.fingerprint() != dataset.fingerprint()
+
+
+@pytest.mark.slow
+def test_sts_leave_one_out_on_dev_encodes_each_text_once(cqs_dev):
+    dataset = load_cq_dataset(cqs_dev)
+    matcher = EmbeddingMatcher(Encoder())
+    items = leave_one_out(dataset, matcher, 0.6)
+    distinct = {q.cq for i in dataset.interventions.values() for q in i.cqs}
+    assert matcher.encoder.n_encoded == len(distinct)
+    assert len(items) == 3022
+    report = agreement_report([i.human for i in items], [i.predicted for i in items])
+    assert report["kappa_nae_kept"] is not None and 0 < report["nae_rate"] < 1
+
+
+@pytest.mark.slow
+def test_meta_eval_cli_with_sweep_and_plot(cli, cqs_dev, tmp_path):
+    out, plot = tmp_path / "meta.json", tmp_path / "sweep.png"
+    result = cli(
+        "meta-eval",
+        "cqs",
+        "--data",
+        cqs_dev,
+        "--evaluator",
+        "chrf",
+        "--sweep",
+        "--plot",
+        plot,
+        "--sample",
+        "300",
+        "--seed",
+        "1",
+        "--out",
+        out,
+    )
+    assert result.code == 0, result.err
+    first = result.out.splitlines()[0]
+    assert first.startswith("chrf: n=300 kappa(NAE kept)=") and "NAE=" in first
+    assert "chosen threshold:" in result.out
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    payload = json.loads(out.read_text())
+    assert len(payload["sweep"]["rows"]) == 11
+    assert payload["signature"]["seed"] == 1 and payload["signature"]["sample"] == 300
+
+
+@pytest.mark.slow
+def test_compare_two_evaluators_over_submissions(cli, cqs_dev, tmp_path):
+    dev = json.loads(cqs_dev.read_text())
+    subs = []
+    for n, label in enumerate(["Useful", "Invalid", "Unhelpful"]):
+        sub = {
+            k: {
+                "intervention_id": k,
+                "cqs": [
+                    {"id": i, "cq": q["cq"] + " really"}
+                    for i, q in enumerate([q for q in v["cqs"] if q["label"] == label][:3])
+                ],
+            }
+            for k, v in list(dev.items())[:10]
+        }
+        sub = {k: v for k, v in sub.items() if v["cqs"]}
+        subs.append(write_json(tmp_path / f"s{n}.json", sub))
+    out, plot = tmp_path / "cmp.json", tmp_path / "kappa.png"
+    result = cli(
+        "meta-eval",
+        "cqs-compare",
+        "--data",
+        cqs_dev,
+        "--evaluator",
+        "sts",
+        "--evaluator",
+        "chrf",
+        *subs,
+        "--plot",
+        plot,
+        "--out",
+        out,
+    )
+    assert result.code == 0, result.err
+    payload = json.loads(out.read_text())
+    assert payload["kappa"][0][0] == pytest.approx(1.0)
+    assert payload["kappa"][0][1] == payload["kappa"][1][0]
+    assert "ranking correlation sts vs chrf over 3 submissions" in result.out
+    assert plot.exists()
+
+
+def test_compqa_human_agreement_on_real_files(cli, tmp_path):
+    first = SHARED_DATA / "compqa" / "dataset_hum1_evaluation.tsv"
+    second = SHARED_DATA / "compqa" / "dataset_hum2_evaluation.tsv"
+    if not first.exists():
+        pytest.skip(f"shared data not found at {first}")
+    from maieutic.tasks.compqa.human_agreement import load_pairs
+
+    pairs = load_pairs(first, second)
+    assert 90 <= len(pairs) <= 110  # "about a hundred" rows scored by both
+    out = tmp_path / "agree.json"
+    result = cli("meta-eval", "compqa-humans", first, second, "--out", out)
+    assert result.code == 0, result.err
+    rows = {r["column"]: r for r in json.loads(out.read_text())["rows"]}
+    totals = [[p.first["score"] for p in pairs], [p.second["score"] for p in pairs]]
+    assert rows["total"]["alpha_interval"] == pytest.approx(
+        krippendorff.alpha(reliability_data=totals, level_of_measurement="interval")
+    )
+    assert rows["total"]["alpha_ordinal"] == pytest.approx(
+        krippendorff.alpha(reliability_data=totals, level_of_measurement="ordinal")
+    )
+    assert set(rows) >= {"C1", "C15", "all criteria", "total"}
+
+
+def test_compqa_mismatched_files_are_a_data_error(cli, tmp_path):
+    header = "\t".join(["score", *[f"score_dict.{i}" for i in range(1, 16)], "filename"])
+    row = "\t".join(["10", *["1"] * 15, "{}"])
+    a = tmp_path / "a.tsv"
+    b = tmp_path / "b.tsv"
+    a.write_text(header + "\n" + row.format("x") + "\n")
+    b.write_text(header + "\n" + row.format("y") + "\n")
+    result = cli("meta-eval", "compqa-humans", a, b)
+    assert result.code == 2
+    assert "line 2: filename 'x' vs 'y'" in result.err
