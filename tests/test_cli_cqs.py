@@ -123,7 +123,7 @@ def test_chrf_end_to_end_writes_results_and_official_layout(cli, tmp_path, files
         official,
     )
     assert result.code == 0, result.err
-    assert "eval:chrf" in result.out and "thr:50.0" in result.out
+    assert "eval:chrf" in result.out and "thr:30.0" in result.out
     payload = json.loads(out.read_text())
     run = payload["runs"][0]
     q = run["evaluations"]["A_1"]["cqs"][0]

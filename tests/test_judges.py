@@ -136,3 +136,42 @@ def test_rubric_judge_keeps_feedback_and_label():
     q = result.interventions[0].questions[0]
     assert (q.label, q.note) == ("Useful", "it targets the cost claim.")
     assert backend.history[0].params.max_tokens >= 128
+
+
+def test_unreachable_judge_server_exits_1_after_writing_results(cli, tmp_path):
+    import json
+
+    from maieutic.llm.server import free_port
+    from tests.conftest import write_json
+
+    refs = {
+        "I": {
+            "intervention_id": "I",
+            "intervention": "We must act.",
+            "cqs": [{"id": "a", "cq": "Why act now?", "label": "Useful"}],
+        }
+    }
+    sub = {"I": {"intervention_id": "I", "cqs": [{"id": 0, "cq": "Why now?"}]}}
+    data, submission = write_json(tmp_path / "d.json", refs), write_json(tmp_path / "s.json", sub)
+    out = tmp_path / "res.json"
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    result = cli(
+        "evaluate",
+        "cqs",
+        "--data",
+        data,
+        submission,
+        "--evaluator",
+        "llm-match",
+        "--base-url",
+        url,
+        "--retries",
+        "0",
+        "--out",
+        out,
+    )
+    assert result.code == 1
+    [line] = [x for x in result.err.splitlines() if x.startswith("maieutic: error:")]
+    assert "1 judge call(s) failed" in line and f"cannot connect to {url}" in line
+    question = json.loads(out.read_text())["runs"][0]["evaluations"]["I"]["cqs"][0]
+    assert question["label"] == NAE and question["note"].startswith("judge call failed")

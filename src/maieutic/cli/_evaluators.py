@@ -24,7 +24,7 @@ def evaluator_options(func):
             "--threshold",
             type=float,
             default=None,
-            help="Similarity a match must exceed (default: 0.6 for sts, 50 for chrf).",
+            help="Similarity a match must exceed (default: 0.6 for sts, 30 for chrf).",
         ),
         click.option(
             "--model",
@@ -84,3 +84,15 @@ def build_matcher(evaluator: str, settings: dict) -> Matcher:
         retry=RetryPolicy(retries=settings["retries"]),
     )
     return LLMJudge(evaluator, client)
+
+
+def fail_on_judge_errors(matcher: Matcher) -> None:
+    """Exit 1 (after results were written) when LLM judge calls failed for good."""
+    failures = getattr(matcher, "call_failures", [])
+    if failures:
+        click.echo(
+            f"maieutic: error: {len(failures)} judge call(s) failed, those questions are "
+            f"scored not_able_to_evaluate; first failure: {failures[0]}",
+            err=True,
+        )
+        raise SystemExit(1)

@@ -8,7 +8,12 @@ import click
 
 from maieutic._version import __version__
 from maieutic.cli._common import echo_warnings, write_json_atomic
-from maieutic.cli._evaluators import EVALUATORS, build_matcher, evaluator_options
+from maieutic.cli._evaluators import (
+    EVALUATORS,
+    build_matcher,
+    evaluator_options,
+    fail_on_judge_errors,
+)
 from maieutic.data.cqs import load_cq_dataset, load_submission
 from maieutic.errors import DataError
 from maieutic.report.tables import print_results
@@ -142,6 +147,7 @@ def evaluate_cqs(
                 on_result=keep,
             )
     print_results(finished)
+    fail_on_judge_errors(matcher)
 
 
 def _disambiguate_names(submissions) -> None:

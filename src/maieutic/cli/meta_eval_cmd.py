@@ -11,7 +11,12 @@ from rich.table import Table
 
 from maieutic._version import __version__
 from maieutic.cli._common import write_json_atomic
-from maieutic.cli._evaluators import EVALUATORS, build_matcher, evaluator_options
+from maieutic.cli._evaluators import (
+    EVALUATORS,
+    build_matcher,
+    evaluator_options,
+    fail_on_judge_errors,
+)
 from maieutic.cli.evaluate_cmd import check_threshold
 from maieutic.data.cqs import load_cq_dataset, load_submission
 from maieutic.signature import Signature
@@ -151,6 +156,7 @@ def meta_eval_cqs(
     click.echo(f"signature: {signature}")
     if out_path:
         write_json_atomic(out_path, payload)
+    fail_on_judge_errors(matcher)
 
 
 @meta_eval.command("cqs-compare")

@@ -162,6 +162,8 @@ class LLMJudge:
                 self.params.temperature, self.params.top_p, 384, self.params.seed
             )
         self._verdicts: dict[tuple[str, tuple[str, ...], str], Match] = {}
+        self.call_failures: list[str] = []
+        """Reasons of judge calls that failed for good (their questions are NAE)."""
 
     @property
     def name(self) -> str:
@@ -238,6 +240,7 @@ class LLMJudge:
                 intervention, _ = todo[key]
                 if isinstance(result, CallFailed):
                     note = f"judge call failed: {result.reason}"
+                    self.call_failures.append(result.reason)
                     self._verdicts[key] = Match(None, None, note=note)
                     del todo[key]
                     continue
