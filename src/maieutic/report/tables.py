@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 from rich.console import Console
@@ -108,7 +109,8 @@ def runs_table(results: Sequence[CQEvaluation]) -> Table | None:
 
 def print_results(results: Sequence[CQEvaluation], console: Console | None = None) -> None:
     """Print a summary (one submission) or a leaderboard (several), then the signature."""
-    console = console or Console(soft_wrap=True)
+    # piped output (files, CI logs) gets room for the full table instead of 80 columns
+    console = console or Console(soft_wrap=True, width=None if sys.stdout.isatty() else 120)
     if len(results) == 1:
         console.print(summary_table(results[0]))
     else:
