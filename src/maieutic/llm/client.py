@@ -98,22 +98,35 @@ class LLMClient:
         except TimeoutError:
             raise TransientError(f"timed out after {self.timeout_s:g} s") from None
 
+    def _log(
+        self,
+        request: ChatRequest,
+        key: str,
+        reply,
+        *,
+        latency: float,
+        cache_hit: bool,
+        attempts: int,
+        error: str | None,
+    ) -> None:
+        if self.store:
+            self.store.log(
+                backend=self.backend.kind,
+                model=self.backend.model_identity,
+                key=key,
+                tag=request.tag,
+                latency_s=latency,
+                reply=reply,
+                cache_hit=cache_hit,
+                attempts=attempts,
+                error=error,
+            )
+
     async def complete(self, request: ChatRequest, semaphore: asyncio.Semaphore) -> ChatResult:
         """Run one request (cached if possible); raises ``CallFailed`` when it cannot."""
         key = self.key(request)
-        model = self.backend.model_identity
         if self.store and (hit := self.store.get(key)) is not None:
-            self.store.log(
-                backend=self.backend.kind,
-                model=model,
-                key=key,
-                tag=request.tag,
-                latency_s=0.0,
-                reply=hit,
-                cache_hit=True,
-                attempts=0,
-                error=None,
-            )
+            self._log(request, key, hit, latency=0.0, cache_hit=True, attempts=0, error=None)
             return ChatResult(
                 hit.text, hit.model, hit.prompt_tokens, hit.completion_tokens, 0.0, True, key
             )
@@ -135,17 +148,15 @@ class LLMClient:
             if reply is not None:
                 if self.store:
                     self.store.put(key, reply)
-                    self.store.log(
-                        backend=self.backend.kind,
-                        model=model,
-                        key=key,
-                        tag=request.tag,
-                        latency_s=latency,
-                        reply=reply,
-                        cache_hit=False,
-                        attempts=attempts,
-                        error=None,
-                    )
+                self._log(
+                    request,
+                    key,
+                    reply,
+                    latency=latency,
+                    cache_hit=False,
+                    attempts=attempts,
+                    error=None,
+                )
                 return ChatResult(
                     reply.text,
                     reply.model,
@@ -157,18 +168,15 @@ class LLMClient:
                 )
             error = redact(error or "unknown error", self.backend.secrets)
             if permanent or attempts > self.retry.retries:
-                if self.store:
-                    self.store.log(
-                        backend=self.backend.kind,
-                        model=model,
-                        key=key,
-                        tag=request.tag,
-                        latency_s=latency,
-                        reply=None,
-                        cache_hit=False,
-                        attempts=attempts,
-                        error=error,
-                    )
+                self._log(
+                    request,
+                    key,
+                    None,
+                    latency=latency,
+                    cache_hit=False,
+                    attempts=attempts,
+                    error=error,
+                )
                 tries = f" after {attempts} attempts" if attempts > 1 else ""
                 raise CallFailed(f"{error}{tries}", request)
             await _sleep(self.retry.delay(attempts, retry_after, self._rng))
