@@ -25,6 +25,11 @@ def _dataset(tmp_path):
     return write_json(tmp_path / "items.json", data)
 
 
+def _generate(cli, tmp_path, *args):
+    """``maieutic generate cqs --generator llm`` over the fault dataset."""
+    return cli("generate", "cqs", "--data", _dataset(tmp_path), "--generator", "llm", *args)
+
+
 def _reply(body):
     if "TERSE" in json.dumps(body["messages"]):
         return "Only one question here, is it enough?"
@@ -45,13 +50,9 @@ def test_each_fault_is_handled_and_failures_are_listed(cli, tmp_path, server):
     server.fail_matching("MALFORMED", *[Fault("malformed")] * 3)
     server.fail_matching("EMPTY", *[Fault("empty")] * 3)
     out = tmp_path / "sub.json"
-    result = cli(
-        "generate",
-        "cqs",
-        "--data",
-        _dataset(tmp_path),
-        "--generator",
-        "llm",
+    result = _generate(
+        cli,
+        tmp_path,
         "--base-url",
         server.base_url,
         "--model",
@@ -88,13 +89,9 @@ def test_unreachable_server_is_one_clear_line_and_exit_1(cli, tmp_path):
 
     url = f"http://127.0.0.1:{free_port()}/v1"
     out = tmp_path / "sub.json"
-    result = cli(
-        "generate",
-        "cqs",
-        "--data",
-        _dataset(tmp_path),
-        "--generator",
-        "llm",
+    result = _generate(
+        cli,
+        tmp_path,
         "--base-url",
         url,
         "--retries",
@@ -118,13 +115,9 @@ def test_api_key_never_reaches_cache_log_outputs_or_messages(
     monkeypatch.setenv("MAIEUTIC_API_KEY", secret)
     server.fail_matching("MALFORMED", *[Fault("status", 401)] * 5)
     out = tmp_path / "sub.json"
-    result = cli(
-        "generate",
-        "cqs",
-        "--data",
-        _dataset(tmp_path),
-        "--generator",
-        "llm",
+    result = _generate(
+        cli,
+        tmp_path,
         "--base-url",
         server.base_url,
         "--retries",

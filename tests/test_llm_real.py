@@ -34,7 +34,7 @@ def test_generate_then_evaluate_against_the_real_server(cli, cqs_dev, tmp_path, 
     from maieutic.llm.server import SERVED_MODEL_NAME
 
     out = tmp_path / "smollm.json"
-    result = cli(
+    args = [
         "generate",
         "cqs",
         "--data",
@@ -51,9 +51,8 @@ def test_generate_then_evaluate_against_the_real_server(cli, cqs_dev, tmp_path, 
         "2",
         "--limit",
         "3",
-        "--out",
-        out,
-    )
+    ]
+    result = cli(*args, "--out", out)
     assert result.code in (0, 1), result.err  # 1: some item had < 3 usable questions
     sub = json.loads(out.read_text())
     assert len(sub) == 3
@@ -71,26 +70,7 @@ def test_generate_then_evaluate_against_the_real_server(cli, cqs_dev, tmp_path, 
     assert 0.0 <= summary["overall"] <= 1.0
 
     # a second run is served from the cache: no new calls reach the model
-    again = cli(
-        "generate",
-        "cqs",
-        "--data",
-        cqs_dev,
-        "--generator",
-        "llm",
-        "--base-url",
-        server.base_url,
-        "--model",
-        SERVED_MODEL_NAME,
-        "--strategy",
-        "baseline",
-        "--candidates",
-        "2",
-        "--limit",
-        "3",
-        "--out",
-        tmp_path / "again.json",
-    )
+    again = cli(*args, "--out", tmp_path / "again.json")
     assert "model calls made: 0" in again.err
     assert (tmp_path / "again.json").read_text() == out.read_text()
 
