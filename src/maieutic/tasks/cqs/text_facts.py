@@ -42,7 +42,7 @@ class TextFacts:
 _DETACHED = re.compile(r"\s+(?=(?:'s|'re|'ve|'ll|'d|'m|n't)\b|[,;:.!?])")
 
 
-def _phrase(text: str) -> str:
+def _phrase(text: str, names: frozenset[str] = frozenset()) -> str:
     text = _DETACHED.sub("", text.strip().strip("\"“”'").strip())
     words = text.split()
     if len(words) > MAX_PHRASE_WORDS:
@@ -53,12 +53,9 @@ def _phrase(text: str) -> str:
     # lower-case a sentence-initial word unless it looks like a name or "I"
     if len(text) > 1 and text[0].isupper() and text[1].islower():
         first = text.split()[0]
-        if first not in {"I", "I'm", "I've"} and first not in _names_cache:
+        if first not in {"I", "I'm", "I've"} and first not in names:
             text = text[0].lower() + text[1:]
     return text
-
-
-_names_cache: set[str] = set()
 
 
 def _sentences(body: str) -> list[str]:
@@ -79,8 +76,8 @@ def read_facts(text: str) -> TextFacts:
         for n in _CAPITALISED.findall(s)
         if n not in _STOP_NAMES and n.upper() != speaker_raw.upper()
     )
-    _names_cache.clear()
-    _names_cache.update(n.split()[0] for n in names)
+    # first words of names keep their capital when they open a phrase
+    name_words = frozenset(n.split()[0] for n in names)
     action, action_sentence = "", ""
     for sentence in sentences:
         if m := _MODAL.search(sentence):
@@ -101,10 +98,10 @@ def read_facts(text: str) -> TextFacts:
     )
     return TextFacts(
         speaker=speaker or "the speaker",
-        claim=_phrase(claim_sentence),
-        premise=_phrase(premise),
-        cause=_phrase(cause or premise),
-        effect=_phrase(effect or claim_sentence),
-        action=_phrase(action) or "the proposed course of action",
+        claim=_phrase(claim_sentence, name_words),
+        premise=_phrase(premise, name_words),
+        cause=_phrase(cause or premise, name_words),
+        effect=_phrase(effect or claim_sentence, name_words),
+        action=_phrase(action, name_words) or "the proposed course of action",
         subject=names.most_common(1)[0][0] if names else "this case",
     )
