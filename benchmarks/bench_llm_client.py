@@ -91,7 +91,7 @@ def smollm_benchmark(n_items: int) -> None:
                 "llm",
                 "--base-url",
                 server.base_url,
-                "--model",
+                "--llm",
                 SERVED_MODEL_NAME,
                 "--limit",
                 str(n_items),

@@ -85,11 +85,20 @@ def test_skip_unknown_warns_and_scores_the_rest(cli, tmp_path, files):
     )
     out = tmp_path / "res.json"
     result = cli(
-        "evaluate", "cqs", "--metric", "chrf", "--data", refs, sub, "--skip-unknown", "--out", out
+        "evaluate",
+        "cqs",
+        "--evaluator",
+        "chrf",
+        "--data",
+        refs,
+        sub,
+        "--skip-unknown",
+        "--out",
+        out,
     )
     assert result.code == 0, result.err
     assert "skipped 1 id(s) not in the references" in result.err
-    run = json.loads(out.read_text())["runs"][0]
+    run = json.loads(out.read_text())["results"][0]
     assert run["summary"]["n_interventions"] == 1
     assert run["summary"]["labels"]["missing_cqs"] == 3
 
@@ -101,9 +110,9 @@ def test_threshold_out_of_range_is_a_usage_error(cli, files):
 
 def test_bad_option_value_exits_2(cli, files):
     refs, sub = files
-    result = cli("evaluate", "cqs", "--data", refs, sub, "--metric", "bleu")
+    result = cli("evaluate", "cqs", "--data", refs, sub, "--evaluator", "bleu")
     assert result.code == 2
-    assert "Invalid value for '--evaluator' / '--metric'" in result.err
+    assert "Invalid value for '--evaluator'" in result.err
 
 
 def test_chrf_end_to_end_writes_results_and_official_layout(cli, tmp_path, files):
@@ -112,7 +121,7 @@ def test_chrf_end_to_end_writes_results_and_official_layout(cli, tmp_path, files
     result = cli(
         "evaluate",
         "cqs",
-        "--metric",
+        "--evaluator",
         "chrf",
         "--data",
         refs,
@@ -123,25 +132,31 @@ def test_chrf_end_to_end_writes_results_and_official_layout(cli, tmp_path, files
         official,
     )
     assert result.code == 0, result.err
-    assert "eval:chrf" in result.out and "thr:30.0" in result.out
+    assert "eval:chrf" in result.out and "thr:30|" in result.out
     payload = json.loads(out.read_text())
-    run = payload["runs"][0]
-    q = run["evaluations"]["A_1"]["cqs"][0]
+    run = payload["results"][0]
+    q = run["items"][0]["cqs"][0]
     assert (q["label"], q["best_reference_id"], q["similarity"]) == ("Useful", "r0", 100.0)
     assert run["summary"]["overall"] == pytest.approx(1 / 3)
     assert run["signature"]["evaluator"] == "chrf"
     assert run["signature"]["dataset"].startswith("sha256:")
     assert "1 questions (expected 3)" in " ".join(run["warnings"])
+    assert [f["code"] for f in run["flags"]] == ["question-count"]
+    assert payload["provenance"]["options"]["evaluator"] == "chrf"
+    assert run["evaluator"] == {
+        "kind": "evaluator",
+        "task": "cqs",
+        "name": "chrf",
+        "args": {"threshold": 30.0, "extra_references": []},
+    }
     plain = json.loads((official / "chrf_sub.json").read_text())
     assert plain["A_1"]["cqs"][0]["label"] == "Useful"
 
 
 def test_a_bad_second_submission_fails_before_any_work(cli, tmp_path, files):
     refs, sub = files
-    bad = write_json(
-        tmp_path / "bad.json", {"A_1": {"intervention_id": "A_1", "cqs": [{"cq": ""}]}}
-    )
+    bad = write_json(tmp_path / "bad.json", {"A_1": {"intervention_id": "A_1", "cqs": [{"cq": 7}]}})
     out = tmp_path / "res.json"
-    result = cli("evaluate", "cqs", "--metric", "chrf", "--data", refs, sub, bad, "--out", out)
-    _one_error_line(result, "bad.json", "empty question")
+    result = cli("evaluate", "cqs", "--evaluator", "chrf", "--data", refs, sub, bad, "--out", out)
+    _one_error_line(result, "bad.json", '"A_1".cqs[0].cq: expected a string, found a number')
     assert not out.exists()

@@ -39,7 +39,7 @@ def test_useful_references_score_one_and_invalid_score_zero(cli, cqs_dev, tmp_pa
     result = cli("evaluate", "cqs", "--data", cqs_dev, useful, invalid, "--out", out)
     assert result.code == 0, result.err
     assert "cqs leaderboard" in result.out
-    runs = {r["submission"]: r for r in json.loads(out.read_text())["runs"]}
+    runs = {r["submission"]: r for r in json.loads(out.read_text())["results"]}
     assert runs["useful"]["summary"]["overall"] == pytest.approx(1.0)
     assert runs["useful"]["summary"]["n_interventions"] > 100
     assert runs["invalid"]["summary"]["overall"] == 0.0
@@ -58,7 +58,7 @@ def test_chrf_on_dev_matches_identical_text(cli, cqs_dev, tmp_path):
     result = cli(
         "evaluate",
         "cqs",
-        "--metric",
+        "--evaluator",
         "chrf",
         "--data",
         cqs_dev,
@@ -68,6 +68,6 @@ def test_chrf_on_dev_matches_identical_text(cli, cqs_dev, tmp_path):
         out,
     )
     assert result.code == 0, result.err
-    run = json.loads(out.read_text())["runs"][0]
+    run = json.loads(out.read_text())["results"][0]
     assert run["summary"]["overall"] == pytest.approx(1.0)
     assert run["summary"]["n_not_submitted"] == 127

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import statistics
 
+import numpy as np
 import pytest
 
 from maieutic.data.cqs import CQDataset, Intervention, ReferenceQuestion, load_cq_dataset
@@ -12,11 +12,12 @@ from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import LLMClient
 from maieutic.llm.types import GenerationParams
 from maieutic.samples import sample_path
-from maieutic.tasks.cqs.generate import generate_with_llm, to_submission
-from maieutic.tasks.cqs.prompts import PromptBuilder
-from maieutic.tasks.cqs.runs import mean_std
+from maieutic.evaluate.runs import mean_std
+from maieutic.registry import create
+from maieutic.tasks.cqs.generate import LLMCQGenerator, to_submission
+from maieutic.tasks.cqs.prompts import PromptBuilder, PromptContext
 from maieutic.tasks.cqs.schemes import SchemeLibrary
-from maieutic.tasks.cqs.selection import first_k, make_score_selector, overlap_score
+from maieutic.tasks.cqs.selection import diverse_k, first_k, make_score_selector, overlap_score
 from maieutic.tasks.cqs.template_generator import TemplateGenerator, fill
 from maieutic.tasks.cqs.text_facts import read_facts
 from tests.conftest import SHARED_DATA
@@ -116,24 +117,67 @@ def test_llm_generation_pools_strategies_and_samples_and_keeps_order():
     backend = ScriptedBackend(
         default=lambda r: f"1. Is claim {r.sample_index} of {r.tag} true?\nNot a question.\n"
     )
-    builders = [PromptBuilder("baseline"), PromptBuilder("detailed")]
-    outcomes = generate_with_llm(
-        dataset, LLMClient(backend), builders, first_k, params=GenerationParams(seed=5), samples=2
+    generator = LLMCQGenerator(
+        LLMClient(backend),
+        [create("strategy", "cqs", "baseline"), create("strategy", "cqs", "detailed")],
+        PromptContext(),
+        first_k,
+        GenerationParams(seed=5),
+        candidates=2,
     )
+    run = generator.generate(dataset)
     assert len(backend.history) == len(dataset.interventions) * 2 * 2
     assert {r.params.seed for r in backend.history} == {5, 6}
-    first = outcomes[0]
+    first = run.outcomes[0]
     assert first.questions == [
         "Is claim 0 of TOWN_BIKES_1|baseline true?",
         "Is claim 1 of TOWN_BIKES_1|baseline true?",
         "Is claim 0 of TOWN_BIKES_1|detailed true?",
     ]
-    sub = to_submission(outcomes)
-    assert sub["TOWN_BIKES_1"]["cqs"][2] == {"id": 2, "cq": first.questions[2]}
+    assert run.stats.model_calls == 20 and run.stats.cache_hits == 0
+    sub = to_submission(run.outcomes)
+    # the official layout, written out by hand
+    assert sub["TOWN_BIKES_1"] == {
+        "intervention_id": "TOWN_BIKES_1",
+        "cqs": [
+            {"id": 0, "cq": "Is claim 0 of TOWN_BIKES_1|baseline true?"},
+            {"id": 1, "cq": "Is claim 1 of TOWN_BIKES_1|baseline true?"},
+            {"id": 2, "cq": "Is claim 0 of TOWN_BIKES_1|detailed true?"},
+        ],
+    }
+
+
+def test_second_run_index_shifts_every_seed_by_the_stride():
+    dataset = load_cq_dataset(sample_path("cqs/sample_dataset.json"))
+    backend = ScriptedBackend(default="Is it so? Is it true? Is it right?")
+    generator = LLMCQGenerator(
+        LLMClient(backend),
+        [create("strategy", "cqs", "baseline")],
+        PromptContext(),
+        first_k,
+        GenerationParams(seed=5),
+        candidates=2,
+    )
+    generator.generate(dataset, run_index=1)
+    assert {r.params.seed for r in backend.history} == {1005, 1006}
+
+
+def test_dedup_selector_tops_up_instead_of_dropping_the_intervention():
+    # unit vectors: a and a2 nearly the same, b orthogonal, c in between
+    vectors = {
+        "a": np.array([1.0, 0.0]),
+        "a2": np.array([0.99, 0.141]),
+        "b": np.array([0.0, 1.0]),
+    }
+    # a kept; a2 too close to a (0.99 > 0.85); b kept; only 2 distinct: top up with a2
+    assert diverse_k(["a", "a2", "b"], vectors, 3, 0.85) == ["a", "a2", "b"]
+    # with room for two, the near-duplicate is skipped
+    assert diverse_k(["a", "a2", "b"], vectors, 2, 0.85) == ["a", "b"]
 
 
 def test_mean_std_is_the_sample_standard_deviation():
-    assert mean_std([0.2, 0.4, 0.9]) == pytest.approx((0.5, statistics.stdev([0.2, 0.4, 0.9])))
+    # mean 0.5; squared deviations 0.09 + 0.01 + 0.16 = 0.26; / (n - 1) = 0.13
+    assert mean_std([0.2, 0.4, 0.9]) == pytest.approx((0.5, 0.13**0.5))
     assert mean_std([0.3]) == (0.3, 0.0)
 
 
@@ -151,7 +195,8 @@ def test_runs_give_separate_files_and_mean_std(cli, tmp_path):
     assert result.code == 0, result.err
     assert "mean ± std over runs" in result.out
     payload = json.loads(res.read_text())
-    overall = [r["summary"]["overall"] for r in payload["runs"]]
-    summary = payload["repeated_runs"]["tpl"]["overall"]
-    assert summary["mean"] == pytest.approx(statistics.fmean(overall))
-    assert summary["std"] == pytest.approx(statistics.stdev(overall))
+    overall = np.array([r["score"] for r in payload["results"]])
+    summary = payload["repeated_runs"]["tpl"]["score"]
+    assert summary["n"] == 3
+    assert summary["mean"] == pytest.approx(overall.mean())
+    assert summary["std"] == pytest.approx(overall.std(ddof=1))

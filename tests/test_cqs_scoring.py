@@ -13,7 +13,7 @@ from maieutic.data.cqs import (
     SubmittedQuestion,
 )
 from maieutic.errors import DataError
-from maieutic.tasks.cqs.evaluate import evaluate_submissions
+from maieutic.tasks.cqs.evaluate import CQEvaluator, official_layout
 from maieutic.tasks.cqs.matchers import Match
 from maieutic.tasks.cqs.scoring import MISSING, NAE, label_for
 
@@ -22,7 +22,6 @@ class TableMatcher:
     """A matcher whose answers are written in the test: question text -> (ref index, sim)."""
 
     name = "table"
-    default_threshold = 0.6
 
     def __init__(self, table: dict[str, tuple[int, float]]) -> None:
         self.table = table
@@ -57,6 +56,10 @@ def _entry(iid: str, *texts: str) -> SubmissionEntry:
     return SubmissionEntry(iid, tuple(SubmittedQuestion(str(i), t) for i, t in enumerate(texts)))
 
 
+def evaluate_submissions(dataset, submissions, matcher, threshold=0.6, **kwargs):
+    return CQEvaluator(matcher, threshold).evaluate(dataset, submissions, **kwargs)
+
+
 def test_label_rule_is_strictly_greater_than_threshold():
     assert label_for(0.6, "Useful", 0.6) == NAE
     assert label_for(0.6000001, "Useful", 0.6) == "Useful"
@@ -88,7 +91,7 @@ def test_hand_worked_run():
         name="sub",
     )
     [result] = evaluate_submissions(DATASET, [submission], matcher)
-    by_id = {r.intervention_id: r for r in result.interventions}
+    by_id = {r.intervention_id: r for r in result.items}
     assert [q.label for q in by_id["I1"].questions] == ["Useful", NAE, "Invalid"]
     assert by_id["I1"].questions[2].best_reference_id == "r2"
     assert by_id["I1"].score == pytest.approx(1 / 3)
@@ -102,14 +105,15 @@ def test_hand_worked_run():
         "Invalid": 1,
         NAE: 1,
         MISSING: 3,
+        "unscored": 0,
     }
     assert s["n_questions"] == 7
     assert s["nae_rate"] == pytest.approx(1 / 7)
     assert s["intervention_scores"] == {"0": 1, "1/3": 1, "4/3": 1}
     assert s["n_missing_cqs"] == 1
-    assert "I3: 4 questions (expected 3)" in result.warnings
     assert result.signature.threshold == 0.6
-    official = result.official_layout()
+    assert result.score == pytest.approx(s["overall"])
+    official = official_layout(result)
     assert official["I2"]["cqs"] == "Missing CQs"
     assert official["I1"]["cqs"][1] == {
         "id": "1",
@@ -118,6 +122,7 @@ def test_hand_worked_run():
         "best_reference_id": "r0",
         "similarity": 0.6,
     }
+    assert official["I1"]["score"] == pytest.approx(1 / 3)
 
 
 def test_threshold_override_changes_labels():
@@ -125,18 +130,16 @@ def test_threshold_override_changes_labels():
     sub = Submission({"I1": _entry("I1", "q")}, source="s.json")
     [low] = evaluate_submissions(DATASET, [sub], matcher, threshold=0.6)
     [high] = evaluate_submissions(DATASET, [sub], matcher, threshold=0.65)
-    assert low.interventions[0].questions[0].label == "Useful"
-    assert high.interventions[0].questions[0].label == NAE
+    assert low.items[0].questions[0].label == "Useful"
+    assert high.items[0].questions[0].label == NAE
     assert str(high.signature).count("thr:0.65") == 1
 
 
-def test_duplicates_are_flagged_but_scored_as_the_script_does():
+def test_duplicates_are_scored_as_the_script_does():
     matcher = TableMatcher({"Same?": (0, 0.9), "same? ": (0, 0.9), "other": (1, 0.9)})
     sub = Submission({"I1": _entry("I1", "Same?", "same? ", "other")}, source="s.json")
     [result] = evaluate_submissions(DATASET, [sub], matcher)
-    assert result.interventions[0].score == pytest.approx(2 / 3)
-    assert result.warnings[0] == "I1: 1 duplicate question(s)"
-    assert result.summary["n_flagged"] == 1
+    assert result.items[0].score == pytest.approx(2 / 3)
 
 
 def test_unknown_ids_error_by_default_and_skip_on_request():

@@ -141,17 +141,97 @@ def test_submission_with_missing_cqs_and_integer_ids(tmp_path):
     ("entry", "expected"),
     [
         ({"intervention_id": "A_1"}, "missing field 'cqs'"),
-        ({"intervention_id": "A_1", "cqs": []}, "empty array"),
         ({"intervention_id": "A_1", "cqs": "missing"}, "expected an array or 'Missing CQs'"),
         ({"intervention_id": "A_1", "cqs": [{"id": 0}]}, "missing field 'cq'"),
-        ({"intervention_id": "A_1", "cqs": [{"id": 0, "cq": ""}]}, "empty question"),
         (
-            {"intervention_id": "A_1", "cqs": [{"id": 0, "cq": "a?"}, {"id": 0, "cq": "b?"}]},
-            "duplicate question id '0'",
+            {"intervention_id": "A_1", "cqs": [{"id": 0, "cq": None}]},
+            "expected a string, found null",
         ),
         ({"intervention_id": "A_1", "cqs": [["a?"]]}, "expected an object, found an array"),
+        ("not an object", "expected an object, found a string"),
     ],
 )
 def test_submission_errors(tmp_path, entry, expected):
     with pytest.raises(DataError, match=expected.replace("(", r"\(").replace(")", r"\)")):
         load_submission(write_json(tmp_path / "s.json", {"A_1": entry}))
+
+
+@pytest.mark.parametrize(
+    ("cqs", "codes"),
+    [
+        # shapes shared-task participants sent, which the benchmark script scores
+        ([], ["no-questions"]),
+        (
+            [{"id": "X_Llama-3", "cq": f"Why {n}?"} for n in "abc"],
+            ["repeated-id", "repeated-id"],
+        ),
+        (
+            [{"id": 0, "cq": ""}, {"id": 1, "cq": "Why?"}, {"id": 2, "cq": "   "}],
+            ["empty-question", "empty-question"],
+        ),
+        (
+            [{"id": 0, "cq": "Why? "}, {"id": 1, "cq": " How?"}, {"id": 2, "cq": "Who?\n"}],
+            ["whitespace", "whitespace", "whitespace"],
+        ),
+        ([{"id": i, "cq": "Same?"} for i in range(3)], ["duplicate-questions"]),
+        (
+            [{"cq": "Why?"}, {"id": None, "cq": "How?"}, {"id": 2, "cq": "Who?"}],
+            ["missing-id", "bad-id"],
+        ),
+        ([{"id": 0, "cq": "Why?"}], ["question-count"]),
+    ],
+)
+def test_tolerated_shapes_are_read_and_flagged(tmp_path, cqs, codes):
+    sub = load_submission(
+        write_json(tmp_path / "s.json", {"A_1": {"intervention_id": "A_1", "cqs": cqs}})
+    )
+    assert [f.code for f in sub.flags] == codes
+    # the text is kept exactly as submitted: the benchmark script encodes it as it is
+    assert [q.cq for q in sub.entries["A_1"].cqs] == [q["cq"] for q in cqs]
+    assert all(f.item == "A_1" and f.file == str(tmp_path / "s.json") for f in sub.flags)
+
+
+def test_strict_refuses_the_first_flag_with_a_count(tmp_path):
+    from maieutic.data.flags import refuse_flags
+
+    cqs = [{"id": 0, "cq": ""}, {"id": 0, "cq": "Why?"}]
+    sub = load_submission(
+        write_json(tmp_path / "s.json", {"A_1": {"intervention_id": "A_1", "cqs": cqs}})
+    )
+    with pytest.raises(DataError) as info:
+        refuse_flags(sub.flags)
+    message = str(info.value)
+    assert message.startswith(f'{tmp_path / "s.json"}: "A_1".cqs[0].cq: empty question')
+    assert "and 2 more flagged problem(s)" in message and "--strict" in message
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        ('{"format": "maieutic.results/2", "results": []}', "this is a maieutic results file"),
+        ('{"format": "maieutic.generation/2", "run": 1}', "this is a generation record"),
+        ("id,cq\nA_1,Why?\n", "this looks like CSV (comma-separated values), not JSON"),
+        ("id\tcq\nA_1\tWhy?\n", "this looks like TSV (tab-separated values), not JSON"),
+        (json.dumps(DATASET), "this is a labelled dataset"),
+    ],
+)
+def test_a_file_of_another_kind_is_named_as_such(tmp_path, content, expected):
+    path = tmp_path / "s.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(DataError) as info:
+        load_submission(path)
+    assert expected in str(info.value)
+
+
+def test_a_submission_given_as_the_dataset_says_they_were_swapped(tmp_path):
+    sub = {"A_1": {"intervention_id": "A_1", "cqs": [{"id": 0, "cq": "Why?"}]}}
+    with pytest.raises(DataError, match="were --data and the submission swapped"):
+        load_cq_dataset(write_json(tmp_path / "s.json", sub))
+
+
+def test_the_fingerprint_covers_schemes(tmp_path):
+    changed = json.loads(json.dumps(DATASET))
+    changed["A_1"]["schemes"] = ["PracticalReasoning"]
+    before = load_cq_dataset(write_json(tmp_path / "a.json", DATASET)).fingerprint()
+    after = load_cq_dataset(write_json(tmp_path / "b.json", changed)).fingerprint()
+    assert before != after

@@ -9,8 +9,13 @@ from maieutic.data.cqs import load_cq_dataset, load_submission
 from maieutic.embed.encoder import Encoder
 from maieutic.embed.store import EmbeddingStore, embed_texts
 from maieutic.samples import sample_path
-from maieutic.tasks.cqs.evaluate import evaluate_submissions
+from maieutic.tasks.cqs.evaluate import CQEvaluator
 from maieutic.tasks.cqs.matchers import EmbeddingMatcher
+
+
+def evaluate_submissions(dataset, submissions, matcher, threshold=0.6):
+    return CQEvaluator(matcher, threshold).evaluate(dataset, submissions)
+
 
 pytestmark = pytest.mark.slow
 
@@ -60,19 +65,19 @@ def test_second_run_over_same_submission_never_loads_the_model():
     [second] = evaluate_submissions(dataset, [submission], warm)
     assert warm.encoder.n_encoded == 0
     assert warm.encoder._model is None
-    assert second.to_json()["evaluations"] == first.to_json()["evaluations"]
+    assert second.to_json()["items"] == first.to_json()["items"]
 
 
 def test_sample_submission_scores_as_expected_by_hand():
     dataset = load_cq_dataset(sample_path("cqs/sample_dataset.json"))
     submission = load_submission(sample_path("cqs/sample_submission.json"))
     [result] = evaluate_submissions(dataset, [submission], EmbeddingMatcher(Encoder()))
-    by_id = {r.intervention_id: r for r in result.interventions}
+    by_id = {r.intervention_id: r for r in result.items}
     # paraphrases of Useful references inherit Useful
     assert by_id["TOWN_BIKES_1"].questions[0].label == "Useful"
     assert by_id["TOWN_BIKES_1"].questions[0].best_reference_id == "TOWN_BIKES_1_ref_0"
     assert by_id["LIBRARY_FEES_5"].labels == ["missing_cqs"] * 3
-    assert "MARKET_HOURS_4: 1 duplicate question(s)" in result.warnings
+    assert '"MARKET_HOURS_4".cqs: 1 duplicate question(s)' in result.warnings
     assert 0 < result.overall < 1
     assert result.signature.model == "all-MiniLM-L6-v2"
 

@@ -55,7 +55,7 @@ def test_each_fault_is_handled_and_failures_are_listed(cli, tmp_path, server):
         tmp_path,
         "--base-url",
         server.base_url,
-        "--model",
+        "--llm",
         "fake",
         "--retries",
         "2",
@@ -76,7 +76,9 @@ def test_each_fault_is_handled_and_failures_are_listed(cli, tmp_path, server):
     assert "3 intervention(s) failed" in err
     assert "ITEM_MALFORMED: model call failed: malformed reply" in err and "after 3 attempts" in err
     assert "ITEM_EMPTY: model call failed: empty content in the reply after 3 attempts" in err
-    assert "ITEM_TERSE: only 1 usable question(s) in the model output" in err
+    assert "ITEM_TERSE: model output: only 1 distinct usable question(s)" in err
+    # 8 requests: 6 answered (some after retries), 2 failed for good, none cached
+    assert "model calls: 6 made, 0 served from the cache, 2 failed" in err
     meta = json.loads((tmp_path / "sub.meta.json").read_text())
     assert set(meta["failed"]) == {"ITEM_MALFORMED", "ITEM_EMPTY", "ITEM_TERSE"}
     # retried exactly as scripted: 8 items + 1 retry each for 4 one-off faults + 2 extra

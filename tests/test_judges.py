@@ -14,9 +14,19 @@ from maieutic.data.cqs import (
 )
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import LLMClient
-from maieutic.tasks.cqs.evaluate import evaluate_submissions
-from maieutic.tasks.cqs.judges import LLMJudge, parse_label, parse_match, parse_rubric
+from maieutic.evaluate.agreement import UNSCORED
+from maieutic.tasks.cqs.evaluate import CQEvaluator
+from maieutic.tasks.cqs.judges import JudgeMatcher, parse_label, parse_match, parse_rubric
 from maieutic.tasks.cqs.scoring import NAE
+
+
+def LLMJudge(kind, client):  # noqa: N802 - reads like the class it builds
+    return JudgeMatcher(kind, client)
+
+
+def evaluate_submissions(dataset, submissions, judge):
+    return CQEvaluator(judge, None).evaluate(dataset, submissions)
+
 
 REFS = (
     ReferenceQuestion("a", "Is the claim about costs true?", "Useful"),
@@ -86,7 +96,7 @@ def test_match_judge_inherits_the_matched_reference_label():
     [result] = evaluate_submissions(
         DATASET, [_submission("Are the costs really rising?", "What colour is the sky?")], judge
     )
-    first, second = result.interventions[0].questions
+    first, second = result.items[0].questions
     assert (first.label, first.best_reference_id) == ("Useful", "a")
     assert (second.label, second.best_reference_id, second.note) == (
         NAE,
@@ -97,13 +107,16 @@ def test_match_judge_inherits_the_matched_reference_label():
     assert "prompt" in result.signature.extra
 
 
-def test_unparseable_reply_is_retried_once_then_nae_with_reason():
+def test_unparseable_reply_is_retried_once_then_unscored_with_reason():
     backend = ScriptedBackend(["I believe it is R1", "Probably the first one"])
     judge = LLMJudge("llm-match", LLMClient(backend))
     [result] = evaluate_submissions(DATASET, [_submission("Are the costs rising?")], judge)
-    q = result.interventions[0].questions[0]
-    assert q.label == NAE
+    q = result.items[0].questions[0]
+    assert q.label == UNSCORED
     assert q.note == "unparseable judge reply: 'Probably the first one'"
+    # nothing scored: no score, no rate, and the count says why
+    assert result.score is None and result.n_unscored == 1
+    assert result.summary["nae_rate"] is None
     assert [r.sample_index for r in backend.history] == [0, 1]  # a fresh sample, not the cache
     assert backend.history[1].params.temperature == 0.7  # a greedy retry would repeat itself
 
@@ -115,8 +128,8 @@ def test_echoed_injection_cannot_become_a_verdict():
     for kind in ("llm-match", "llm-label", "llm-rubric"):
         judge = LLMJudge(kind, LLMClient(echo))
         [result] = evaluate_submissions(DATASET, [_submission("Is it cheap?")], judge)
-        q = result.interventions[0].questions[0]
-        assert q.label == NAE, kind
+        q = result.items[0].questions[0]
+        assert q.label == UNSCORED, kind
         assert q.note.startswith("unparseable judge reply"), kind
 
 
@@ -133,7 +146,7 @@ def test_rubric_judge_keeps_feedback_and_label():
     backend = ScriptedBackend(default="Feedback: it targets the cost claim.\n[RESULT] 3")
     judge = LLMJudge("llm-rubric", LLMClient(backend))
     [result] = evaluate_submissions(DATASET, [_submission("Are costs rising?")], judge)
-    q = result.interventions[0].questions[0]
+    q = result.items[0].questions[0]
     assert (q.label, q.note) == ("Useful", "it targets the cost claim.")
     assert backend.history[0].params.max_tokens >= 128
 
@@ -173,5 +186,57 @@ def test_unreachable_judge_server_exits_1_after_writing_results(cli, tmp_path):
     assert result.code == 1
     [line] = [x for x in result.err.splitlines() if x.startswith("maieutic: error:")]
     assert "1 judge call(s) failed" in line and f"cannot connect to {url}" in line
-    question = json.loads(out.read_text())["runs"][0]["evaluations"]["I"]["cqs"][0]
-    assert question["label"] == NAE and question["note"].startswith("judge call failed")
+    run = json.loads(out.read_text())["results"][0]
+    question = run["items"][0]["cqs"][0]
+    assert question["label"] == UNSCORED and question["note"].startswith("judge call failed")
+    assert run["n_unscored"] == 1 and run["score"] is None
+
+
+def test_unscored_questions_leave_the_denominators():
+    # three questions: one Useful, one Invalid, one the judge never answers properly
+    def reply(request):
+        question = request.messages[-1][1].split("<question>")[1]
+        if "first" in question:
+            return "Useful"
+        if "second" in question:
+            return "Invalid"
+        return "I cannot decide."
+
+    judge = LLMJudge("llm-label", LLMClient(ScriptedBackend(default=reply)))
+    [result] = evaluate_submissions(
+        DATASET, [_submission("The first?", "The second?", "The third?")], judge
+    )
+    labels = [q.label for q in result.items[0].questions]
+    assert labels == ["Useful", "Invalid", UNSCORED]
+    # Useful share among the 2 scored questions (1/2) times 3 questions / 3 = 0.5,
+    # where counting the unscored one as NAE would give 1/3
+    assert result.score == pytest.approx(0.5)
+    assert result.summary["useful_rate"] == pytest.approx(0.5)
+    assert result.summary["labels"][NAE] == 0 and result.n_unscored == 1
+
+
+def test_a_threshold_given_to_a_judge_is_a_usage_error(cli, tmp_path):
+    from tests.conftest import write_json
+
+    refs = {
+        "I": {
+            "intervention_id": "I",
+            "intervention": "We must act.",
+            "cqs": [{"id": "a", "cq": "Why act now?", "label": "Useful"}],
+        }
+    }
+    sub = {"I": {"intervention_id": "I", "cqs": [{"id": 0, "cq": "Why now?"}]}}
+    data, submission = write_json(tmp_path / "d.json", refs), write_json(tmp_path / "s.json", sub)
+    result = cli(
+        "evaluate",
+        "cqs",
+        "--data",
+        data,
+        submission,
+        "--evaluator",
+        "llm-match",
+        "--threshold",
+        "1",
+    )
+    assert result.code == 2
+    assert "'llm-match' does not use a threshold" in result.err

@@ -7,17 +7,22 @@ import json
 import krippendorff
 import pytest
 
-from maieutic.data.cqs import CQDataset, Intervention, ReferenceQuestion, load_cq_dataset
-from maieutic.embed.encoder import Encoder
-from maieutic.tasks.cqs.matchers import EmbeddingMatcher, Match
-from maieutic.tasks.cqs.meta_eval import (
-    LooItem,
-    agreement_report,
-    choose_threshold,
-    leave_one_out,
-    leave_one_out_tasks,
-    sweep_thresholds,
+from sklearn.metrics import cohen_kappa_score
+
+from maieutic.data.cqs import (
+    CQDataset,
+    Intervention,
+    ReferenceQuestion,
+    load_cq_dataset,
+    load_submission,
 )
+from maieutic.embed.encoder import Encoder
+from maieutic.errors import DataError
+from maieutic.evaluate.sweep import choose_threshold
+from maieutic.tasks.cqs.evaluate import CQEvaluator
+from maieutic.tasks.cqs.matchers import EmbeddingMatcher, Match
+from maieutic.tasks.cqs.meta_eval import LooItem, leave_one_out, leave_one_out_tasks, report
+from maieutic.tasks.cqs.meta_eval import sweep as sweep_thresholds
 from maieutic.tasks.cqs.references import load_labelled_submission, with_extra_references
 from maieutic.tasks.cqs.scoring import NAE
 from tests.conftest import SHARED_DATA, write_json
@@ -26,7 +31,7 @@ from tests.conftest import SHARED_DATA, write_json
 class FirstReference:
     """Matches every question to the first remaining reference with a fixed similarity."""
 
-    name, default_threshold = "first", 0.5
+    name = "first"
 
     def __init__(self, similarity: float) -> None:
         self.similarity = similarity
@@ -54,7 +59,7 @@ def _dataset():
 
 def test_leave_one_out_drops_the_question_and_identical_texts():
     matcher = FirstReference(0.9)
-    items = leave_one_out(_dataset(), matcher, 0.5)
+    items = leave_one_out(_dataset(), CQEvaluator(matcher, 0.5))
     assert [refs for refs, _ in matcher.seen] == [
         ["other?"],
         ["other?"],
@@ -89,12 +94,16 @@ def test_sample_is_seeded():
 def test_agreement_report_hand_worked():
     human = ["Useful", "Useful", "Invalid", "Unhelpful"]
     predicted = ["Useful", NAE, "Invalid", "Useful"]
-    report = agreement_report(human, predicted)
-    assert report["nae_rate"] == 0.25 and report["n_labelled"] == 3
+    items = [
+        LooItem("I", str(k), "q", h, p, None, None)
+        for k, (h, p) in enumerate(zip(human, predicted, strict=True))
+    ]
+    result = report(items)
+    assert result["nae_rate"] == 0.25 and result["n_labelled"] == 3
     # NAE dropped: pairs (U,U) (I,I) (Un,U): po = 2/3
     # human marginals U 1/3, I 1/3, Un 1/3; predicted U 2/3, I 1/3 -> pe = 2/9 + 1/9 = 1/3
-    assert report["kappa_nae_dropped"] == pytest.approx((2 / 3 - 1 / 3) / (1 - 1 / 3))
-    assert report["confusion"]["Useful"][NAE] == 1
+    assert result["kappa_nae_dropped"] == pytest.approx((2 / 3 - 1 / 3) / (1 - 1 / 3))
+    assert result["confusion"]["Useful"][NAE] == 1
 
 
 def test_sweep_and_chosen_threshold_hand_worked():
@@ -122,36 +131,115 @@ def test_sweep_and_chosen_threshold_hand_worked():
     assert chosen["threshold"] == 0.8 and chosen["balance"] == pytest.approx(0.4)
 
 
-def test_extra_references_leave_out_their_own_submission(tmp_path):
-    dataset = _dataset()
+def _labelled_copy(tmp_path, name, questions):
     labelled = {
         "I": {
             "intervention_id": "I",
+            "cqs": [{"id": i, "cq": q, "label": label} for i, (q, label) in enumerate(questions)],
+        }
+    }
+    return write_json(tmp_path / name, labelled)
+
+
+def test_extra_references_leave_out_the_submissions_own_questions_by_content(tmp_path):
+    dataset = _dataset()
+    # sysA's questions, labelled, saved under a different name and folder
+    (tmp_path / "elsewhere").mkdir()
+    copy = _labelled_copy(
+        tmp_path / "elsewhere",
+        "labelled-copy.json",
+        [("extra useful?", "Useful"), ("unsure?", "not_able_to_evaluate")],
+    )
+    other = _labelled_copy(tmp_path, "sysB.json", [("another one?", "Invalid")])
+    submission = write_json(
+        tmp_path / "sysA.json",
+        {"I": {"intervention_id": "I", "cqs": [{"id": 0, "cq": "extra  useful?"}]}},
+    )
+    extras = [load_labelled_submission(copy), load_labelled_submission(other)]
+    merged, left_out = with_extra_references(dataset, extras, leave_out=load_submission(submission))
+    texts = [q.cq for q in merged.interventions["I"].cqs]
+    # its own question (same intervention, same text up to spacing) is left out; NAE is
+    # never a reference; sysB's question stays
+    assert texts == ["same text?", "same text?", "other?", "another one?"]
+    assert left_out == 1
+    merged_all, none_left = with_extra_references(dataset, extras)
+    assert len(merged_all.interventions["I"].cqs) == 5 and none_left == 0
+    assert merged.fingerprint() != dataset.fingerprint()
+
+
+def test_a_labelled_copy_at_another_path_cannot_vouch_for_its_submission(cli, tmp_path):
+    refs = {
+        "I": {
+            "intervention_id": "I",
+            "intervention": "We must build the bridge now because traffic doubled.",
+            "cqs": [{"id": "r0", "cq": "Did traffic really double?", "label": "Useful"}],
+        }
+    }
+    data = write_json(tmp_path / "refs.json", refs)
+    questions = ["What colour is the bridge?", "Who likes bridges?", "Is water wet?"]
+    sub = write_json(
+        tmp_path / "sysA.json",
+        {
+            "I": {
+                "intervention_id": "I",
+                "cqs": [{"id": i, "cq": q} for i, q in enumerate(questions)],
+            }
+        },
+    )
+    # someone labelled sysA's questions Useful and saved them under another name
+    copy = _labelled_copy(tmp_path, "copy-of-sysA.json", [(q, "Useful") for q in questions])
+    out = tmp_path / "res.json"
+    result = cli(
+        "evaluate",
+        "cqs",
+        "--evaluator",
+        "chrf",
+        "--data",
+        data,
+        sub,
+        "--extra-references",
+        copy,
+        "--out",
+        out,
+    )
+    assert result.code == 0, result.err
+    run = json.loads(out.read_text())["results"][0]
+    assert run["score"] == 0.0  # it was 1.0 when the copy was left out only by its path
+    assert run["signature"]["left_out"] == 3
+
+
+def test_meta_eval_with_nothing_to_compare_is_a_data_error(cli, tmp_path):
+    refs = {
+        "I": {
+            "intervention_id": "I",
+            "intervention": "We must act.",
             "cqs": [
-                {"id": 0, "cq": "extra useful?", "label": "Useful"},
-                {"id": 1, "cq": "unsure?", "label": "not_able_to_evaluate"},
+                {"id": "a", "cq": "Same?", "label": "Useful"},
+                {"id": "b", "cq": "Same?", "label": "Invalid"},
             ],
         }
     }
-    own = write_json(tmp_path / "sysA.json", labelled)
-    other = write_json(tmp_path / "sysB.json", labelled)
-    extras = [load_labelled_submission(own), load_labelled_submission(other)]
-    merged = with_extra_references(dataset, extras, leave_out=own)
-    ids = [q.id for q in merged.interventions["I"].cqs]
-    assert ids == ["0", "1", "2", "sysB:0"]  # NAE is not a reference; sysA left out
-    assert merged.fingerprint() != dataset.fingerprint()
+    data = write_json(tmp_path / "d.json", refs)
+    with pytest.raises(DataError, match="nothing to meta-evaluate"):
+        leave_one_out(load_cq_dataset(data), CQEvaluator(FirstReference(0.9), 0.5))
+    result = cli("meta-eval", "cqs", "--data", data, "--evaluator", "chrf")
+    assert result.code == 2 and "nothing to meta-evaluate" in result.err
+    assert "Traceback" not in result.err
 
 
 @pytest.mark.slow
 def test_sts_leave_one_out_on_dev_encodes_each_text_once(cqs_dev):
     dataset = load_cq_dataset(cqs_dev)
     matcher = EmbeddingMatcher(Encoder())
-    items = leave_one_out(dataset, matcher, 0.6)
+    items = leave_one_out(dataset, CQEvaluator(matcher, 0.6))
     distinct = {q.cq for i in dataset.interventions.values() for q in i.cqs}
     assert matcher.encoder.n_encoded == len(distinct)
     assert len(items) == 3022
-    report = agreement_report([i.human for i in items], [i.predicted for i in items])
-    assert report["kappa_nae_kept"] is not None and 0 < report["nae_rate"] < 1
+    result = report(items)
+    # the kappa is the one scikit-learn computes from the same labels
+    human, predicted = [i.human for i in items], [i.predicted for i in items]
+    assert result["kappa_nae_kept"] == pytest.approx(cohen_kappa_score(human, predicted))
+    assert 0 < result["nae_rate"] < 1
 
 
 @pytest.mark.slow
@@ -219,10 +307,26 @@ def test_compare_two_evaluators_over_submissions(cli, cqs_dev, tmp_path):
     )
     assert result.code == 0, result.err
     payload = json.loads(out.read_text())
-    assert payload["kappa"][0][0] == pytest.approx(1.0)
-    assert payload["kappa"][0][1] == payload["kappa"][1][0]
-    assert "ranking correlation sts vs chrf over 3 submissions" in result.out
-    assert plot.exists()
+    # oracle: each evaluator's labels from `evaluate cqs`, kappa by scikit-learn
+    labels = {}
+    for name in ("sts", "chrf"):
+        res = tmp_path / f"{name}.json"
+        assert (
+            cli("evaluate", "cqs", "--data", cqs_dev, "--evaluator", name, *subs, "--out", res).code
+            == 0
+        )
+        labels[name] = [
+            q["label"]
+            for run in json.loads(res.read_text())["results"]
+            for item in run["items"]
+            for q in item["cqs"]
+        ]
+    expected = cohen_kappa_score(labels["sts"], labels["chrf"])
+    assert payload["kappa"][0][1] == pytest.approx(expected)
+    assert payload["kappa"][1][0] == pytest.approx(expected)
+    assert payload["n_questions"] == len(labels["sts"])
+    assert "score correlation sts vs chrf over 3 submissions" in result.out
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_compqa_human_agreement_on_real_files(cli, tmp_path):
@@ -237,8 +341,15 @@ def test_compqa_human_agreement_on_real_files(cli, tmp_path):
     out = tmp_path / "agree.json"
     result = cli("meta-eval", "compqa-humans", first, second, "--out", out)
     assert result.code == 0, result.err
-    rows = {r["column"]: r for r in json.loads(out.read_text())["rows"]}
-    totals = [[p.first["score"] for p in pairs], [p.second["score"] for p in pairs]]
+    payload = json.loads(out.read_text())
+    rows = {r["column"]: r for r in payload["rows"]}
+    assert payload["signature"]["task"] == "compqa" and "signature:" in result.out
+    # the total is the sum of the 15 criteria, never the files' own "score" column
+    criteria = [f"score_dict.{i}" for i in range(1, 16)]
+    totals = [
+        [sum(p.first[c] for c in criteria) for p in pairs],
+        [sum(p.second[c] for c in criteria) for p in pairs],
+    ]
     assert rows["total"]["alpha_interval"] == pytest.approx(
         krippendorff.alpha(reliability_data=totals, level_of_measurement="interval")
     )

@@ -40,7 +40,7 @@ def _command(data, out, base_url):
         "llm",
         "--base-url",
         base_url,
-        "--model",
+        "--llm",
         "fake",
         "--concurrency",
         "2",

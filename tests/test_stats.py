@@ -147,3 +147,15 @@ def test_preference_agreement_hand_worked():
     assert out["p_annotator_agrees_given_disagree"] == pytest.approx(2 / 5)
     # by majority vote of the two metrics item 1 and 2 are ties (one each): no choice
     assert preference_agreement(items, aggregate="vote")["aggregate"]["agree"] == 0
+
+
+def test_weighted_kappa_orders_numeric_categories_by_value():
+    # totals such as CompQA's 0–19 must be ordered 1 < 2 < 10, not as text (1, 10, 2)
+    a = [1, 2, 10, 2, 1, 10, 2]
+    b = [2, 2, 10, 1, 1, 2, 10]
+    for weights in ("linear", "quadratic"):
+        expected = cohen_kappa_score(a, b, weights=weights)  # sklearn orders by value
+        assert cohen_kappa(a, b, weights=weights) == pytest.approx(expected)
+    # the text order would give another value: the test can tell the two apart
+    as_text = cohen_kappa(a, b, labels=[1, 10, 2], weights="linear")
+    assert as_text != pytest.approx(cohen_kappa_score(a, b, weights="linear"))

@@ -7,7 +7,7 @@ on everything but the submission.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from maieutic._version import __version__
@@ -15,6 +15,7 @@ from maieutic._version import __version__
 # Short names used in the printed form, in this order.
 _ABBREVIATIONS = {
     "task": "task",
+    "generator": "gen",
     "evaluator": "eval",
     "model": "model",
     "backend": "backend",
@@ -28,12 +29,18 @@ _ABBREVIATIONS = {
 
 @dataclass(frozen=True)
 class Signature:
-    """Everything a result depends on besides the system's output."""
+    """Everything a result depends on besides the system's output.
+
+    ``model`` is the model that decides the result: the embedding model of a
+    similarity evaluator, the LLM of a judge or of a generator. ``extra`` holds what
+    a particular evaluator adds (a prompt hash, the extra references' fingerprint).
+    """
 
     task: str
-    evaluator: str
-    dataset: str
-    n_references: int
+    evaluator: str | None = None
+    dataset: str | None = None
+    n_references: int | None = None
+    generator: str | None = None
     model: str | None = None
     backend: str | None = None
     threshold: float | None = None
@@ -47,6 +54,14 @@ class Signature:
         out.update(self.extra)
         return out
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Signature:
+        """The inverse of ``as_dict``."""
+        names = {f.name for f in fields(cls)} - {"extra"}
+        known = {k: v for k, v in data.items() if k in names}
+        extra = {k: v for k, v in data.items() if k not in names}
+        return cls(**known, extra=extra)
+
     def __str__(self) -> str:
         parts = []
         for key, abbr in _ABBREVIATIONS.items():
@@ -55,6 +70,6 @@ class Signature:
                 continue
             if key == "dataset":
                 value = str(value).removeprefix("sha256:")[:12]
-            parts.append(f"{abbr}:{value}")
-        parts.extend(f"{k}:{v}" for k, v in sorted(self.extra.items()))
+            parts.append(f"{abbr}:{value:g}" if isinstance(value, float) else f"{abbr}:{value}")
+        parts.extend(f"{k}:{v}" for k, v in sorted(self.extra.items()) if v is not None)
         return "|".join(parts)

@@ -1,33 +1,24 @@
-"""Pieces shared by the subcommands: writing results files safely, printing warnings."""
+"""Glue shared by the subcommands: loading inputs, building registered components from
+options, printing warnings and progress, and the exit code for failed model calls."""
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
-from collections.abc import Sequence
+import contextlib
+import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from maieutic.errors import RunError
+from maieutic.data.flags import refuse_flags
+from maieutic.evaluate.result import unique_names
+from maieutic.registry import create, entry
+from maieutic.tasks import Task
 
 MAX_WARNINGS_SHOWN = 10
-
-
-def write_json_atomic(path: str | Path, payload: Any) -> None:
-    """Write JSON to ``path`` via a temporary file, so a crash never leaves half a file."""
-    path = Path(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(payload, handle, ensure_ascii=False, indent=2)
-            handle.write("\n")
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise RunError(f"cannot write results: {exc.strerror}", where=str(path)) from None
 
 
 def echo_warnings(prefix: str, warnings: Sequence[str]) -> None:
@@ -37,3 +28,76 @@ def echo_warnings(prefix: str, warnings: Sequence[str]) -> None:
     if len(warnings) > MAX_WARNINGS_SHOWN:
         rest = len(warnings) - MAX_WARNINGS_SHOWN
         click.echo(f"warning: {prefix}: … and {rest} more (all are in the results file)", err=True)
+
+
+def load_submissions(task: Task, paths: Sequence[str], *, strict: bool) -> list[Any]:
+    """Every submission read and validated (before any model work), with unique names;
+    with ``strict`` a flagged submission is refused."""
+    loaded = [task.load_submission(path) for path in paths]
+    for submission in loaded:
+        if strict:
+            refuse_flags(submission.flags)
+    names = unique_names([s.name for s in loaded], [s.source for s in loaded])
+    for submission, name in zip(loaded, names, strict=True):
+        submission.name = name
+    return loaded
+
+
+def build(ctx: click.Context, kind: str, task: str, name: str, options: dict[str, Any]) -> Any:
+    """The registered component built from command-line ``options`` (see
+    ``maieutic.cli._options.component_args``)."""
+    from maieutic.cli._options import component_args
+
+    found = entry(kind, task, name)
+    if options.get("threshold") is not None and found.threshold is None:
+        raise click.UsageError(f"{kind} {name!r} does not use a threshold (it is an LLM judge)")
+    return create(kind, task, name, **component_args(ctx, found, options))
+
+
+def fail_on_call_failures(failures: Sequence[str], what: str) -> None:
+    """Exit 1 (after results were written) when model calls failed for good."""
+    if failures:
+        click.echo(
+            f"maieutic: error: {len(failures)} {what} call(s) failed; first failure: {failures[0]}",
+            err=True,
+        )
+        raise SystemExit(1)
+
+
+def console_for(out_path: str | None) -> Console:
+    """Where tables go: stdout, or stderr when the results themselves go to stdout.
+
+    Piped output (files, CI logs) gets room for the full table instead of 80 columns.
+    """
+    to_stderr = out_path == "-"
+    stream = sys.stderr if to_stderr else sys.stdout
+    return Console(
+        file=stream, soft_wrap=True, width=None if stream.isatty() else 160, stderr=to_stderr
+    )
+
+
+@contextlib.contextmanager
+def progress_bar(label: str) -> Iterator[Any]:
+    """A progress bar on stderr (silent when stderr is not a terminal); yields an
+    ``update(done, total)`` callback."""
+    console = Console(stderr=True)
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not console.is_terminal,
+        transient=True,
+    ) as progress:
+        task_id = progress.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            progress.update(task_id, completed=done, total=total)
+
+        yield update
+
+
+def stem(path: str | Path) -> str:
+    """A file's name without its extension."""
+    return Path(path).stem

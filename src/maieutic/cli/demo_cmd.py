@@ -2,7 +2,8 @@
 
 It generates critical questions for the bundled sample dataset with the model-free
 template generator, then evaluates that submission and the bundled sample submission
-against the sample references with the embedded embedding model.
+against the sample references with the embedded embedding model, shows some of the
+generated questions with the labels they received, and explains every column.
 """
 
 from __future__ import annotations
@@ -10,11 +11,37 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from rich.table import Table
 
+from maieutic.cli._common import console_for
 from maieutic.cli.evaluate_cmd import evaluate_cqs
 from maieutic.cli.generate_cmd import generate_cqs
+from maieutic.evaluate.results_file import load_results
 from maieutic.paths import maieutic_home
+from maieutic.report.tables import fmt, legend
 from maieutic.samples import sample_path
+from maieutic.tasks import get_task
+
+SHOWN_INTERVENTIONS = 3
+
+
+def questions_table(records: list[dict], limit: int) -> Table:
+    """Some generated questions beside the label each received and why."""
+    table = Table(title="generated questions and their labels", title_justify="left")
+    table.add_column("intervention", no_wrap=True)
+    table.add_column("question", overflow="fold")
+    table.add_column("label")
+    table.add_column("similarity", justify="right")
+    for record in records[:limit]:
+        questions = record["cqs"] if isinstance(record["cqs"], list) else []
+        for n, q in enumerate(questions):
+            table.add_row(
+                record["intervention_id"] if n == 0 else "",
+                q["cq"],
+                q["label"],
+                fmt(q["similarity"], "{:.3f}"),
+            )
+    return table
 
 
 @click.command()
@@ -30,11 +57,22 @@ def demo(ctx: click.Context, out_dir: str | None) -> None:
     directory = Path(out_dir) if out_dir else maieutic_home() / "demo"
     dataset = str(sample_path("cqs/sample_dataset.json"))
     generated = directory / "template_generator.json"
+    results_path = directory / "results.json"
     ctx.invoke(generate_cqs, data_path=dataset, out_path=str(generated))
     ctx.invoke(
         evaluate_cqs,
         data_path=dataset,
         submissions=(str(generated), str(sample_path("cqs/sample_submission.json"))),
-        out_path=str(directory / "results.json"),
+        out_path=str(results_path),
     )
+    console = console_for(None)
+    [mine] = [r for r in load_results(results_path) if r.submission == generated.stem]
+    console.print(questions_table(mine.records(), SHOWN_INTERVENTIONS))
+    console.print(
+        "label: the label of the most similar reference question when the cosine "
+        "similarity is above the threshold, else not_able_to_evaluate",
+        highlight=False,
+    )
+    for line in legend(get_task("cqs")):
+        console.print(line, highlight=False)
     click.echo(f"submission and full results in {directory}", err=True)

@@ -2,34 +2,28 @@
 
 from __future__ import annotations
 
-import itertools
 import time
 
 import click
-from rich.console import Console
 from rich.table import Table
 
-from maieutic._version import __version__
-from maieutic.cli._common import write_json_atomic
-from maieutic.cli._evaluators import (
-    EVALUATORS,
-    build_matcher,
-    evaluator_options,
-    fail_on_judge_errors,
-)
-from maieutic.cli.evaluate_cmd import check_threshold
-from maieutic.data.cqs import load_cq_dataset, load_submission
-from maieutic.signature import Signature
-from maieutic.stats import UndefinedStatistic, cohen_kappa, pearson, spearman
-from maieutic.tasks.compqa.human_agreement import agreement_table, load_pairs
-from maieutic.tasks.cqs.evaluate import evaluate_submissions
+from maieutic.cli._common import build, console_for, fail_on_call_failures, load_submissions
+from maieutic.cli._options import embedding_options, llm_options, out_option
+from maieutic.data._io import write_json
+from maieutic.errors import DataError
+from maieutic.evaluate.sweep import choose_threshold
+from maieutic.provenance import provenance
+from maieutic.registry import entry, names
+from maieutic.report.tables import fmt
+from maieutic.tasks import get_task
+from maieutic.tasks.compqa.human_agreement import agreement_table, load_pairs, pairs_signature
 from maieutic.tasks.cqs.meta_eval import (
     PREDICTED_LABELS,
-    agreement_report,
-    choose_threshold,
-    default_thresholds,
+    compare,
     leave_one_out,
-    sweep_thresholds,
+    meta_signature,
+    report,
+    sweep,
 )
 
 
@@ -38,12 +32,29 @@ def meta_eval() -> None:
     """Measure how well evaluators agree with people (and with each other)."""
 
 
-def _fmt(value, digits: int = 3) -> str:
-    if value is None:
-        return "undefined"
-    if isinstance(value, str):
-        return value
-    return f"{value:.{digits}f}"
+def _confusion_table(result: dict) -> Table:
+    table = Table(title="confusion (rows: human, columns: evaluator)", title_justify="left")
+    table.add_column("human")
+    for label in PREDICTED_LABELS:
+        table.add_column(label, justify="right")
+    for human, row in result["confusion"].items():
+        table.add_row(human, *(str(row[p]) for p in PREDICTED_LABELS))
+    return table
+
+
+def _sweep_table(rows: list[dict], chosen: dict) -> Table:
+    table = Table(title="threshold sweep", title_justify="left")
+    for name in ("threshold", "κ NAE kept", "κ NAE dropped", "NAE %", ""):
+        table.add_column(name, justify="right")
+    for r in rows:
+        table.add_row(
+            f"{r['threshold']:g}",
+            fmt(r["kappa_nae_kept"], "{:.3f}"),
+            fmt(r["kappa_nae_dropped"], "{:.3f}"),
+            f"{100 * r['nae_rate']:.1f}",
+            "← chosen" if r["threshold"] == chosen["threshold"] else "",
+        )
+    return table
 
 
 @meta_eval.command("cqs")
@@ -54,9 +65,17 @@ def _fmt(value, digits: int = 3) -> str:
     type=click.Path(dir_okay=False),
     help="Labelled dataset: every reference is evaluated against the others.",
 )
-@click.option("--evaluator", type=click.Choice(EVALUATORS), default="sts", show_default=True)
-@evaluator_options
-@click.option("--sweep", is_flag=True, help="Kappa and NAE rate for thresholds 0.4–0.9.")
+@click.option(
+    "--evaluator",
+    type=click.Choice(names("evaluator", "cqs")),
+    default="sts",
+    show_default=True,
+    help="The evaluator to measure.",
+)
+@click.option("--threshold", type=float, help="Threshold of a similarity evaluator.")
+@embedding_options
+@llm_options
+@click.option("--sweep", "do_sweep", is_flag=True, help="Kappa and NAE rate across thresholds.")
 @click.option(
     "--plot",
     "plot_path",
@@ -64,222 +83,196 @@ def _fmt(value, digits: int = 3) -> str:
     help="With --sweep: write the sweep as a PNG plot here.",
 )
 @click.option("--sample", type=click.IntRange(1), help="Evaluate a seeded sample of N references.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Full results as JSON.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of --sample.")
+@out_option
+@click.pass_context
 def meta_eval_cqs(
-    data_path: str,
-    evaluator: str,
-    threshold: float | None,
-    sweep: bool,
-    plot_path: str | None,
-    sample: int | None,
-    seed: int,
-    out_path: str | None,
-    **settings,
+    ctx, data_path, evaluator, do_sweep, plot_path, sample, seed, out_path, **options
 ) -> None:
     """Leave-one-out agreement of an evaluator with the human labels of --data."""
-    check_threshold(evaluator, threshold)
-    if sweep and evaluator not in ("sts", "chrf"):
-        raise click.UsageError("--sweep applies to the similarity evaluators (sts, chrf)")
-    dataset = load_cq_dataset(data_path)
-    matcher = build_matcher(evaluator, settings)
-    threshold = matcher.default_threshold if threshold is None else threshold
+    scale = entry("evaluator", "cqs", evaluator).threshold
+    if (do_sweep or plot_path) and scale is None:
+        raise click.UsageError(f"--sweep needs an evaluator with a threshold, not {evaluator!r}")
+    dataset = get_task("cqs").load_reference(data_path)
+    scorer = build(ctx, "evaluator", "cqs", evaluator, options)
     start = time.perf_counter()
-    items = leave_one_out(dataset, matcher, threshold, sample=sample, seed=seed)
+    items = leave_one_out(dataset, scorer, sample=sample, seed=seed)
     seconds = time.perf_counter() - start
-    report = agreement_report([i.human for i in items], [i.predicted for i in items])
-    fields = dict(matcher.signature_fields())
-    signature = Signature(
-        task="cqs-meta-eval",
-        evaluator=evaluator,
-        dataset=dataset.fingerprint(),
-        n_references=dataset.n_references,
-        model=fields.pop("model", None),
-        backend=fields.pop("backend", None),
-        threshold=threshold if getattr(matcher, "uses_threshold", True) else None,
-        seed=seed if sample else None,
-        extra={**fields, **({"sample": sample} if sample else {})},
+    result = report(items)
+    signature = meta_signature(dataset, scorer, sample, seed)
+    console = console_for(out_path)
+    console.print(
+        f"{evaluator}: n={result['n']} kappa(NAE kept)={fmt(result['kappa_nae_kept'], '{:.3f}')} "
+        f"kappa(NAE dropped)={fmt(result['kappa_nae_dropped'], '{:.3f}')} "
+        f"NAE={fmt(result['nae_rate'], '{:.1%}')} unscored={result['n_unscored']} "
+        f"time={seconds:.1f}s",
+        highlight=False,
     )
-    click.echo(
-        f"{evaluator}: n={report['n']} kappa(NAE kept)={_fmt(report['kappa_nae_kept'])} "
-        f"kappa(NAE dropped)={_fmt(report['kappa_nae_dropped'])} "
-        f"NAE={100 * report['nae_rate']:.1f}% time={seconds:.1f}s"
-    )
-    console = Console(soft_wrap=True)
-    table = Table(title="confusion (rows: human, columns: evaluator)", title_justify="left")
-    table.add_column("human")
-    for label in PREDICTED_LABELS:
-        table.add_column(label, justify="right")
-    for human, row in report["confusion"].items():
-        table.add_row(human, *(str(row[p]) for p in PREDICTED_LABELS))
-    console.print(table)
+    console.print(_confusion_table(result))
     payload = {
-        "format": "maieutic.cqs.meta-eval/1",
-        "maieutic_version": __version__,
+        "format": "maieutic.meta-eval/2",
+        "task": "cqs",
+        "provenance": provenance(ctx.params),
+        "evaluator": scorer.spec.to_json(),
         "signature": signature.as_dict(),
         "signature_string": str(signature),
-        "report": report,
+        "report": result,
         "seconds": seconds,
-        "items": [i.__dict__ for i in items],
+        "items": [i.to_json() for i in items],
     }
-    if sweep:
-        rows = sweep_thresholds(items, default_thresholds(evaluator))
+    if do_sweep:
+        rows = sweep(items, scale.sweep)
         chosen = choose_threshold(rows)
-        sweep_table = Table(title="threshold sweep", title_justify="left")
-        for name in ("threshold", "κ NAE kept", "κ NAE dropped", "NAE %", ""):
-            sweep_table.add_column(name, justify="right")
-        for r in rows:
-            mark = "← chosen" if r["threshold"] == chosen["threshold"] else ""
-            sweep_table.add_row(
-                f"{r['threshold']:g}",
-                _fmt(r["kappa_nae_kept"]),
-                _fmt(r["kappa_nae_dropped"]),
-                f"{100 * r['nae_rate']:.1f}",
-                mark,
-            )
-        console.print(sweep_table)
-        click.echo(
+        console.print(_sweep_table(rows, chosen))
+        console.print(
             f"chosen threshold: {chosen['threshold']:g} (largest κ(NAE dropped) × "
-            f"(1 − NAE rate) = {chosen['balance']:.3f})"
+            f"(1 − NAE rate) = {chosen['balance']:.3f})",
+            highlight=False,
         )
         payload["sweep"] = {"rows": rows, "chosen": chosen}
         if plot_path:
             from maieutic.report.plots import sweep_plot
 
-            sweep_plot(
-                rows,
-                chosen["threshold"],
-                plot_path,
-                f"{evaluator}: leave-one-out agreement by threshold",
-            )
-            click.echo(f"plot: {plot_path}", err=True)
-    click.echo(f"signature: {signature}")
+            title = f"{evaluator}: leave-one-out agreement by threshold"
+            sweep_plot(rows, chosen["threshold"], plot_path, title)
+    console.print(f"signature: {signature}", highlight=False)
     if out_path:
-        write_json_atomic(out_path, payload)
-    fail_on_judge_errors(matcher)
+        write_json(out_path, payload)
+    fail_on_call_failures(scorer.failures, "judge")
+
+
+def _thresholds(values: tuple[str, ...], evaluators: list[str]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for value in values:
+        name, sep, number = value.partition("=")
+        if not sep or name not in evaluators:
+            raise click.UsageError(
+                f"--threshold {value!r}: expected EVALUATOR=VALUE with EVALUATOR one of "
+                f"{', '.join(evaluators)}"
+            )
+        try:
+            out[name] = float(number)
+        except ValueError:
+            raise click.UsageError(f"--threshold {value!r}: {number!r} is not a number") from None
+    return out
 
 
 @meta_eval.command("cqs-compare")
-@click.option("--data", "data_path", required=True, type=click.Path(dir_okay=False))
+@click.option(
+    "--data",
+    "data_path",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Labelled dataset the submissions are evaluated against.",
+)
 @click.option(
     "--evaluator",
     "evaluators",
     multiple=True,
     required=True,
-    type=click.Choice(EVALUATORS),
+    type=click.Choice(names("evaluator", "cqs")),
     help="Repeat: two or more evaluators.",
 )
+@click.option(
+    "--threshold",
+    "thresholds",
+    multiple=True,
+    help="EVALUATOR=VALUE, e.g. sts=0.65 or chrf=30 (repeatable; default: each evaluator's own).",
+)
 @click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@evaluator_options
+@embedding_options
+@llm_options
 @click.option(
     "--plot",
     "plot_path",
     type=click.Path(dir_okay=False),
     help="Write the kappa heatmap as a PNG here.",
 )
-@click.option("--out", "out_path", type=click.Path(dir_okay=False))
+@out_option
+@click.pass_context
 def meta_eval_compare(
-    data_path: str,
-    evaluators: tuple[str, ...],
-    submissions: tuple[str, ...],
-    threshold: float | None,
-    plot_path: str | None,
-    out_path: str | None,
-    **settings,
+    ctx, data_path, evaluators, thresholds, submissions, plot_path, out_path, **options
 ) -> None:
     """Kappa between evaluators over the questions of SUBMISSIONS, and the correlation of
-    the system rankings they produce (Pearson and Spearman over submissions)."""
-    if len(set(evaluators)) < 2:
+    the system scores they give (Pearson and Spearman over submissions)."""
+    names_ = list(dict.fromkeys(evaluators))
+    if len(names_) < 2:
         raise click.UsageError("give at least two different --evaluator")
-    dataset = load_cq_dataset(data_path)
-    loaded = [load_submission(p) for p in submissions]
-    labels: dict[str, list[str]] = {}
-    overall: dict[str, list[float]] = {}
-    for name in dict.fromkeys(evaluators):
-        matcher = build_matcher(name, settings)
-        results = evaluate_submissions(
-            dataset,
-            loaded,
-            matcher,
-            threshold=threshold if name in ("sts", "chrf") else None,
-            skip_unknown=True,
-        )
-        labels[name] = [
-            q.label for r in results for i in r.interventions for q in i.questions or []
-        ]
-        overall[name] = [r.overall for r in results]
-    names = list(labels)
-    kappas = [[_kappa_or_none(labels[a], labels[b]) for b in names] for a in names]
+    per_evaluator = _thresholds(thresholds, names_)
+    task = get_task("cqs")
+    dataset = task.load_reference(data_path)
+    loaded = load_submissions(task, submissions, strict=False)
+    scorers = {
+        n: build(ctx, "evaluator", "cqs", n, {**options, "threshold": per_evaluator.get(n)})
+        for n in names_
+    }
+    result = compare(dataset, loaded, scorers)
+    console = console_for(out_path)
     table = Table(title="Cohen's κ between evaluators (NAE kept as a class)", title_justify="left")
     table.add_column("")
-    for n in names:
+    for n in names_:
         table.add_column(n, justify="right")
-    for n, row in zip(names, kappas, strict=True):
-        table.add_row(n, *(_fmt(v) for v in row))
-    console = Console(soft_wrap=True)
+    table.add_column("signature", overflow="fold")
+    for n, row in zip(names_, result["kappa"], strict=True):
+        table.add_row(n, *(fmt(v, "{:.3f}") for v in row), result["signatures"][n])
     console.print(table)
-    rankings = []
-    for a, b in itertools.combinations(names, 2):
-        entry = {"a": a, "b": b}
-        for key, fn in (("pearson", pearson), ("spearman", spearman)):
-            try:
-                entry[key] = fn(overall[a], overall[b]).r
-            except UndefinedStatistic as exc:
-                entry[key] = str(exc)
-        rankings.append(entry)
-        click.echo(
-            f"ranking correlation {a} vs {b} over {len(loaded)} submissions: "
-            f"pearson={_fmt(entry['pearson'])} spearman={_fmt(entry['spearman'])}"
+    for r in result["rankings"]:
+        console.print(
+            f"score correlation {r['a']} vs {r['b']} over {len(loaded)} submissions: "
+            f"pearson={fmt(r['pearson'], '{:.3f}')} spearman={fmt(r['spearman'], '{:.3f}')}",
+            highlight=False,
         )
     if plot_path:
         from maieutic.report.plots import heatmap
 
-        heatmap(names, kappas, plot_path, "Cohen's κ between evaluators")
+        heatmap(names_, result["kappa"], plot_path, "Cohen's κ between evaluators")
     if out_path:
-        write_json_atomic(
+        specs = {n: s.spec.to_json() for n, s in scorers.items()}
+        write_json(
             out_path,
             {
-                "format": "maieutic.cqs.compare/1",
-                "evaluators": names,
-                "kappa": kappas,
-                "overall": overall,
-                "submissions": [s.name for s in loaded],
-                "rankings": rankings,
+                "format": "maieutic.cqs-compare/2",
+                "provenance": provenance(ctx.params),
+                "evaluator_specs": specs,
+                **result,
             },
         )
-
-
-def _kappa_or_none(a: list[str], b: list[str]) -> float | None:
-    try:
-        return cohen_kappa(a, b)
-    except UndefinedStatistic:
-        return None
+    fail_on_call_failures([f for s in scorers.values() for f in s.failures], "judge")
 
 
 @meta_eval.command("compqa-humans")
 @click.argument("first", type=click.Path(dir_okay=False))
 @click.argument("second", type=click.Path(dir_okay=False))
-@click.option("--out", "out_path", type=click.Path(dir_okay=False))
-def compqa_humans(first: str, second: str, out_path: str | None) -> None:
-    """Agreement of two annotators' CompQA scores (per criterion, pooled, and total)."""
+@out_option
+@click.pass_context
+def compqa_humans(ctx, first: str, second: str, out_path: str | None) -> None:
+    """Agreement of two annotators' CompQA scores (per criterion, pooled, and the total
+    computed as the sum of the criteria)."""
     pairs = load_pairs(first, second)
+    if not pairs:
+        raise DataError("no answer was scored by both annotators", where=second)
     rows = agreement_table(pairs)
+    signature = pairs_signature(first, second, pairs)
     table = Table(
         title=f"CompQA human agreement ({len(pairs)} answers scored by both)", title_justify="left"
     )
     for name in ("criterion", "n", "α interval", "α ordinal", "Spearman ρ"):
         table.add_column(name, justify="right")
     for r in rows:
-        table.add_row(
-            r["column"],
-            str(r["n"]),
-            _fmt(r["alpha_interval"]),
-            _fmt(r["alpha_ordinal"]),
-            _fmt(r["spearman"]),
-        )
-    Console(soft_wrap=True).print(table)
+        cells = [fmt(r[k], "{:.3f}") for k in ("alpha_interval", "alpha_ordinal", "spearman")]
+        table.add_row(r["column"], str(r["n"]), *cells)
+    console = console_for(out_path)
+    console.print(table)
+    console.print(f"signature: {signature}", highlight=False)
     if out_path:
-        write_json_atomic(
+        write_json(
             out_path,
-            {"format": "maieutic.compqa.human-agreement/1", "n_pairs": len(pairs), "rows": rows},
+            {
+                "format": "maieutic.compqa.human-agreement/2",
+                "provenance": provenance(ctx.params),
+                "signature": signature.as_dict(),
+                "signature_string": str(signature),
+                "n_pairs": len(pairs),
+                "rows": rows,
+            },
         )

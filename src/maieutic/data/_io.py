@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from maieutic.errors import DataError
+from maieutic.data import kinds
+from maieutic.errors import DataError, RunError
 
 # A guard against pointing maieutic at the wrong file (a model checkpoint, a dump):
 # anything this large is refused before it is read into memory.
@@ -56,6 +59,8 @@ def _parse(text: str, where: str) -> Any:
     except _DuplicateKey as exc:
         raise DataError(f"duplicate key {json.dumps(str(exc))}", where=where) from None
     except json.JSONDecodeError as exc:
+        if looks_like := kinds.text_kind(text):
+            raise DataError(f"this looks like {looks_like}, not JSON", where=where) from None
         raise DataError(
             f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})", where=where
         ) from None
@@ -66,10 +71,15 @@ def is_jsonl(path: Path) -> bool:
     return path.suffix.lower() in {".jsonl", ".ndjson"}
 
 
-def read_keyed_records(path: str | Path, id_field: str) -> dict[str, Any]:
+def read_keyed_records(
+    path: str | Path, id_field: str, expected: str | None = None
+) -> dict[str, Any]:
     """Read ``{id: record}`` from a JSON object, or from JSONL lines keyed by ``id_field``.
 
-    Values are returned as parsed; validating them is the caller's job.
+    Values are returned as parsed; validating them is the caller's job. ``expected``
+    (e.g. "a submission") names what the caller wants, so that a file of another known
+    kind (a results file, a labelled dataset in place of a submission) is refused with
+    a message that says what it is.
     """
     path = Path(path)
     text = _read_text(path)
@@ -77,6 +87,7 @@ def read_keyed_records(path: str | Path, id_field: str) -> dict[str, Any]:
         raise DataError("file is empty", where=str(path))
     if not is_jsonl(path):
         data = _parse(text, str(path))
+        _check_kind(data, expected, str(path))
         if not isinstance(data, dict):
             raise DataError(
                 f"expected a JSON object mapping ids to records, found {type_name(data)}",
@@ -97,7 +108,13 @@ def read_keyed_records(path: str | Path, id_field: str) -> dict[str, Any]:
         if key in records:
             raise DataError(f"duplicate {id_field} {key!r}", where=where)
         records[key] = record
+    _check_kind(records, expected, str(path))
     return records
+
+
+def _check_kind(data: Any, expected: str | None, where: str) -> None:
+    if expected and (message := kinds.mixup_message(kinds.json_kind(data), expected)):
+        raise DataError(message, where=where)
 
 
 def type_name(value: Any) -> str:
@@ -112,3 +129,49 @@ def type_name(value: Any) -> str:
         int: "a number",
         float: "a number",
     }.get(type(value), type(value).__name__)
+
+
+STDOUT = "-"
+
+
+def _umask() -> int:
+    # os.umask can only be read by setting it; set it back at once
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_json(path: str | Path, payload: Any) -> None:
+    """Write ``payload`` as JSON to ``path``; ``-`` means standard output.
+
+    A regular file (or a new path) is written through a temporary file and renamed
+    into place, so a crash never leaves half a file; it gets the permissions a plain
+    ``open`` would give (the user's umask), or keeps those of the file it replaces.
+    Anything else that exists at ``path`` (``/dev/stdout``, a pipe, a terminal) is
+    written in place and never replaced, since renaming over a device node would
+    swap it for a regular file.
+    """
+    text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+    if str(path) == STDOUT:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    path = Path(path)
+    try:
+        if path.exists() and not path.is_file():
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.chmod(tmp, mode)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise RunError(f"cannot write: {exc.strerror}", where=str(path)) from None

@@ -12,6 +12,12 @@ Submission::
 Validation is hand-written rather than delegated to a schema library because the
 point is the message: every error names the file, the JSON path of the offending
 value and what was expected, in one line.
+
+Submissions are read as the benchmark's own evaluation script reads them: it never
+looks at question ids, encodes whatever text it is given (an empty string included)
+and scores an empty question list as 0. Such files are accepted and every oddity is
+recorded as a ``Flag``; only structural breakage (not JSON, wrong types, missing
+fields) is an error.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from maieutic.data._io import read_keyed_records, type_name
+from maieutic.data.flags import Flag
 from maieutic.errors import DataError
 
 LABELS: tuple[str, ...] = ("Useful", "Unhelpful", "Invalid")
@@ -31,7 +38,11 @@ LABELS: tuple[str, ...] = ("Useful", "Unhelpful", "Invalid")
 MISSING_CQS = "Missing CQs"
 """The submission value that stands for 'this system produced no questions'."""
 
-# Longer than any plausible question; guards against pasting a document as a question.
+EXPECTED_QUESTIONS = 3
+"""The task asks for exactly three critical questions per intervention."""
+
+# Longer than any plausible question: a reference this long is an error, a submitted
+# question this long is flagged (and scored as the model truncates it).
 MAX_QUESTION_CHARS = 5000
 
 
@@ -70,11 +81,17 @@ class CQDataset:
         return sum(len(item.cqs) for item in self.interventions.values())
 
     def fingerprint(self) -> str:
-        """A content hash: equal for the same data whether read from JSON or JSONL."""
+        """A content hash: equal for the same data whether read from JSON or JSONL.
+
+        Everything a result can depend on is in it: texts, references and labels, and
+        the scheme labels (the template generator and scheme prompts read them).
+        """
         canonical = [
             [
                 item.intervention_id,
                 item.intervention,
+                item.dataset,
+                list(item.schemes),
                 [[q.id, q.cq, q.label] for q in item.cqs],
             ]
             for _, item in sorted(self.interventions.items())
@@ -85,9 +102,9 @@ class CQDataset:
 
 @dataclass(frozen=True)
 class SubmittedQuestion:
-    """One generated question of a submission."""
+    """One generated question of a submission, its text exactly as submitted."""
 
-    id: str
+    id: str | None
     cq: str
 
 
@@ -107,11 +124,13 @@ class SubmissionEntry:
 
 @dataclass
 class Submission:
-    """A system's output for a set of interventions."""
+    """A system's output for a set of interventions, with the oddities it contains."""
 
     entries: dict[str, SubmissionEntry]
     source: str = "<memory>"
     name: str = "submission"
+    flags: list[Flag] = field(default_factory=list)
+    """Problems the benchmark script scores silently (see ``maieutic.data.flags``)."""
 
 
 def _path(key: str, *parts: str | int) -> str:
@@ -133,7 +152,7 @@ def _require(record: dict[str, Any], name: str, kind: type, where: str, key: str
     return value
 
 
-def _question_id(value: Any, where: str, at: str) -> str:
+def _reference_id(value: Any, where: str, at: str) -> str:
     # The published example numbers questions (0, 1, 2); the released data uses strings.
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise DataError(f"{at}: expected a string or integer id, found {type_name(value)}", where)
@@ -143,7 +162,7 @@ def _question_id(value: Any, where: str, at: str) -> str:
     return text
 
 
-def _question_text(value: Any, where: str, at: str) -> str:
+def _reference_text(value: Any, where: str, at: str) -> str:
     if not isinstance(value, str):
         raise DataError(f"{at}: expected a string, found {type_name(value)}", where=where)
     text = value.strip()
@@ -155,6 +174,35 @@ def _question_text(value: Any, where: str, at: str) -> str:
             where=where,
         )
     return text
+
+
+def _references(key: str, raw_cqs: list[Any], where: str, require_labels: bool, warnings):
+    questions: list[ReferenceQuestion] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(raw_cqs):
+        at = _path(key, "cqs", i)
+        if not isinstance(raw, dict):
+            raise DataError(f"{at}: expected an object, found {type_name(raw)}", where)
+        for name in ("id", "cq"):
+            if name not in raw:
+                raise DataError(f"{at}: missing field {name!r}", where=where)
+        qid = _reference_id(raw["id"], where, f"{at}.id")
+        if qid in seen:
+            # The released validation data repeats a few reference ids, so this is
+            # reported rather than refused; matching works on positions, not ids.
+            warnings.append(f"{at}.id: duplicate reference id {qid!r}")
+        seen.add(qid)
+        cq = _reference_text(raw["cq"], where, f"{at}.cq")
+        label = raw.get("label")
+        if require_labels and "label" not in raw:
+            raise DataError(f"{at}: missing field 'label'", where=where)
+        if label is not None and label not in LABELS:
+            raise DataError(
+                f"{at}.label: unknown label {label!r} (expected one of {', '.join(LABELS)})",
+                where=where,
+            )
+        questions.append(ReferenceQuestion(qid, cq, label))
+    return tuple(questions)
 
 
 def parse_cq_dataset(
@@ -193,99 +241,133 @@ def parse_cq_dataset(
             )
         if require_labels and not raw_cqs:
             raise DataError(f"{_path(key, 'cqs')}: no reference questions", where=where)
-        questions: list[ReferenceQuestion] = []
-        seen: set[str] = set()
-        for i, raw in enumerate(raw_cqs):
-            at = _path(key, "cqs", i)
-            if not isinstance(raw, dict):
-                raise DataError(f"{at}: expected an object, found {type_name(raw)}", where)
-            for name in ("id", "cq"):
-                if name not in raw:
-                    raise DataError(f"{at}: missing field {name!r}", where=where)
-            qid = _question_id(raw["id"], where, f"{at}.id")
-            if qid in seen:
-                # The released validation data repeats a few reference ids, so this is
-                # reported rather than refused; matching works on positions, not ids.
-                warnings.append(f"{at}.id: duplicate reference id {qid!r}")
-            seen.add(qid)
-            cq = _question_text(raw["cq"], where, f"{at}.cq")
-            label = raw.get("label")
-            if require_labels and "label" not in raw:
-                raise DataError(f"{at}: missing field 'label'", where=where)
-            if label is not None and label not in LABELS:
-                raise DataError(
-                    f"{at}.label: unknown label {label!r} (expected one of {', '.join(LABELS)})",
-                    where=where,
-                )
-            questions.append(ReferenceQuestion(qid, cq, label))
         interventions[key] = Intervention(
             intervention_id=iid,
             intervention=text,
             dataset=dataset_name,
             schemes=tuple(schemes),
-            cqs=tuple(questions),
+            cqs=_references(key, raw_cqs, where, require_labels, warnings),
         )
     return CQDataset(interventions, source=where, warnings=warnings)
 
 
 def load_cq_dataset(path: str | Path, *, require_labels: bool = True) -> CQDataset:
     """Load and validate a dataset file (JSON object or JSONL, one intervention a line)."""
-    records = read_keyed_records(path, "intervention_id")
+    expected = "a labelled dataset" if require_labels else None
+    records = read_keyed_records(path, "intervention_id", expected=expected)
     return parse_cq_dataset(records, str(path), require_labels=require_labels)
 
 
-def parse_submission(records: dict[str, Any], where: str, name: str = "submission") -> Submission:
-    """Validate parsed records as a submission."""
-    if not records:
-        raise DataError("submission holds no interventions", where=where)
-    entries: dict[str, SubmissionEntry] = {}
-    for key, record in records.items():
+def _normalise(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+class _EntryReader:
+    """Reads one submission entry, collecting flags instead of refusing what the
+    benchmark script scores."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        self.flags: list[Flag] = []
+        self.labelled = False
+
+    def flag(self, at: str, code: str, message: str, item: str | None = None) -> None:
+        self.flags.append(Flag(self.where, at, code, message, item))
+
+    def question(self, key: str, i: int, raw: Any, seen_ids: set[str]) -> SubmittedQuestion:
+        at = _path(key, "cqs", i)
+        if not isinstance(raw, dict):
+            raise DataError(f"{at}: expected an object, found {type_name(raw)}", self.where)
+        if "cq" not in raw:
+            raise DataError(f"{at}: missing field 'cq'", where=self.where)
+        text = raw["cq"]
+        if not isinstance(text, str):
+            raise DataError(f"{at}.cq: expected a string, found {type_name(text)}", self.where)
+        self.labelled = self.labelled or "label" in raw
+        qid = self._id(key, raw, at, seen_ids)
+        if not text.strip():
+            self.flag(f"{at}.cq", "empty-question", "empty question", key)
+        elif text != text.strip():
+            self.flag(f"{at}.cq", "whitespace", "leading or trailing whitespace", key)
+        if len(text) > MAX_QUESTION_CHARS:
+            self.flag(f"{at}.cq", "long-question", f"question is {len(text)} characters long", key)
+        return SubmittedQuestion(qid, text)
+
+    def _id(self, key: str, raw: dict[str, Any], at: str, seen_ids: set[str]) -> str | None:
+        # The benchmark script never reads question ids, so no id is ever an error.
+        if "id" not in raw:
+            self.flag(at, "missing-id", "question without an id", key)
+            return None
+        value = raw["id"]
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            message = f"id is {type_name(value)}, not a string or integer"
+            self.flag(f"{at}.id", "bad-id", message, key)
+            return None
+        qid = str(value)
+        if qid in seen_ids:
+            self.flag(f"{at}.id", "repeated-id", f"repeated question id {qid!r}", key)
+        seen_ids.add(qid)
+        return qid
+
+    def entry(self, key: str, record: Any) -> SubmissionEntry:
         if not isinstance(record, dict):
-            raise DataError(
-                f"{_path(key)}: expected an object, found {type_name(record)}", where=where
-            )
+            message = f"{_path(key)}: expected an object, found {type_name(record)}"
+            raise DataError(message, where=self.where)
         iid = record.get("intervention_id", key)
         if iid != key:
-            raise DataError(
-                f"{_path(key, 'intervention_id')}: is {iid!r}, differs from its key", where
+            self.flag(
+                _path(key, "intervention_id"),
+                "id-mismatch",
+                f"is {iid!r}, differs from its key (the key is used, as by the benchmark script)",
+                key,
             )
         if "cqs" not in record:
-            raise DataError(f"{_path(key)}: missing field 'cqs'", where=where)
+            raise DataError(f"{_path(key)}: missing field 'cqs'", where=self.where)
         raw_cqs = record["cqs"]
         if raw_cqs == MISSING_CQS:
-            entries[key] = SubmissionEntry(key, None, raw=record)
-            continue
+            return SubmissionEntry(key, None, raw=record)
         if not isinstance(raw_cqs, list):
             raise DataError(
                 f"{_path(key, 'cqs')}: expected an array or {MISSING_CQS!r}, "
                 f"found {type_name(raw_cqs)}",
-                where=where,
+                where=self.where,
             )
-        if not raw_cqs:
-            raise DataError(
-                f"{_path(key, 'cqs')}: empty array (write {MISSING_CQS!r} when a system "
-                "has no questions)",
-                where=where,
-            )
-        questions: list[SubmittedQuestion] = []
-        seen: set[str] = set()
-        for i, raw in enumerate(raw_cqs):
-            at = _path(key, "cqs", i)
-            if not isinstance(raw, dict):
-                raise DataError(f"{at}: expected an object, found {type_name(raw)}", where)
-            if "cq" not in raw:
-                raise DataError(f"{at}: missing field 'cq'", where=where)
-            qid = _question_id(raw.get("id", i), where, f"{at}.id")
-            if qid in seen:
-                raise DataError(f"{at}.id: duplicate question id {qid!r}", where=where)
-            seen.add(qid)
-            questions.append(SubmittedQuestion(qid, _question_text(raw["cq"], where, f"{at}.cq")))
-        entries[key] = SubmissionEntry(key, tuple(questions), raw=record)
-    return Submission(entries, source=where, name=name)
+        seen_ids: set[str] = set()
+        questions = tuple(self.question(key, i, raw, seen_ids) for i, raw in enumerate(raw_cqs))
+        self._count_and_repeats(key, [q.cq for q in questions])
+        return SubmissionEntry(key, questions, raw=record)
+
+    def _count_and_repeats(self, key: str, texts: list[str]) -> None:
+        at = _path(key, "cqs")
+        if not texts:
+            message = "no questions (scored 0, as by the benchmark script)"
+            self.flag(at, "no-questions", message, key)
+        elif len(texts) != EXPECTED_QUESTIONS:
+            message = f"{len(texts)} questions (expected {EXPECTED_QUESTIONS})"
+            self.flag(at, "question-count", message, key)
+        non_empty = [_normalise(t) for t in texts if t.strip()]
+        repeats = len(non_empty) - len(set(non_empty))
+        if repeats:
+            self.flag(at, "duplicate-questions", f"{repeats} duplicate question(s)", key)
+
+
+def parse_submission(records: dict[str, Any], where: str, name: str = "submission") -> Submission:
+    """Validate parsed records as a submission; tolerated oddities become flags."""
+    if not records:
+        raise DataError("submission holds no interventions", where=where)
+    reader = _EntryReader(where)
+    entries = {key: reader.entry(key, record) for key, record in records.items()}
+    if reader.labelled:
+        reader.flag(
+            "(file)",
+            "labelled-submission",
+            "questions carry labels (an evaluated submission?); they are ignored",
+        )
+    return Submission(entries, source=where, name=name, flags=reader.flags)
 
 
 def load_submission(path: str | Path, name: str | None = None) -> Submission:
     """Load and validate a submission file (JSON object or JSONL)."""
     path = Path(path)
-    records = read_keyed_records(path, "intervention_id")
+    records = read_keyed_records(path, "intervention_id", expected="a submission")
     return parse_submission(records, str(path), name=name or path.stem)

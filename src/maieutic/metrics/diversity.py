@@ -1,36 +1,84 @@
 """Diversity of a set of generated questions.
 
-Following "Benchmarking Critical Questions Generation" (section 7), which uses the
-measures standardised by Shaib et al.:
+"Benchmarking Critical Questions Generation" (section 7, Table 4) measures diversity
+with the tool of Shaib et al. ("Standardizing the measurement of text diversity"),
+and so does maieutic's headline figure, computed the way that tool computes it:
 
-* n-gram diversity: for each n, distinct n-grams / total n-grams over the whole set;
-  the summary score is the sum over n = 1..4 (so it lies in [0, 4]).
-* compression-ratio diversity (CR-div): the reciprocal of the gzip compression ratio
-  of the joined texts, i.e. compressed size / original size; lower means more
-  repetitive text.
+* n-gram diversity: the questions are joined with single spaces and split on single
+  spaces (case and punctuation kept, so n-grams run across question boundaries); for
+  n = 1..4, distinct n-grams / all n-grams, summed (a value in [0, 4]).
+* compression ratio: the size of the joined text (UTF-8) over its gzip-compressed
+  size. That tool writes ``gzip.compress(text)`` into a ``GzipFile``, i.e. compresses
+  twice, and measures the outer file (whose header names the file ``compressed``);
+  maieutic reproduces those byte counts exactly, with the inner header's timestamp
+  fixed at 0 instead of the current time, so the figure cannot move between runs.
+* CR-div: the paper's diversity score, the reciprocal of the compression ratio (in
+  (0, 1]; lower means more repetitive).
 
-Tokens are lower-cased whitespace-separated words; n-grams do not cross question
-boundaries, so two questions are never glued into a spurious n-gram.
+A second, per-question variant is kept under its own name (``per_question``):
+lower-cased tokens, n-grams that never cross a question boundary, and a single gzip
+pass over the questions joined by newlines.
 """
 
 from __future__ import annotations
 
 import gzip
+import io
 from collections.abc import Sequence
 
 MAX_N = 4
+# The tool writes its compressed file as "compressed.gz"; gzip stores the name without
+# ".gz" in the header, so it is part of the measured size.
+_REFERENCE_GZIP_NAME = "compressed.gz"
 
 
 def _ngrams(tokens: list[str], n: int) -> list[tuple[str, ...]]:
     return [tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
 
 
-def ngram_diversity(texts: Sequence[str], max_n: int = MAX_N) -> dict[str, float | None]:
-    """Distinct/total n-gram ratio per n, and their sum under key ``"sum"``.
+def ngram_diversity_score(texts: Sequence[str], max_n: int = MAX_N) -> float | None:
+    """The cited tool's n-gram diversity: joined texts, case kept, summed over n.
 
-    A ratio is None when the set has no n-gram of that length; the sum then counts
-    only the defined ratios (and is None if none is defined).
+    None when the joined text has fewer than ``max_n`` tokens (the tool divides by zero).
     """
+    tokens = " ".join(texts).split(" ")
+    total = 0.0
+    for n in range(1, max_n + 1):
+        grams = _ngrams(tokens, n)
+        if not grams:
+            return None
+        total += len(set(grams)) / len(grams)
+    return total
+
+
+def compressed_sizes(texts: Sequence[str]) -> tuple[int, int]:
+    """(original bytes, compressed bytes) as the cited tool measures them."""
+    raw = " ".join(texts).encode("utf-8")
+    inner = gzip.compress(raw, compresslevel=9, mtime=0)
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename=_REFERENCE_GZIP_NAME, mode="wb", fileobj=buffer, mtime=0) as f:
+        f.write(inner)
+    return len(raw), len(buffer.getvalue())
+
+
+def compression_ratio(texts: Sequence[str]) -> float | None:
+    """Original size / compressed size of the joined texts (None for no text)."""
+    original, compressed = compressed_sizes(texts)
+    return original / compressed if original else None
+
+
+def cr_div(texts: Sequence[str]) -> float | None:
+    """The paper's CR-div: 1 / compression ratio."""
+    ratio = compression_ratio(texts)
+    return None if ratio is None else 1 / ratio
+
+
+def per_question_ngram_diversity(
+    texts: Sequence[str], max_n: int = MAX_N
+) -> dict[str, float | None]:
+    """Distinct/total n-gram ratio per n over lower-cased tokens, n-grams within each
+    question only, and their sum under ``"sum"`` (None where no n-gram of that length
+    exists; the sum counts the defined ratios)."""
     tokenised = [text.lower().split() for text in texts]
     out: dict[str, float | None] = {}
     defined: list[float] = []
@@ -44,12 +92,8 @@ def ngram_diversity(texts: Sequence[str], max_n: int = MAX_N) -> dict[str, float
     return out
 
 
-def compression_ratio_diversity(texts: Sequence[str]) -> float | None:
-    """Compressed size / original size of the texts joined by newlines (gzip, level 9).
-
-    ``mtime=0`` keeps the gzip header, and so the score, byte-for-byte reproducible.
-    Returns None for an empty set.
-    """
+def per_question_cr_div(texts: Sequence[str]) -> float | None:
+    """Compressed / original size of the texts joined by newlines (one gzip pass)."""
     raw = "\n".join(texts).encode("utf-8")
     if not raw:
         return None
@@ -57,9 +101,15 @@ def compression_ratio_diversity(texts: Sequence[str]) -> float | None:
 
 
 def diversity_report(texts: Sequence[str]) -> dict[str, object]:
-    """Both diversity measures for one set of texts."""
+    """Both the paper's measures and the per-question variant for one set of texts."""
+    texts = list(texts)
     return {
         "n_texts": len(texts),
-        "ngram": ngram_diversity(texts),
-        "cr_div": compression_ratio_diversity(texts),
+        "ngram_diversity": ngram_diversity_score(texts) if texts else None,
+        "compression_ratio": compression_ratio(texts) if texts else None,
+        "cr_div": cr_div(texts) if texts else None,
+        "per_question": {
+            "ngram": per_question_ngram_diversity(texts),
+            "cr_div": per_question_cr_div(texts),
+        },
     }

@@ -1,121 +1,106 @@
-"""Rich tables for critical-question evaluation results."""
+"""Rich tables for evaluation results of any task: a summary for one submission, a
+leaderboard for several, mean ± std over repeated runs. Every row shows the
+signature of the number in it."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from maieutic.tasks.cqs.evaluate import CQEvaluation
-from maieutic.tasks.cqs.runs import group_runs, summarize_runs
-from maieutic.tasks.cqs.scoring import ALL_LABELS
+from maieutic.evaluate.result import EvalResult
+from maieutic.evaluate.runs import group_runs, summarize_runs
+from maieutic.tasks import Column, Task
 
 
-def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{100 * value:.1f}%"
-
-
-def _num(value: float | None, digits: int = 4) -> str:
-    return "—" if value is None else f"{value:.{digits}f}"
-
-
-def summary_table(result: CQEvaluation) -> Table:
-    """One submission's figures, one per row."""
-    s = result.summary
-    table = Table(title=f"cqs · {result.submission}", show_header=False, title_justify="left")
-    table.add_column("figure", style="bold")
-    table.add_column("value", justify="right")
-    table.add_row("overall score", _num(s["overall"]))
-    table.add_row("interventions evaluated", str(s["n_interventions"]))
-    table.add_row("  of which Missing CQs", str(s["n_missing_cqs"]))
-    table.add_row("  ids not in references (skipped)", str(s["n_unknown_skipped"]))
-    table.add_row("reference interventions not submitted", str(s["n_not_submitted"]))
-    table.add_row("questions", str(s["n_questions"]))
-    for label in ALL_LABELS:
-        table.add_row(f"  {label}", str(s["labels"][label]))
-    table.add_row("Useful rate", _pct(s["useful_rate"]))
-    table.add_row("NAE rate", _pct(s["nae_rate"]))
-    scores = ", ".join(f"{k}: {v}" for k, v in s["intervention_scores"].items())
-    table.add_row("intervention scores", scores or "—")
-    table.add_row("interventions flagged", str(s["n_flagged"]))
-    for subset in ("all", "useful"):
-        div = s["diversity"][subset]
-        table.add_row(
-            f"diversity ({subset}): n-gram sum / CR-div",
-            f"{_num(div['ngram']['sum'], 3)} / {_num(div['cr_div'], 3)}",
-        )
-    return table
-
-
-def leaderboard_table(results: Sequence[CQEvaluation]) -> Table:
-    """Several submissions ranked by overall score."""
-    table = Table(title="cqs leaderboard", title_justify="left")
-    for name, justify in [
-        ("#", "right"),
-        ("submission", "left"),
-        ("overall", "right"),
-        ("Useful", "right"),
-        ("NAE", "right"),
-        ("missing", "right"),
-        ("flagged", "right"),
-        ("CR-div", "right"),
-    ]:
-        # submission names stay on one line; the table grows instead
-        table.add_column(name, justify=justify, no_wrap=name == "submission")  # type: ignore[arg-type]
-    ranked = sorted(results, key=lambda r: -(r.overall if r.overall is not None else -1))
-    for rank, r in enumerate(ranked, start=1):
-        s = r.summary
-        table.add_row(
-            str(rank),
-            r.submission,
-            _num(r.overall),
-            _pct(s["useful_rate"]),
-            _pct(s["nae_rate"]),
-            str(s["n_missing_cqs"]),
-            str(s["n_flagged"]),
-            _num(s["diversity"]["all"]["cr_div"], 3),
-        )
-    return table
-
-
-def _mean_std(summary: dict, key: str, scale: float = 1.0, digits: int = 4) -> str:
-    if key not in summary:
+def fmt(value: Any, pattern: str = "{:.4f}") -> str:
+    """A value in ``pattern``, or a dash when there is none."""
+    if value is None:
         return "—"
-    mean, std = summary[key]["mean"], summary[key]["std"]
-    return f"{scale * mean:.{digits}f} ± {scale * std:.{digits}f}"
+    if isinstance(value, str):
+        return value
+    return pattern.format(value)
 
 
-def runs_table(results: Sequence[CQEvaluation]) -> Table | None:
+def _flat(prefix: str, value: Any) -> list[tuple[str, Any]]:
+    if isinstance(value, dict):
+        return [row for k, v in value.items() for row in _flat(f"{prefix}.{k}" if prefix else k, v)]
+    return [(prefix, value)]
+
+
+def summary_table(task: Task, result: EvalResult) -> Table:
+    """One submission: its score, the task's columns, then every summary figure."""
+    table = Table(
+        title=f"{task.name} · {result.submission}", show_header=False, title_justify="left"
+    )
+    table.add_column("figure", style="bold")
+    table.add_column("value", justify="right", overflow="fold")
+    table.add_row("score", fmt(result.score))
+    for column in task.columns:
+        table.add_row(column.header, fmt(column.value(result), column.fmt))
+    for key, value in _flat("", result.summary):
+        if key.startswith("diversity.") and ".per_question." in key:
+            continue  # the per-question variant stays in the results file
+        table.add_row(key, fmt(value, "{:.4g}" if isinstance(value, float) else "{}"))
+    table.add_row("signature", str(result.signature))
+    return table
+
+
+def leaderboard_table(task: Task, results: Sequence[EvalResult]) -> Table:
+    """Several submissions ranked by score, each row with its own signature."""
+    table = Table(title=f"{task.name} leaderboard", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("submission", no_wrap=True)
+    table.add_column("score", justify="right")
+    for column in task.columns:
+        table.add_column(column.header, justify="right")
+    table.add_column("signature", overflow="fold")
+    ranked = sorted(results, key=lambda r: -(r.score if r.score is not None else -1))
+    for rank, r in enumerate(ranked, start=1):
+        cells = [fmt(c.value(r), c.fmt) for c in task.columns]
+        table.add_row(str(rank), r.submission, fmt(r.score), *cells, str(r.signature))
+    return table
+
+
+def runs_table(task: Task, results: Sequence[EvalResult]) -> Table | None:
     """Mean ± std over repeated runs (submissions named NAME-run1, NAME-run2, …)."""
     groups = group_runs(results)
     if not groups:
         return None
     table = Table(title="mean ± std over runs", title_justify="left")
-    for name in ("system", "runs", "overall", "Useful", "NAE"):
-        table.add_column(name, justify="left" if name == "system" else "right")
+    figures = ("score", *task.run_figures)
+    for name in ("system", "runs", *figures, "signature"):
+        table.add_column(name, justify="left" if name in ("system", "signature") else "right")
     for name, runs in sorted(groups.items()):
-        s = summarize_runs(runs)
-        table.add_row(
-            name,
-            str(len(runs)),
-            _mean_std(s, "overall"),
-            _mean_std(s, "useful_rate", 100, 1),
-            _mean_std(s, "nae_rate", 100, 1),
-        )
+        s = summarize_runs(runs, task.run_figures)
+        cells = [f"{s[f]['mean']:.4f} ± {s[f]['std']:.4f}" if f in s else "—" for f in figures]
+        signatures = {str(r.signature) for r in runs}
+        table.add_row(name, str(len(runs)), *cells, " / ".join(sorted(signatures)))
     return table
 
 
-def print_results(results: Sequence[CQEvaluation], console: Console | None = None) -> None:
-    """Print a summary (one submission) or a leaderboard (several), then the signature."""
-    # piped output (files, CI logs) gets room for the full table instead of 80 columns
-    console = console or Console(soft_wrap=True, width=None if sys.stdout.isatty() else 120)
+def legend(task: Task) -> list[str]:
+    """One line per leaderboard column saying what it measures."""
+    lines = [f"score: {task.score_description or 'the task headline figure'}"]
+    lines += [f"{c.header}: {c.description}" for c in task.columns if c.description]
+    return lines
+
+
+def print_results(
+    task: Task, results: Sequence[EvalResult], console: Console, *, explain: bool = False
+) -> None:
+    """A summary (one submission) or a leaderboard (several) and repeated-run table."""
     if len(results) == 1:
-        console.print(summary_table(results[0]))
-    else:
-        console.print(leaderboard_table(results))
-        if (table := runs_table(results)) is not None:
+        console.print(summary_table(task, results[0]))
+    elif results:
+        console.print(leaderboard_table(task, results))
+        if (table := runs_table(task, results)) is not None:
             console.print(table)
-    if results:
-        console.print(f"signature: {results[0].signature}", highlight=False)
+    if explain:
+        for line in legend(task):
+            console.print(line, highlight=False)
+
+
+__all__ = ["Column", "fmt", "leaderboard_table", "print_results", "runs_table", "summary_table"]

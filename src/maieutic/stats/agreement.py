@@ -26,6 +26,19 @@ def _pairs(a: Sequence[Label | None], b: Sequence[Label | None]) -> list[tuple[L
     return pairs
 
 
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def ordered_categories(values) -> list[Label]:
+    """The distinct values in their natural order: by value when all are numbers (so
+    weighted kappa on 0–19 totals sees 2 before 10), otherwise by their text."""
+    distinct = set(values)
+    if distinct and all(_is_number(v) for v in distinct):
+        return sorted(distinct)
+    return sorted(distinct, key=str)
+
+
 def observed_agreement(a: Sequence[Label | None], b: Sequence[Label | None]) -> float:
     """Share of items (rated by both) on which the two raters agree."""
     pairs = _pairs(a, b)
@@ -40,13 +53,13 @@ def cohen_kappa(
     weights: str | None = None,
 ) -> float:
     """Cohen's kappa for two raters (nominal; ``weights="linear"|"quadratic"`` for ordered
-    labels, in the order of ``labels``).
+    labels, in the order of ``labels``, or by value when every label is a number).
 
     Undefined (raises) when chance agreement is 1, i.e. both raters used one and the
     same category for every item.
     """
     pairs = _pairs(a, b)
-    cats = list(labels) if labels is not None else sorted({v for p in pairs for v in p}, key=str)
+    cats = list(labels) if labels is not None else ordered_categories(v for p in pairs for v in p)
     index = {c: i for i, c in enumerate(cats)}
     k = len(cats)
     matrix = np.zeros((k, k))
@@ -87,7 +100,7 @@ def _counts(items: Sequence[Sequence[Label | None]]) -> tuple[list[Counter], lis
     rows = [r for r in rows if sum(r.values()) >= 2]
     if not rows:
         raise UndefinedStatistic("no item has two or more ratings")
-    cats = sorted({c for r in rows for c in r}, key=str)
+    cats = ordered_categories(c for r in rows for c in r)
     return rows, cats
 
 

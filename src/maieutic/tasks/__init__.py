@@ -1,1 +1,48 @@
-"""One subpackage per task family: data conventions, evaluators and generators."""
+"""The task families. Each is a subpackage that registers, by name, its ``Task`` (data
+loaders and how its results are shown), evaluators, judges, generators, selectors and
+prompting strategies with ``maieutic.registry.register``; see docs/adding-a-task.md."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from maieutic.registry import create
+
+
+@dataclass(frozen=True)
+class Column:
+    """A leaderboard column: its header and how to read and show the value."""
+
+    header: str
+    value: Callable[[Any], Any]
+    """From an ``EvalResult`` to the value (None shows as a dash)."""
+    fmt: str = "{:.4f}"
+    description: str = ""
+    """What the column measures, for legends."""
+
+
+@dataclass
+class Task:
+    """What every task provides to the shared machinery and the command line."""
+
+    name: str
+    description: str
+    load_reference: Callable[[str | Path], Any]
+    """Reads the labelled reference data (the benchmark's dataset)."""
+    load_submission: Callable[[str | Path], Any]
+    """Reads one system output (it must have ``name``, ``source`` and ``flags``)."""
+    score_description: str = ""
+    """What the headline score measures, for legends."""
+    columns: list[Column] = field(default_factory=list)
+    """Leaderboard columns after the submission name and the score."""
+    run_figures: tuple[str, ...] = ()
+    """Summary figures averaged over repeated runs besides the score."""
+    spec: Any = None
+
+
+def get_task(name: str) -> Task:
+    """The registered task ``name`` (a usage error listing the known ones otherwise)."""
+    return create("task", name, name)

@@ -2,22 +2,26 @@
 
 The two files (``dataset_hum1_evaluation.tsv``, ``dataset_hum2_evaluation.tsv``) hold the
 same answers in the same order; each annotator scored only some of them, in the
-columns ``score_dict.1`` … ``score_dict.15`` (criteria C1–C15) and ``score`` (the
-0–19 total). Rows are matched by position and checked by ``filename``; only rows that
-both annotators scored count.
+columns ``score_dict.1`` … ``score_dict.15`` (criteria C1–C15). Rows are matched by
+position and checked by ``filename``; only rows that both annotators scored count.
+The files' own ``score`` column is not trusted (it is 0 in rows the second annotator
+scored although their criteria are filled): the 0–19 total is always the sum of the
+criteria.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from maieutic.errors import DataError
+from maieutic.signature import Signature
 from maieutic.stats import UndefinedStatistic, krippendorff_alpha, spearman
 
 CRITERIA = [f"score_dict.{i}" for i in range(1, 16)]
-TOTAL = "score"
+TOTAL = "total"
 
 
 @dataclass(frozen=True)
@@ -36,20 +40,22 @@ def _read(path: Path) -> list[dict[str, str]]:
             rows = list(csv.DictReader(handle, delimiter="\t"))
     except FileNotFoundError:
         raise DataError("file not found", where=str(path)) from None
-    missing = {TOTAL, "filename", *CRITERIA} - set(rows[0] if rows else {})
+    missing = {"filename", *CRITERIA} - set(rows[0] if rows else {})
     if missing:
         raise DataError(f"missing column(s) {sorted(missing)}", where=str(path))
     return rows
 
 
 def _scores(row: dict[str, str], where: str) -> dict[str, float] | None:
-    cells = {c: row[c].strip() for c in (*CRITERIA, TOTAL)}
+    cells = {c: row[c].strip() for c in CRITERIA}
     if not all(cells.values()):
         return None  # this annotator did not score the answer (fully)
     try:
-        return {c: float(v) for c, v in cells.items()}
+        scores = {c: float(v) for c, v in cells.items()}
     except ValueError as exc:
         raise DataError(f"non-numeric score ({exc})", where=where) from None
+    scores[TOTAL] = sum(scores[c] for c in CRITERIA)
+    return scores
 
 
 def load_pairs(first: str | Path, second: str | Path) -> list[ScoredPair]:
@@ -97,3 +103,17 @@ def agreement_table(pairs: list[ScoredPair]) -> list[dict]:
             }
         )
     return rows
+
+
+def pairs_signature(first: str | Path, second: str | Path, pairs: list[ScoredPair]) -> Signature:
+    """The signature of an agreement table: both files' content hash and the pair count."""
+    digest = hashlib.sha256()
+    for path in (first, second):
+        digest.update(Path(path).read_bytes())
+    return Signature(
+        task="compqa",
+        evaluator="human-agreement",
+        dataset="sha256:" + digest.hexdigest(),
+        n_references=len(pairs),
+        extra={"total": "sum-of-criteria"},
+    )

@@ -1,15 +1,84 @@
-"""Critical questions (CQs-Gen): evaluation against labelled references."""
+"""Critical questions (CQs-Gen): three questions that challenge an argument, evaluated
+against labelled references ("Benchmarking Critical Questions Generation")."""
 
-from maieutic.tasks.cqs.evaluate import CQEvaluation, evaluate_submissions
-from maieutic.tasks.cqs.matchers import ChrfMatcher, EmbeddingMatcher, Matcher
+from maieutic.data.cqs import load_cq_dataset, load_submission
+from maieutic.registry import register
+from maieutic.tasks import Column, Task
+from maieutic.tasks.cqs import evaluators, generators, prompts, selection  # noqa: F401
+from maieutic.tasks.cqs.evaluate import RUN_FIGURES, CQEvaluator
 from maieutic.tasks.cqs.scoring import MISSING, NAE
 
-__all__ = [
-    "MISSING",
-    "NAE",
-    "CQEvaluation",
-    "ChrfMatcher",
-    "EmbeddingMatcher",
-    "Matcher",
-    "evaluate_submissions",
-]
+__all__ = ["MISSING", "NAE", "CQEvaluator"]
+
+
+def _summary(key: str, *path: str):
+    def read(result):
+        value = result.summary.get(key)
+        for part in path:
+            value = None if value is None else value.get(part)
+        return value
+
+    return read
+
+
+@register("task", "cqs", "cqs")
+def task() -> Task:
+    """Critical questions: three per intervention, scored Useful/3 against references."""
+    return Task(
+        name="cqs",
+        description=task.__doc__ or "",
+        load_reference=load_cq_dataset,
+        load_submission=load_submission,
+        score_description="the benchmark's overall score: Useful questions / 3 per "
+        "intervention, averaged over the interventions submitted (0 to 1; 1 = three Useful)",
+        columns=[
+            Column(
+                "Useful",
+                _summary("useful_rate"),
+                "{:.1%}",
+                "share of questions that inherited the label Useful from their most "
+                "similar reference",
+            ),
+            Column(
+                "NAE",
+                _summary("nae_rate"),
+                "{:.1%}",
+                "share of questions with no reference similar enough "
+                "(not_able_to_evaluate): the evaluator cannot judge them",
+            ),
+            Column(
+                "missing",
+                _summary("n_missing_cqs"),
+                "{}",
+                "interventions the system answered with 'Missing CQs' (scored 0)",
+            ),
+            Column(
+                "flagged",
+                _summary("n_flagged"),
+                "{}",
+                "interventions with something the benchmark script scores silently: not "
+                "3 questions, repeated or empty questions, repeated ids",
+            ),
+            Column(
+                "unscored",
+                _summary("n_unscored"),
+                "{}",
+                "questions an LLM judge could not score (left out of the rates)",
+            ),
+            Column(
+                "n-gram div",
+                _summary("diversity", "all", "ngram_diversity"),
+                "{:.3f}",
+                "n-gram diversity of all questions: distinct/total n-grams summed over "
+                "n = 1..4 (0 to 4; higher = more varied)",
+            ),
+            Column(
+                "CR-div",
+                _summary("diversity", "all", "cr_div"),
+                "{:.3f}",
+                "compression-ratio diversity: compressed/original size (0 to 1; lower "
+                "= more repetitive wording)",
+            ),
+        ],
+        run_figures=RUN_FIGURES,
+    )

@@ -1,88 +1,36 @@
-"""Evaluating critical-question submissions against a labelled dataset."""
+"""Evaluating critical-question submissions against a labelled dataset.
+
+``CQEvaluator`` pairs a matcher (embedding similarity, chrF or an LLM judge) with a
+threshold and applies the benchmark's scoring rules; it is what the registered
+evaluators (``maieutic.tasks.cqs.evaluators``) build.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from maieutic.data.cqs import CQDataset, Intervention, Submission
 from maieutic.errors import DataError
+from maieutic.evaluate.result import EvalResult
+from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.cqs.matchers import Match, Matcher
+from maieutic.tasks.cqs.references import LabelledSubmission, with_extra_references
 from maieutic.tasks.cqs.scoring import (
     NAE,
     InterventionResult,
     QuestionResult,
     label_for,
-    quality_flags,
     summarize,
 )
 
-
-@dataclass
-class CQEvaluation:
-    """The result of evaluating one submission."""
-
-    submission: str
-    source: str
-    signature: Signature
-    interventions: list[InterventionResult]
-    summary: dict[str, Any]
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def overall(self) -> float | None:
-        """The benchmark score: mean of the intervention scores."""
-        return self.summary["overall"]
-
-    def official_layout(self) -> dict[str, Any]:
-        """Per-question results in the benchmark script's output layout.
-
-        ``{id: {"intervention_id", "cqs": [{"id", "cq", "label", ...}] | "Missing CQs"}}``;
-        maieutic adds ``best_reference_id`` and ``similarity`` to each question and
-        ``score`` and ``flags`` to each intervention, which readers of the official
-        layout ignore.
-        """
-        out: dict[str, Any] = {}
-        for item in self.interventions:
-            if item.questions is None:
-                cqs: Any = "Missing CQs"
-            else:
-                cqs = [
-                    {
-                        "id": q.id,
-                        "cq": q.cq,
-                        "label": q.label,
-                        "best_reference_id": q.best_reference_id,
-                        "similarity": q.similarity,
-                        **({"note": q.note} if q.note else {}),
-                    }
-                    for q in item.questions
-                ]
-            out[item.intervention_id] = {
-                "intervention_id": item.intervention_id,
-                "cqs": cqs,
-                "score": item.score,
-                "flags": item.flags,
-            }
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        """The full record written to a results file."""
-        return {
-            "submission": self.submission,
-            "source": self.source,
-            "signature": self.signature.as_dict(),
-            "signature_string": str(self.signature),
-            "summary": self.summary,
-            "warnings": self.warnings,
-            "evaluations": self.official_layout(),
-        }
+RUN_FIGURES = ("useful_rate", "nae_rate")
+"""Summary figures averaged over repeated runs, besides the overall score."""
 
 
 def judge_question(
-    qid: str, text: str, match: Match, intervention: Intervention, threshold: float
+    qid: str | None, text: str, match: Match, intervention: Intervention, threshold: float | None
 ) -> QuestionResult:
     """Turn a matcher's verdict into the question's label."""
     ref = intervention.cqs[match.reference_index] if match.reference_index is not None else None
@@ -90,6 +38,8 @@ def judge_question(
         label = match.label
     elif ref is None or match.similarity is None:
         label = NAE
+    elif threshold is None:  # the matcher itself decided (an LLM matched this reference)
+        label = ref.label or NAE
     else:
         label = label_for(match.similarity, ref.label, threshold)
     return QuestionResult(
@@ -106,7 +56,8 @@ def check_ids(dataset: CQDataset, submission: Submission, *, skip_unknown: bool)
     """Ids of the submission that are not in the dataset.
 
     An error by default (a typo or the wrong split would otherwise be scored on a
-    subset without notice); with ``skip_unknown`` they are returned to be warned about.
+    subset without notice); with ``skip_unknown`` they are returned to be warned about
+    (the benchmark script skips them silently).
     """
     unknown = [key for key in submission.entries if key not in dataset.interventions]
     if unknown and not skip_unknown:
@@ -119,79 +70,130 @@ def check_ids(dataset: CQDataset, submission: Submission, *, skip_unknown: bool)
     return unknown
 
 
-def evaluate_submissions(
-    dataset: CQDataset,
-    submissions: Sequence[Submission],
-    matcher: Matcher,
-    *,
-    threshold: float | None = None,
-    skip_unknown: bool = False,
-    on_result: Callable[[CQEvaluation], None] | None = None,
-) -> list[CQEvaluation]:
-    """Evaluate each submission; ``on_result`` is called as soon as each one is done.
+class CQEvaluator:
+    """Scores submissions with a matcher and a threshold (None for LLM judges).
 
-    Every id is checked before any model work starts, and all texts of all
-    submissions are handed to the matcher at once so each distinct text is encoded
-    once, in full batches.
+    Args:
+        matcher: finds each question's best reference, or labels it (a judge).
+        threshold: the similarity a match must exceed.
+        extra_references: labelled questions of evaluated submissions added to the
+            references; a submission's own questions (same intervention, same text)
+            are left out when it is evaluated.
     """
-    threshold = matcher.default_threshold if threshold is None else threshold
-    unknown_by_submission = [check_ids(dataset, s, skip_unknown=skip_unknown) for s in submissions]
-    work = [
+
+    spec: Spec
+
+    def __init__(
+        self,
+        matcher: Matcher,
+        threshold: float | None,
+        extra_references: Sequence[LabelledSubmission] = (),
+    ) -> None:
+        self.matcher = matcher
+        self.threshold = threshold
+        self.extra_references = list(extra_references)
+        # replaced by the registry's record when built through it
+        self.spec = Spec("evaluator", "cqs", matcher.name, {"threshold": threshold})
+
+    @property
+    def failures(self) -> list[str]:
+        """Model calls that failed for good (their questions are unscored)."""
+        return list(getattr(self.matcher, "failures", []))
+
+    def signature(self, dataset: CQDataset, extra: dict[str, Any] | None = None) -> Signature:
+        """The signature of results made against ``dataset``."""
+        fields = dict(self.matcher.signature_fields())
+        return Signature(
+            task="cqs",
+            evaluator=self.spec.name,
+            model=fields.pop("model", None),  # type: ignore[arg-type]
+            backend=fields.pop("backend", None),  # type: ignore[arg-type]
+            threshold=self.threshold,
+            dataset=dataset.fingerprint(),
+            n_references=dataset.n_references,
+            extra={**fields, **(extra or {})},
+        )
+
+    def evaluate(
+        self,
+        dataset: CQDataset,
+        submissions: Sequence[Submission],
+        *,
+        skip_unknown: bool = False,
+        on_result: Callable[[EvalResult], None] | None = None,
+    ) -> list[EvalResult]:
+        """Evaluate each submission; ``on_result`` is called as soon as each one is done.
+
+        Every id is checked before any model work starts. Without extra references all
+        texts of all submissions go to the matcher at once, so each distinct text is
+        encoded once, in full batches.
+        """
+        unknown = [check_ids(dataset, s, skip_unknown=skip_unknown) for s in submissions]
+        if not self.extra_references:
+            self.matcher.prepare(_work(dataset, submissions))
+        out = []
+        for submission, skipped in zip(submissions, unknown, strict=True):
+            references, extra = dataset, {}
+            if self.extra_references:  # each sees the references without its own questions
+                references, n_left_out = with_extra_references(
+                    dataset, self.extra_references, leave_out=submission
+                )
+                extra = {"extra_refs": references.n_references - dataset.n_references}
+                extra["left_out"] = n_left_out
+                self.matcher.prepare(_work(references, [submission]))
+            result = self._one(references, submission, skipped, self.signature(references, extra))
+            out.append(result)
+            if on_result:
+                on_result(result)
+        return out
+
+    def _one(
+        self, dataset: CQDataset, submission: Submission, unknown: list[str], signature: Signature
+    ) -> EvalResult:
+        results = []
+        flags_by_id: dict[str | None, list[str]] = {}
+        for flag in submission.flags:
+            flags_by_id.setdefault(flag.item, []).append(flag.message)
+        for key, entry in submission.entries.items():
+            if key in unknown:
+                continue
+            intervention = dataset.interventions[key]
+            flags = flags_by_id.get(key, [])
+            if entry.cqs is None:
+                results.append(InterventionResult(key, None, flags=flags))
+                continue
+            texts = [q.cq for q in entry.cqs]
+            matches = self.matcher.match(intervention, texts) if texts else []
+            questions = [
+                judge_question(q.id, q.cq, m, intervention, self.threshold)
+                for q, m in zip(entry.cqs, matches, strict=True)
+            ]
+            results.append(InterventionResult(key, questions, flags=flags))
+        return _finish(dataset, submission, signature, self.spec, results, unknown)
+
+
+def _work(dataset: CQDataset, submissions: Sequence[Submission]):
+    return [
         (dataset.interventions[key], [q.cq for q in entry.cqs])
         for submission in submissions
         for key, entry in submission.entries.items()
         if key in dataset.interventions and entry.cqs
     ]
-    matcher.prepare(work)
-
-    fields = dict(matcher.signature_fields())
-    signature = Signature(
-        task="cqs",
-        evaluator=matcher.name,
-        model=fields.pop("model", None),  # type: ignore[arg-type]
-        backend=fields.pop("backend", None),  # type: ignore[arg-type]
-        # a judge's labels do not depend on a similarity threshold
-        threshold=threshold if getattr(matcher, "uses_threshold", True) else None,
-        dataset=dataset.fingerprint(),
-        n_references=dataset.n_references,
-        extra=fields,
-    )
-    evaluations = []
-    for submission, unknown in zip(submissions, unknown_by_submission, strict=True):
-        results = []
-        for key, entry in submission.entries.items():
-            if key in unknown:
-                continue
-            intervention = dataset.interventions[key]
-            if entry.cqs is None:
-                results.append(InterventionResult(key, None, flags=["Missing CQs"]))
-                continue
-            texts_of_entry = [q.cq for q in entry.cqs]
-            matches = matcher.match(intervention, texts_of_entry)
-            questions = []
-            for question, m in zip(entry.cqs, matches, strict=True):
-                verdict = judge_question(question.id, question.cq, m, intervention, threshold)
-                questions.append(verdict)
-            results.append(InterventionResult(key, questions, flags=quality_flags(texts_of_entry)))
-        evaluation = _finish(dataset, submission, signature, results, unknown)
-        evaluations.append(evaluation)
-        if on_result:
-            on_result(evaluation)
-    return evaluations
 
 
 def _finish(
     dataset: CQDataset,
     submission: Submission,
     signature: Signature,
+    spec: Spec,
     results: list[InterventionResult],
     unknown: list[str],
-) -> CQEvaluation:
+) -> EvalResult:
     summary = summarize(results)
     not_submitted = [k for k in dataset.interventions if k not in submission.entries]
     summary["n_unknown_skipped"] = len(unknown)
     summary["n_not_submitted"] = len(not_submitted)
-    warnings = [f"{r.intervention_id}: {flag}" for r in results for flag in r.flags]
+    warnings = [f.short for f in submission.flags]
     if unknown:
         warnings.append(f"skipped {len(unknown)} id(s) not in the references: {unknown[:5]}")
     if not_submitted:
@@ -199,11 +201,33 @@ def _finish(
             f"{len(not_submitted)} reference intervention(s) absent from the submission "
             "are not counted in the score (as in the benchmark script)"
         )
-    return CQEvaluation(
+    if summary["n_unscored"]:
+        warnings.append(
+            f"{summary['n_unscored']} question(s) unscored (the judge's reply failed or could "
+            "not be parsed); they are left out of the score's denominators"
+        )
+    return EvalResult(
+        task="cqs",
         submission=submission.name,
         source=submission.source,
         signature=signature,
-        interventions=results,
+        evaluator=spec,
+        score=summary["overall"],
         summary=summary,
+        items=results,
+        flags=list(submission.flags),
         warnings=warnings,
+        n_unscored=summary["n_unscored"],
     )
+
+
+def official_layout(result: EvalResult) -> dict[str, Any]:
+    """Per-question labels in the benchmark script's output layout.
+
+    ``{id: {"intervention_id", "cqs": [{"id", "cq", "label", ...}] | "Missing CQs"}}``;
+    maieutic adds ``best_reference_id`` and ``similarity`` to each question and
+    ``score``, ``n_unscored`` and ``flags`` to each intervention, which readers of the
+    official layout ignore. Questions a judge left unscored carry the label
+    ``unscored``.
+    """
+    return {r["intervention_id"]: r for r in result.records()}

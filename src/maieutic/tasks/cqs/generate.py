@@ -1,10 +1,10 @@
 """Generating critical-question submissions: model-free templates or an LLM.
 
 LLM generation builds every request up front (interventions × strategies × candidate
-samples), runs them through the client (cached, so a killed run resumes without
-repeating a finished call), parses each reply into questions, pools the candidates
-of an intervention and lets a selector keep three. An intervention without three
-usable questions becomes "Missing CQs" with the reason recorded.
+samples) and fans them out through the shared client; each reply is parsed into
+questions, an intervention's candidates are pooled and a selector keeps three. An
+intervention without three usable questions becomes "Missing CQs" with the reason
+recorded (naming the generator that fell short: no model runs in the template one).
 """
 
 from __future__ import annotations
@@ -13,15 +13,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from maieutic.data.cqs import MISSING_CQS, CQDataset
+from maieutic.data.cqs import EXPECTED_QUESTIONS, MISSING_CQS, CQDataset, Intervention
+from maieutic.generate.fanout import fan_out
 from maieutic.generate.parsing import parse_questions
+from maieutic.generate.protocol import GenerationRun
 from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
-from maieutic.tasks.cqs.prompts import PromptBuilder
+from maieutic.registry import Spec
+from maieutic.signature import Signature
+from maieutic.tasks.cqs.prompts import PromptContext, Strategy
 from maieutic.tasks.cqs.selection import Selector
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
 
-QUESTIONS_PER_INTERVENTION = 3
 RUN_SEED_STRIDE = 1000  # run k uses seed + 1000·k, so runs never share a sample's seed
 
 
@@ -53,91 +56,154 @@ def to_submission(outcomes: Sequence[ItemOutcome]) -> dict[str, Any]:
     }
 
 
-def _finish(iid: str, candidates: list[str], selector: Selector, intervention, failure: str | None):
-    chosen = selector(intervention, candidates, QUESTIONS_PER_INTERVENTION) if candidates else []
-    if len(chosen) < QUESTIONS_PER_INTERVENTION:
-        reason = failure or (
-            f"only {len(chosen)} usable question(s) in the model output"
-            if candidates or failure is None
-            else "no usable question"
-        )
+def select_three(
+    iid: str, intervention: Intervention, candidates: list[str], selector: Selector, source: str
+) -> ItemOutcome:
+    """Three questions chosen by ``selector``, or "Missing CQs" saying why not."""
+    chosen = selector(intervention, candidates, EXPECTED_QUESTIONS) if candidates else []
+    if len(chosen) < EXPECTED_QUESTIONS:
+        reason = f"{source}: only {len(candidates)} distinct usable question(s)"
         return ItemOutcome(iid, None, reason, candidates)
     return ItemOutcome(iid, chosen, None, candidates)
 
 
-def generate_with_templates(
-    dataset: CQDataset, generator: TemplateGenerator, selector: Selector, run_index: int = 0
-) -> list[ItemOutcome]:
-    """Model-free generation for every intervention."""
-    outcomes = []
-    for iid, item in dataset.interventions.items():
-        candidates = generator.candidates(item, rotation=run_index)
-        outcomes.append(_finish(iid, candidates, selector, item, None))
-    return outcomes
+def _signature(task_generator: str, dataset: CQDataset, spec: Spec, **fields: Any) -> Signature:
+    return Signature(
+        task="cqs",
+        generator=task_generator,
+        dataset=dataset.fingerprint(),
+        seed=spec.args.get("seed"),
+        model=fields.pop("model", None),
+        backend=fields.pop("backend", None),
+        extra={k: v for k, v in fields.items() if v is not None},
+    )
 
 
-def build_requests(
-    dataset: CQDataset,
-    builders: Sequence[PromptBuilder],
-    params: GenerationParams,
-    samples: int,
-    run_index: int = 0,
-) -> list[tuple[str, ChatRequest]]:
-    """Every (intervention id, request) of a run, in a fixed order."""
-    base = None if params.seed is None else params.seed + RUN_SEED_STRIDE * run_index
-    run_params = GenerationParams(params.temperature, params.top_p, params.max_tokens, base)
-    out = []
-    for iid, item in dataset.interventions.items():
-        for builder in builders:
-            messages = builder.messages(item)
-            for s in range(samples):
-                request = ChatRequest.of(
-                    messages,
-                    params=run_params.for_sample(s),
-                    sample_index=s,
-                    tag=f"{iid}|{builder.strategy}",
-                )
-                out.append((iid, request))
-    return out
+class TemplateCQGenerator:
+    """Model-free: filled argumentation-scheme templates, reduced to three."""
 
+    uses_llm = False
+    spec: Spec
 
-def generate_with_llm(
-    dataset: CQDataset,
-    client: LLMClient,
-    builders: Sequence[PromptBuilder],
-    selector: Selector,
-    *,
-    params: GenerationParams,
-    samples: int = 1,
-    run_index: int = 0,
-    on_progress: Callable[[int, int], None] | None = None,
-) -> list[ItemOutcome]:
-    """LLM generation for every intervention; failures become "Missing CQs" with a reason."""
-    pairs = build_requests(dataset, builders, params, samples, run_index)
-    done = 0
+    def __init__(self, templates: TemplateGenerator, selector: Selector) -> None:
+        self.templates = templates
+        self.selector = selector
 
-    def progress(_: int, __: object) -> None:
-        nonlocal done
-        done += 1
-        if on_progress:
-            on_progress(done, len(pairs))
+    def generate(
+        self,
+        dataset: CQDataset,
+        *,
+        run_index: int = 0,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> GenerationRun:
+        """Questions for every intervention (``run_index`` rotates the templates)."""
+        outcomes = []
+        for n, (iid, item) in enumerate(dataset.interventions.items(), start=1):
+            candidates = self.templates.candidates(item, rotation=run_index)
+            outcomes.append(
+                select_three(iid, item, candidates, self.selector, "template generator")
+            )
+            if on_progress:
+                on_progress(n, len(dataset.interventions))
+        return GenerationRun(outcomes)
 
-    results = client.run_all([r for _, r in pairs], on_done=progress)
-    by_item: dict[str, list[ChatRequest | Any]] = {iid: [] for iid in dataset.interventions}
-    for (iid, _), result in zip(pairs, results, strict=True):
-        by_item[iid].append(result)
-    outcomes = []
-    for iid, item in dataset.interventions.items():
-        candidates: list[str] = []
-        failure = None
-        for result in by_item[iid]:
-            if isinstance(result, CallFailed):
-                failure = failure or f"model call failed: {result.reason}"
-                continue
-            for question in parse_questions(result.text):
-                if question.lower() not in {c.lower() for c in candidates}:
-                    candidates.append(question)
-        outcomes.append(
-            _finish(iid, candidates, selector, item, failure if not candidates else None)
+    def signature(self, dataset: CQDataset) -> Signature:
+        """Generator, schemes source, selector and dataset."""
+        return _signature(
+            "template",
+            dataset,
+            self.spec,
+            schemes=self.templates.library.source,
+            selector=self.spec.args.get("selector"),
         )
-    return outcomes
+
+
+class LLMCQGenerator:
+    """An LLM prompted with one or more strategies; candidates pooled, three selected."""
+
+    uses_llm = True
+    spec: Spec
+
+    def __init__(
+        self,
+        client: LLMClient,
+        strategies: Sequence[Strategy],
+        context: PromptContext,
+        selector: Selector,
+        params: GenerationParams,
+        candidates: int = 1,
+    ) -> None:
+        self.client = client
+        self.strategies = list(strategies)
+        self.context = context
+        self.selector = selector
+        self.params = params
+        self.candidates = candidates
+
+    def requests(self, dataset: CQDataset, run_index: int = 0) -> list[tuple[str, ChatRequest]]:
+        """Every (intervention id, request) of a run, in a fixed order."""
+        params = self.params
+        base = None if params.seed is None else params.seed + RUN_SEED_STRIDE * run_index
+        run_params = GenerationParams(params.temperature, params.top_p, params.max_tokens, base)
+        out = []
+        for iid, item in dataset.interventions.items():
+            for strategy in self.strategies:
+                messages = strategy.messages(item, self.context)
+                for s in range(self.candidates):
+                    request = ChatRequest.of(
+                        messages,
+                        params=run_params.for_sample(s),
+                        sample_index=s,
+                        tag=f"{iid}|{strategy.name}",
+                    )
+                    out.append((iid, request))
+        return out
+
+    def generate(
+        self,
+        dataset: CQDataset,
+        *,
+        run_index: int = 0,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> GenerationRun:
+        """Questions for every intervention; failures become "Missing CQs" with a reason."""
+        warnings = []
+        if self.context.pool is None and any(s.name == "fewshot" for s in self.strategies):
+            # without a named pool the examples come from the split being generated for
+            warnings.append(
+                "few-shot examples are drawn from the interventions being generated for "
+                "(never an intervention's own); name another pool with --shots-from"
+            )
+            self.context.pool = dataset
+        replies, stats = fan_out(self.client, self.requests(dataset, run_index), on_progress)
+        outcomes = []
+        for iid, item in dataset.interventions.items():
+            candidates: list[str] = []
+            failure = None
+            for reply in replies.get(iid, []):
+                if isinstance(reply, CallFailed):
+                    failure = failure or f"model call failed: {reply.reason}"
+                    continue
+                for question in parse_questions(reply.text):
+                    if question.lower() not in {c.lower() for c in candidates}:
+                        candidates.append(question)
+            if failure and not candidates:
+                outcomes.append(ItemOutcome(iid, None, failure, candidates))
+            else:
+                outcomes.append(select_three(iid, item, candidates, self.selector, "model output"))
+        return GenerationRun(outcomes, stats, warnings)
+
+    def signature(self, dataset: CQDataset) -> Signature:
+        """Generator, model, strategies, sampling settings and dataset."""
+        backend = self.client.backend
+        return _signature(
+            "llm",
+            dataset,
+            self.spec,
+            model=getattr(backend, "display_name", None) or backend.model_identity,
+            backend=backend.kind,
+            strategies="+".join(s.name for s in self.strategies),
+            candidates=self.candidates,
+            selector=self.spec.args.get("selector"),
+            temperature=self.params.temperature,
+        )

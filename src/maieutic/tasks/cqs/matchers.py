@@ -31,6 +31,7 @@ class Match:
     reference_index: int | None
     similarity: float | None = None
     label: str | None = None
+    """A label decided by the matcher itself (a judge), including ``unscored``."""
     note: str | None = None
 
 
@@ -42,7 +43,6 @@ class Matcher(Protocol):
     """Finds the best reference for each question of one intervention."""
 
     name: str
-    default_threshold: float
 
     def prepare(self, items: Sequence[WorkItem]) -> None:
         """Called once per run with all the work, so it can be batched."""
@@ -62,8 +62,6 @@ class EmbeddingMatcher:
     """
 
     name = "sts"
-    # The benchmark script's default; its paper reports 0.65.
-    default_threshold = 0.6
 
     def __init__(self, encoder: Encoder | None = None, store: EmbeddingStore | None = None):
         self.encoder = encoder or Encoder()
@@ -99,11 +97,6 @@ class ChrfMatcher:
     """Character n-gram F-score (sacrebleu chrF, 0–100) as the similarity."""
 
     name = "chrf"
-    # From the leave-one-out sweep on the development references (README, "Choosing an
-    # evaluator"): at 30, kappa 0.351 with NAE kept and 0.377 with NAE dropped at 4.5%
-    # NAE. The sweep's balance rule picks 20, but a match sharing a fifth of its
-    # character n-grams is too weak to trust on questions unlike the references.
-    default_threshold = 30.0
 
     def prepare(self, items: Sequence[WorkItem]) -> None:
         return None

@@ -5,22 +5,26 @@ appendix C): each human-labelled reference question is treated in turn as a
 generated question and evaluated against the remaining references of its
 intervention, leaving out the question itself and any other reference with the same
 text. The evaluator's labels are compared with the human labels by Cohen's kappa,
-with not_able_to_evaluate (NAE) kept as its own class and with NAE items dropped.
+with not_able_to_evaluate (NAE) kept as its own class and with NAE items dropped;
+questions an LLM judge left unscored are counted and left out. The agreement report
+and threshold sweep are the shared machinery of ``maieutic.evaluate``.
 """
 
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
+from typing import Any
 
-import numpy as np
-
-from maieutic.data.cqs import LABELS, CQDataset, Intervention, ReferenceQuestion
-from maieutic.stats import UndefinedStatistic, cohen_kappa
-from maieutic.tasks.cqs.evaluate import judge_question
-from maieutic.tasks.cqs.matchers import Matcher
+from maieutic.data.cqs import LABELS, CQDataset, Intervention, ReferenceQuestion, Submission
+from maieutic.errors import DataError
+from maieutic.evaluate.agreement import UNSCORED, agreement_report, kappa_or_none
+from maieutic.evaluate.result import EvalResult
+from maieutic.evaluate.sweep import sweep_thresholds
+from maieutic.signature import Signature
+from maieutic.stats import UndefinedStatistic, pearson, spearman
+from maieutic.tasks.cqs.evaluate import CQEvaluator, judge_question
 from maieutic.tasks.cqs.scoring import NAE, label_for
 
 PREDICTED_LABELS = (*LABELS, NAE)
@@ -39,6 +43,10 @@ class LooItem:
     matched_label: str | None
     """Label of the best-matching remaining reference (for re-thresholding)."""
 
+    def to_json(self) -> dict[str, Any]:
+        """The item as written to meta-evaluation files."""
+        return asdict(self)
+
 
 def leave_one_out_tasks(
     dataset: CQDataset, sample: int | None = None, seed: int = 0
@@ -55,45 +63,43 @@ def leave_one_out_tasks(
                 continue
             others = tuple(r for r in item.cqs if r.cq != ref.cq)
             if others:
-                tasks.append(
-                    (
-                        Intervention(
-                            item.intervention_id,
-                            item.intervention,
-                            item.dataset,
-                            item.schemes,
-                            others,
-                        ),
-                        ref,
-                    )
+                pseudo = Intervention(
+                    item.intervention_id, item.intervention, item.dataset, item.schemes, others
                 )
+                tasks.append((pseudo, ref))
     if sample is not None and sample < len(tasks):
         tasks = random.Random(seed).sample(tasks, sample)
     return tasks
 
 
 def leave_one_out(
-    dataset: CQDataset,
-    matcher: Matcher,
-    threshold: float,
-    *,
-    sample: int | None = None,
-    seed: int = 0,
+    dataset: CQDataset, evaluator: CQEvaluator, *, sample: int | None = None, seed: int = 0
 ) -> list[LooItem]:
-    """Evaluate every (or a sample of) reference question(s) against the others."""
+    """Evaluate every (or a sample of) reference question(s) against the others.
+
+    Raises ``DataError`` when no reference has another distinct, labelled reference in
+    its intervention to be compared with.
+    """
     tasks = leave_one_out_tasks(dataset, sample, seed)
+    if not tasks:
+        raise DataError(
+            "nothing to meta-evaluate: no labelled reference has another distinct "
+            "reference in its intervention",
+            where=dataset.source,
+        )
+    matcher = evaluator.matcher
     matcher.prepare([(pseudo, [ref.cq]) for pseudo, ref in tasks])
     out = []
     for pseudo, ref in tasks:
         [m] = matcher.match(pseudo, [ref.cq])
-        verdict = judge_question(ref.id, ref.cq, m, pseudo, threshold)
+        verdict = judge_question(ref.id, ref.cq, m, pseudo, evaluator.threshold)
         matched = pseudo.cqs[m.reference_index].label if m.reference_index is not None else None
         out.append(
             LooItem(
                 pseudo.intervention_id,
                 ref.id,
                 ref.cq,
-                ref.label,
+                ref.label or "",
                 verdict.label,
                 m.similarity,
                 matched,
@@ -102,67 +108,84 @@ def leave_one_out(
     return out
 
 
-def _kappa(human: Sequence[str], predicted: Sequence[str]) -> float | None:
-    try:
-        return cohen_kappa(human, predicted)
-    except UndefinedStatistic:
-        return None
+def report(items: Sequence[LooItem]) -> dict[str, Any]:
+    """Kappas (NAE kept and dropped), NAE rate, unscored count and confusion matrix."""
+    return agreement_report(
+        [i.human for i in items], [i.predicted for i in items], labels=LABELS, abstain=NAE
+    )
 
 
-def agreement_report(human: Sequence[str], predicted: Sequence[str]) -> dict:
-    """Kappa with NAE kept and dropped, NAE rate, and the confusion matrix."""
-    kept = [(h, p) for h, p in zip(human, predicted, strict=True)]
-    dropped = [(h, p) for h, p in kept if p != NAE]
-    counts = Counter(kept)
-    return {
-        "n": len(kept),
-        "kappa_nae_kept": _kappa([h for h, _ in kept], [p for _, p in kept]) if kept else None,
-        "kappa_nae_dropped": (
-            _kappa([h for h, _ in dropped], [p for _, p in dropped]) if dropped else None
-        ),
-        "n_labelled": len(dropped),
-        "nae_rate": 1 - len(dropped) / len(kept) if kept else None,
-        "confusion": {h: {p: counts.get((h, p), 0) for p in PREDICTED_LABELS} for h in LABELS},
-    }
+def sweep(items: Sequence[LooItem], thresholds: Sequence[float]) -> list[dict[str, Any]]:
+    """The report's figures at each threshold (similarity evaluators only)."""
 
-
-def sweep_thresholds(items: Sequence[LooItem], thresholds: Sequence[float]) -> list[dict]:
-    """Kappas and NAE rate at each threshold (similarity evaluators only)."""
-    rows = []
-    for t in thresholds:
-        predicted = [
+    def label_at(t: float) -> list[str]:
+        return [
             label_for(i.similarity, i.matched_label, t) if i.similarity is not None else NAE
             for i in items
         ]
-        report = agreement_report([i.human for i in items], predicted)
-        rows.append(
-            {
-                "threshold": round(float(t), 6),
-                **{
-                    k: report[k]
-                    for k in ("kappa_nae_kept", "kappa_nae_dropped", "nae_rate", "n_labelled")
-                },
-            }
-        )
-    return rows
+
+    return sweep_thresholds(
+        [i.human for i in items], label_at, thresholds, labels=LABELS, abstain=NAE
+    )
 
 
-def choose_threshold(rows: Sequence[dict]) -> dict:
-    """The threshold with the best balance of agreement and coverage (appendix C):
-    the largest κ(NAE dropped) × (1 − NAE rate), i.e. agreement on the questions it
-    labels weighted by the share of questions it labels. Ties go to the lower threshold."""
-
-    def balance(row: dict) -> float:
-        kappa = row["kappa_nae_dropped"]
-        return -np.inf if kappa is None else kappa * (1 - row["nae_rate"])
-
-    best = max(rows, key=lambda r: (balance(r), -r["threshold"]))
-    return {**best, "balance": balance(best)}
+def meta_signature(
+    dataset: CQDataset, evaluator: CQEvaluator, sample: int | None, seed: int
+) -> Signature:
+    """The signature of a leave-one-out meta-evaluation."""
+    signature = evaluator.signature(dataset, {"sample": sample} if sample else None)
+    return replace(signature, task="cqs-meta-eval", seed=seed if sample else None)
 
 
-def default_thresholds(evaluator: str) -> list[float]:
-    """Cosine: 0.40–0.90 in steps of 0.05. chrF (0–100): 20–70 in steps of 5, since
-    character overlap between paraphrases is low and its best balance lies below 40."""
-    if evaluator == "chrf":
-        return [20.0 + 5 * i for i in range(11)]
-    return [round(0.40 + 0.05 * i, 4) for i in range(11)]
+def _question_labels(result: EvalResult) -> list[str]:
+    return [
+        q["label"]
+        for item in result.records()
+        if isinstance(item["cqs"], list)
+        for q in item["cqs"]
+    ]
+
+
+def compare(
+    dataset: CQDataset, submissions: Sequence[Submission], evaluators: dict[str, CQEvaluator]
+) -> dict[str, Any]:
+    """Cohen's kappa between every pair of evaluators over the questions of
+    ``submissions`` (NAE kept as a class; questions unscored by either are left out),
+    and the Pearson and Spearman correlation of the system scores they give."""
+    labels: dict[str, list[str]] = {}
+    overall: dict[str, list[float | None]] = {}
+    signatures: dict[str, str] = {}
+    for name, evaluator in evaluators.items():
+        results = evaluator.evaluate(dataset, submissions, skip_unknown=True)
+        labels[name] = [label for r in results for label in _question_labels(r)]
+        overall[name] = [r.score for r in results]
+        signatures[name] = str(results[0].signature) if results else ""
+    names = list(evaluators)
+    kappa: list[list[float | None]] = []
+    for a in names:
+        row = []
+        for b in names:
+            pairs = [
+                (x, y) for x, y in zip(labels[a], labels[b], strict=True) if UNSCORED not in (x, y)
+            ]
+            row.append(kappa_or_none([x for x, _ in pairs], [y for _, y in pairs]))
+        kappa.append(row)
+    rankings = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            entry: dict[str, Any] = {"a": a, "b": b}
+            for key, fn in (("pearson", pearson), ("spearman", spearman)):
+                try:
+                    entry[key] = fn(overall[a], overall[b]).r
+                except UndefinedStatistic as exc:
+                    entry[key] = str(exc)
+            rankings.append(entry)
+    return {
+        "evaluators": names,
+        "signatures": signatures,
+        "kappa": kappa,
+        "n_questions": len(next(iter(labels.values()), [])),
+        "overall": overall,
+        "submissions": [s.name for s in submissions],
+        "rankings": rankings,
+    }

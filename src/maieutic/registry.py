@@ -1,0 +1,189 @@
+"""One registry for everything a task provides: tasks, evaluators, judges, generators,
+selectors and prompting strategies.
+
+Components register with one decorator style (``@register(kind, task, name)``) on a
+factory function. Calling the decorated factory binds its arguments, fills in the
+defaults, builds the component and attaches a ``Spec`` recording the name and every
+argument, so a results file can say exactly what produced it and ``rebuild(spec)``
+can make it again (as inspect_ai's ``@scorer`` records its arguments). Factories
+take plain JSON values (strings, numbers, booleans, lists) only; secrets such as API
+keys are read from the environment by the component and never become arguments.
+
+An evaluator that compares a similarity with a threshold declares the threshold's
+scale (``ThresholdScale``); one that does not (an LLM judge) declares none, and a
+threshold given to it is a usage error.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from maieutic.errors import DataError
+
+KINDS = ("task", "evaluator", "judge", "generator", "selector", "strategy")
+
+
+@dataclass(frozen=True)
+class ThresholdScale:
+    """The scale an evaluator's threshold lives on, and its default."""
+
+    low: float
+    high: float
+    default: float
+    rule: str = ">"
+    """How a score is compared with the threshold (``>``: strictly greater passes)."""
+    unit: str = ""
+    sweep: tuple[float, ...] = ()
+    """The thresholds a meta-evaluation sweep tries."""
+
+    def check(self, value: float, owner: str) -> float:
+        """``value`` if it lies on the scale; a usage error (exit 2) otherwise."""
+        if not self.low <= value <= self.high:
+            raise DataError(
+                f"--threshold {value:g} is outside [{self.low:g}, {self.high:g}], the scale "
+                f"of {owner}"
+            )
+        return float(value)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What built a component: its kind, task, registered name and every argument."""
+
+    kind: str
+    task: str
+    name: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec as stored in results files."""
+        return {"kind": self.kind, "task": self.task, "name": self.name, "args": self.args}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Spec:
+        """The inverse of ``to_json``."""
+        return cls(data["kind"], data["task"], data["name"], dict(data.get("args", {})))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A registered factory and what it declares about itself."""
+
+    kind: str
+    task: str
+    name: str
+    factory: Callable[..., Any]
+    description: str
+    threshold: ThresholdScale | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def parameters(self) -> list[str]:
+        """The factory's argument names."""
+        return list(inspect.signature(self.factory).parameters)
+
+
+_ENTRIES: dict[tuple[str, str, str], Entry] = {}
+BUILTIN_TASKS = ("cqs",)
+"""Task subpackages of ``maieutic.tasks`` imported on demand to run their registrations."""
+
+
+def register(
+    kind: str,
+    task: str,
+    name: str,
+    *,
+    threshold: ThresholdScale | None = None,
+    **metadata: Any,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a factory under ``(kind, task, name)``; see the module docstring."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}")
+
+    def decorate(factory: Callable[..., Any]) -> Callable[..., Any]:
+        signature = inspect.signature(factory)
+        if threshold is not None and "threshold" not in signature.parameters:
+            raise TypeError(f"{name}: a threshold scale needs a 'threshold' parameter")
+
+        @functools.wraps(factory)
+        def build(*args: Any, **kwargs: Any) -> Any:
+            try:
+                bound = signature.bind(*args, **kwargs)
+            except TypeError as exc:
+                raise DataError(f"{kind} {name!r}: {exc}") from None
+            bound.apply_defaults()
+            if threshold is not None:
+                value = bound.arguments.get("threshold")
+                bound.arguments["threshold"] = (
+                    threshold.default if value is None else threshold.check(value, name)
+                )
+            component = factory(*bound.args, **bound.kwargs)
+            spec = Spec(kind, task, name, dict(bound.arguments))
+            try:
+                component.spec = spec
+            except AttributeError:  # e.g. a plain function: wrap it to carry the spec
+                component = _WithSpec(component, spec)
+            return component
+
+        doc = inspect.getdoc(factory) or ""
+        _ENTRIES[(kind, task, name)] = Entry(
+            kind, task, name, build, doc.split("\n\n")[0], threshold, metadata
+        )
+        return build
+
+    return decorate
+
+
+class _WithSpec:
+    """A callable component that cannot take attributes, with its spec attached."""
+
+    def __init__(self, inner: Callable[..., Any], spec: Spec) -> None:
+        self._inner = inner
+        self.spec = spec
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._inner(*args, **kwargs)
+
+
+def _load(task: str) -> None:
+    if task in BUILTIN_TASKS:
+        importlib.import_module(f"maieutic.tasks.{task}")
+
+
+def entry(kind: str, task: str, name: str) -> Entry:
+    """The registered entry, or a usage error listing what exists."""
+    _load(task)
+    found = _ENTRIES.get((kind, task, name))
+    if found is None:
+        known = ", ".join(names(kind, task)) or "none"
+        raise DataError(f"unknown {kind} {name!r} for task {task!r} (known: {known})")
+    return found
+
+
+def names(kind: str, task: str) -> list[str]:
+    """Registered names of ``kind`` for ``task``, in registration order."""
+    _load(task)
+    return [n for (k, t, n) in _ENTRIES if k == kind and t == task]
+
+
+def create(kind: str, task: str, name: str, **args: Any) -> Any:
+    """Build the registered component with ``args``."""
+    return entry(kind, task, name).factory(**args)
+
+
+def rebuild(spec: Spec | dict[str, Any]) -> Any:
+    """Build again what a ``Spec`` (or its JSON form) describes."""
+    spec = spec if isinstance(spec, Spec) else Spec.from_json(spec)
+    return create(spec.kind, spec.task, spec.name, **spec.args)
+
+
+def tasks() -> list[str]:
+    """Every registered task name."""
+    for name in BUILTIN_TASKS:
+        _load(name)
+    return [n for (k, _, n) in _ENTRIES if k == "task"]

@@ -1,0 +1,68 @@
+"""The registered generators of the critical-questions task."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from maieutic.data.cqs import load_cq_dataset
+from maieutic.errors import DataError
+from maieutic.llm.types import GenerationParams
+from maieutic.registry import create, register
+from maieutic.tasks.cqs.evaluators import llm_client
+from maieutic.tasks.cqs.generate import LLMCQGenerator, TemplateCQGenerator
+from maieutic.tasks.cqs.prompts import PromptContext
+from maieutic.tasks.cqs.schemes import SchemeLibrary
+from maieutic.tasks.cqs.template_generator import TemplateGenerator
+
+
+def scheme_library(schemes: str | None, scheme_mapping: str | None) -> SchemeLibrary:
+    """The benchmark's scheme file when named, else the built-in library."""
+    if scheme_mapping and not schemes:
+        raise DataError("--scheme-mapping needs --schemes")
+    return (
+        SchemeLibrary.from_walton(schemes, scheme_mapping) if schemes else SchemeLibrary.builtin()
+    )
+
+
+@register("generator", "cqs", "template")
+def template(
+    selector: str = "first", schemes: str | None = None, scheme_mapping: str | None = None
+) -> TemplateCQGenerator:
+    """Model-free: the intervention's argumentation-scheme templates, filled from the text."""
+    library = scheme_library(schemes, scheme_mapping)
+    return TemplateCQGenerator(TemplateGenerator(library), create("selector", "cqs", selector))
+
+
+@register("generator", "cqs", "llm", uses_llm=True)
+def llm(
+    strategies: Sequence[str] = ("detailed",),
+    llm: str | None = None,
+    base_url: str | None = None,
+    llm_backend: str = "auto",
+    candidates: int = 1,
+    selector: str = "first",
+    seed: int = 0,
+    temperature: float = 0.7,
+    top_p: float = 1.0,
+    max_tokens: int = 256,
+    shots: int = 1,
+    shots_from: str | None = None,
+    schemes: str | None = None,
+    scheme_mapping: str | None = None,
+    concurrency: int = 4,
+    timeout: float = 120.0,
+    retries: int = 4,
+) -> LLMCQGenerator:
+    """An LLM prompted with one or more strategies; candidates pooled, three selected."""
+    pool = None
+    if shots_from:
+        pool = load_cq_dataset(shots_from)
+    context = PromptContext(scheme_library(schemes, scheme_mapping), pool, shots, seed)
+    return LLMCQGenerator(
+        llm_client(llm, base_url, llm_backend, concurrency, timeout, retries),
+        [create("strategy", "cqs", s) for s in dict.fromkeys(strategies)],
+        context,
+        create("selector", "cqs", selector),
+        GenerationParams(temperature, top_p, max_tokens, seed),
+        candidates,
+    )
