@@ -75,13 +75,13 @@ def floor_seconds(texts: list[str], work: Path, backend: str = "torch") -> tuple
 
 
 def labels_of(results_path: Path) -> list[str]:
-    runs = json.loads(results_path.read_text())["runs"]
+    results = json.loads(results_path.read_text())["results"]
     return [
         q["label"]
-        for r in runs
-        for e in r["evaluations"].values()
-        if isinstance(e["cqs"], list)
-        for q in e["cqs"]
+        for r in results
+        for item in r["items"]
+        if isinstance(item["cqs"], list)
+        for q in item["cqs"]
     ]
 
 
@@ -153,7 +153,7 @@ def main() -> None:
 
     if args.onnx:
         onnx_home = work / "home-onnx"
-        run_cli([*base, str(one[0]), "--backend", "onnx"], onnx_home)  # export once
+        run_cli([*base, str(one[0]), "--embedding-backend", "onnx"], onnx_home)  # export once
         os.environ["MAIEUTIC_HOME"] = str(onnx_home)
         onnx_load, onnx_floor = floor_seconds(texts_one, work, backend="onnx")
         print(
@@ -161,7 +161,7 @@ def main() -> None:
             f"{floor_one / onnx_floor:.2f}x torch); load {onnx_load:.1f} s"
         )
         run_cli(
-            [*base, *map(str, subs), "--backend", "onnx", "--out", str(work / "onnx.json")],
+            [*base, *map(str, subs), "--embedding-backend", "onnx", "--out", str(work / "onnx.json")],
             onnx_home,
         )
         run_cli([*base, *map(str, subs), "--out", str(work / "torch.json")], work / "home-many")

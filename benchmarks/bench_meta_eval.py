@@ -31,20 +31,16 @@ def main() -> None:
     os.environ["MAIEUTIC_HOME"] = tempfile.mkdtemp(prefix="maieutic-bench-meta-")
     start = time.perf_counter()
     from maieutic.data.cqs import load_cq_dataset
-    from maieutic.embed.encoder import Encoder
-    from maieutic.embed.store import EmbeddingStore
-    from maieutic.tasks.cqs.matchers import ChrfMatcher, EmbeddingMatcher
-    from maieutic.tasks.cqs.meta_eval import agreement_report, leave_one_out
+    from maieutic.registry import create
+    from maieutic.tasks.cqs.meta_eval import leave_one_out, report
 
     dataset = load_cq_dataset(args.data)
-    if args.evaluator == "sts":
-        matcher = EmbeddingMatcher(Encoder(), EmbeddingStore())
-    else:
-        matcher = ChrfMatcher()
-    items = leave_one_out(dataset, matcher, matcher.default_threshold)
-    report = agreement_report([i.human for i in items], [i.predicted for i in items])
+    evaluator = create("evaluator", "cqs", args.evaluator)
+    items = leave_one_out(dataset, evaluator)
+    result = report(items)
     wall = time.perf_counter() - start
     distinct = len({q.cq for i in dataset.interventions.values() for q in i.cqs})
+    matcher = evaluator.matcher
     encoded = matcher.encoder.n_encoded if args.evaluator == "sts" else 0
     print(
         f"{args.evaluator} leave-one-out over {len(items)} references: {wall:.1f} s "
@@ -52,9 +48,9 @@ def main() -> None:
         f"{distinct} distinct"
     )
     print(
-        f"kappa NAE kept {report['kappa_nae_kept']:.3f}, NAE dropped "
-        f"{report['kappa_nae_dropped']:.3f}, NAE rate {100 * report['nae_rate']:.1f}% "
-        f"at threshold {matcher.default_threshold}"
+        f"kappa NAE kept {result['kappa_nae_kept']:.3f}, NAE dropped "
+        f"{result['kappa_nae_dropped']:.3f}, NAE rate {100 * result['nae_rate']:.1f}% "
+        f"at threshold {evaluator.threshold:g}"
     )
 
 

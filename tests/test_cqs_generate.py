@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from maieutic.data.cqs import CQDataset, Intervention, ReferenceQuestion, load_cq_dataset
+from maieutic.evaluate.runs import mean_std
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import LLMClient
 from maieutic.llm.types import GenerationParams
-from maieutic.samples import sample_path
-from maieutic.evaluate.runs import mean_std
 from maieutic.registry import create
+from maieutic.samples import sample_path
 from maieutic.tasks.cqs.generate import LLMCQGenerator, to_submission
 from maieutic.tasks.cqs.prompts import PromptBuilder, PromptContext
 from maieutic.tasks.cqs.schemes import SchemeLibrary
@@ -200,3 +200,86 @@ def test_runs_give_separate_files_and_mean_std(cli, tmp_path):
     assert summary["n"] == 3
     assert summary["mean"] == pytest.approx(overall.mean())
     assert summary["std"] == pytest.approx(overall.std(ddof=1))
+
+
+def _fewshot_generator(pool=None):
+    backend = ScriptedBackend(default="Is A so? Is B so? Is C so?")
+    generator = LLMCQGenerator(
+        LLMClient(backend),
+        [create("strategy", "cqs", "fewshot")],
+        PromptContext(pool=pool),
+        first_k,
+        GenerationParams(seed=0),
+    )
+    return generator, backend
+
+
+def test_fewshot_examples_from_the_evaluated_split_come_with_a_warning():
+    dataset = _labelled()
+    generator, backend = _fewshot_generator()
+    run = generator.generate(dataset)
+    assert any("--shots-from" in w for w in run.warnings)
+    prompt = backend.history[0].messages[-1][1]
+    assert "text of B" in prompt or "text of C" in prompt  # drawn from the same split
+
+
+def test_shots_from_names_the_pool_and_silences_the_warning(tmp_path):
+    pool = CQDataset(
+        {
+            "P": Intervention(
+                "P",
+                "pool text",
+                cqs=tuple(
+                    ReferenceQuestion(f"p{i}", f"pool useful {i}?", "Useful") for i in range(3)
+                ),
+            )
+        }
+    )
+    generator, backend = _fewshot_generator(pool)
+    run = generator.generate(_labelled())
+    assert run.warnings == []
+    prompts = [r.messages[-1][1] for r in backend.history]
+    assert all("pool text" in p and "text of B\n</text>\nUseful" not in p for p in prompts)
+
+
+def test_shots_from_option_reaches_the_generator(tmp_path):
+    path = tmp_path / "pool.json"
+    path.write_text(
+        json.dumps(
+            {
+                "P": {
+                    "intervention_id": "P",
+                    "intervention": "pool text",
+                    "cqs": [{"id": i, "cq": f"u{i}?", "label": "Useful"} for i in range(3)],
+                }
+            }
+        )
+    )
+    generator = create(
+        "generator",
+        "cqs",
+        "llm",
+        strategies=["fewshot"],
+        shots_from=str(path),
+        llm_backend="openai",
+        base_url="http://127.0.0.1:9/v1",
+    )
+    assert list(generator.context.pool.interventions) == ["P"]
+    assert generator.spec.args["shots_from"] == str(path)
+
+
+@pytest.mark.slow
+def test_template_generator_with_dedup_keeps_every_intervention(cli, tmp_path):
+    data = sample_path("cqs/sample_dataset.json")
+    out = tmp_path / "tpl.json"
+    result = cli("generate", "cqs", "--data", data, "--selector", "dedup", "--out", out)
+    assert result.code == 0, result.err
+    sub = json.loads(out.read_text())
+    assert all(len(entry["cqs"]) == 3 for entry in sub.values())
+    assert "model" not in result.err  # no model ran and none is mentioned
+    meta = json.loads((tmp_path / "tpl.meta.json").read_text())
+    assert meta["failed"] == {}
+    assert meta["signature"]["generator"] == "template"
+    assert meta["signature"]["selector"] == "dedup"
+    assert meta["generator"]["args"]["selector"] == "dedup"
+    assert meta["signature"]["dataset"].startswith("sha256:")

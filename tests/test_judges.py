@@ -12,15 +12,15 @@ from maieutic.data.cqs import (
     SubmissionEntry,
     SubmittedQuestion,
 )
+from maieutic.evaluate.agreement import UNSCORED
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import LLMClient
-from maieutic.evaluate.agreement import UNSCORED
 from maieutic.tasks.cqs.evaluate import CQEvaluator
 from maieutic.tasks.cqs.judges import JudgeMatcher, parse_label, parse_match, parse_rubric
 from maieutic.tasks.cqs.scoring import NAE
 
 
-def LLMJudge(kind, client):  # noqa: N802 - reads like the class it builds
+def LLMJudge(kind, client):
     return JudgeMatcher(kind, client)
 
 

@@ -6,7 +6,6 @@ import json
 
 import krippendorff
 import pytest
-
 from sklearn.metrics import cohen_kappa_score
 
 from maieutic.data.cqs import (
@@ -299,6 +298,10 @@ def test_compare_two_evaluators_over_submissions(cli, cqs_dev, tmp_path):
         "sts",
         "--evaluator",
         "chrf",
+        "--threshold",
+        "sts=0.65",
+        "--threshold",
+        "chrf=40",
         *subs,
         "--plot",
         plot,
@@ -369,3 +372,39 @@ def test_compqa_mismatched_files_are_a_data_error(cli, tmp_path):
     result = cli("meta-eval", "compqa-humans", a, b)
     assert result.code == 2
     assert "line 2: filename 'x' vs 'y'" in result.err
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("0.6", "expected EVALUATOR=VALUE"),
+        ("bleu=3", "expected EVALUATOR=VALUE"),
+        ("chrf=high", "'high' is not a number"),
+        ("chrf=300", "outside [0, 100]"),
+    ],
+)
+def test_compare_thresholds_are_per_evaluator(cli, tmp_path, value, message):
+    refs = {
+        "I": {
+            "intervention_id": "I",
+            "intervention": "We must act.",
+            "cqs": [{"id": "a", "cq": "Why act now?", "label": "Useful"}],
+        }
+    }
+    data = write_json(tmp_path / "d.json", refs)
+    sub = write_json(tmp_path / "s.json", {"I": {"intervention_id": "I", "cqs": "Missing CQs"}})
+    result = cli(
+        "meta-eval",
+        "cqs-compare",
+        "--data",
+        data,
+        "--evaluator",
+        "chrf",
+        "--evaluator",
+        "llm-label",
+        "--threshold",
+        value,
+        sub,
+    )
+    assert result.code == 2
+    assert message in result.err

@@ -140,6 +140,7 @@ def component_args(ctx: click.Context, entry: Entry, options: dict[str, Any]) ->
         if name in accepted:
             args[name] = (not value) if option in _INVERTED else value
         elif is_explicit(ctx, option):
-            flag = "--" + option.replace("_", "-")
+            param = next((p for p in ctx.command.params if p.name == option), None)
+            flag = param.opts[0] if param else "--" + option.replace("_", "-")
             raise click.UsageError(f"{flag} does not apply to the {entry.kind} {entry.name!r}")
     return args

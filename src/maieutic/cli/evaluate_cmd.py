@@ -75,17 +75,7 @@ def evaluate() -> None:
 )
 @strict_option
 @click.pass_context
-def evaluate_cqs(
-    ctx: click.Context,
-    data_path: str,
-    submissions: tuple[str, ...],
-    evaluator: str,
-    out_path: str | None,
-    official_dir: str | None,
-    skip_unknown: bool,
-    strict: bool,
-    **options,
-) -> None:
+def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir, **options):
     """Evaluate critical-question SUBMISSIONS against the references of --data.
 
     One submission prints a summary; several print a leaderboard.
@@ -93,7 +83,8 @@ def evaluate_cqs(
     task = get_task("cqs")
     dataset = task.load_reference(data_path)
     echo_warnings(Path(data_path).name, dataset.warnings)
-    loaded = load_submissions(task, submissions, strict=strict)
+    loaded = load_submissions(task, submissions, strict=options.pop("strict"))
+    skip_unknown = options.pop("skip_unknown")
     options["extra_references"] = list(options.pop("extra_references"))
     scorer = build(ctx, "evaluator", "cqs", evaluator, options)
     results = ResultsFile(out_path, "cqs", provenance(ctx.params), task.run_figures)

@@ -57,6 +57,32 @@ def _sweep_table(rows: list[dict], chosen: dict) -> Table:
     return table
 
 
+def _headline(evaluator: str, result: dict, seconds: float) -> str:
+    return (
+        f"{evaluator}: n={result['n']} kappa(NAE kept)={fmt(result['kappa_nae_kept'], '{:.3f}')} "
+        f"kappa(NAE dropped)={fmt(result['kappa_nae_dropped'], '{:.3f}')} "
+        f"NAE={fmt(result['nae_rate'], '{:.1%}')} unscored={result['n_unscored']} "
+        f"time={seconds:.1f}s"
+    )
+
+
+def _run_sweep(console, items, thresholds, evaluator: str, plot_path: str | None) -> dict:
+    rows = sweep(items, thresholds)
+    chosen = choose_threshold(rows)
+    console.print(_sweep_table(rows, chosen))
+    console.print(
+        f"chosen threshold: {chosen['threshold']:g} (largest κ(NAE dropped) × "
+        f"(1 − NAE rate) = {chosen['balance']:.3f})",
+        highlight=False,
+    )
+    if plot_path:
+        from maieutic.report.plots import sweep_plot
+
+        title = f"{evaluator}: leave-one-out agreement by threshold"
+        sweep_plot(rows, chosen["threshold"], plot_path, title)
+    return {"rows": rows, "chosen": chosen}
+
+
 @meta_eval.command("cqs")
 @click.option(
     "--data",
@@ -101,13 +127,7 @@ def meta_eval_cqs(
     result = report(items)
     signature = meta_signature(dataset, scorer, sample, seed)
     console = console_for(out_path)
-    console.print(
-        f"{evaluator}: n={result['n']} kappa(NAE kept)={fmt(result['kappa_nae_kept'], '{:.3f}')} "
-        f"kappa(NAE dropped)={fmt(result['kappa_nae_dropped'], '{:.3f}')} "
-        f"NAE={fmt(result['nae_rate'], '{:.1%}')} unscored={result['n_unscored']} "
-        f"time={seconds:.1f}s",
-        highlight=False,
-    )
+    console.print(_headline(evaluator, result, seconds), highlight=False)
     console.print(_confusion_table(result))
     payload = {
         "format": "maieutic.meta-eval/2",
@@ -121,20 +141,7 @@ def meta_eval_cqs(
         "items": [i.to_json() for i in items],
     }
     if do_sweep:
-        rows = sweep(items, scale.sweep)
-        chosen = choose_threshold(rows)
-        console.print(_sweep_table(rows, chosen))
-        console.print(
-            f"chosen threshold: {chosen['threshold']:g} (largest κ(NAE dropped) × "
-            f"(1 − NAE rate) = {chosen['balance']:.3f})",
-            highlight=False,
-        )
-        payload["sweep"] = {"rows": rows, "chosen": chosen}
-        if plot_path:
-            from maieutic.report.plots import sweep_plot
-
-            title = f"{evaluator}: leave-one-out agreement by threshold"
-            sweep_plot(rows, chosen["threshold"], plot_path, title)
+        payload["sweep"] = _run_sweep(console, items, scale.sweep, evaluator, plot_path)
     console.print(f"signature: {signature}", highlight=False)
     if out_path:
         write_json(out_path, payload)
@@ -155,6 +162,33 @@ def _thresholds(values: tuple[str, ...], evaluators: list[str]) -> dict[str, flo
         except ValueError:
             raise click.UsageError(f"--threshold {value!r}: {number!r} is not a number") from None
     return out
+
+
+def _print_comparison(console, result: dict, plot_path: str | None) -> None:
+    console.print(_kappa_table(result))
+    for r in result["rankings"]:
+        console.print(
+            f"score correlation {r['a']} vs {r['b']} over {len(result['submissions'])} "
+            f"submissions: pearson={fmt(r['pearson'], '{:.3f}')} "
+            f"spearman={fmt(r['spearman'], '{:.3f}')}",
+            highlight=False,
+        )
+    if plot_path:
+        from maieutic.report.plots import heatmap
+
+        title = "Cohen's κ between evaluators"
+        heatmap(result["evaluators"], result["kappa"], plot_path, title)
+
+
+def _kappa_table(result: dict) -> Table:
+    table = Table(title="Cohen's κ between evaluators (NAE kept as a class)", title_justify="left")
+    table.add_column("")
+    for n in result["evaluators"]:
+        table.add_column(n, justify="right")
+    table.add_column("signature", overflow="fold")
+    for n, row in zip(result["evaluators"], result["kappa"], strict=True):
+        table.add_row(n, *(fmt(v, "{:.3f}") for v in row), result["signatures"][n])
+    return table
 
 
 @meta_eval.command("cqs-compare")
@@ -207,36 +241,11 @@ def meta_eval_compare(
         for n in names_
     }
     result = compare(dataset, loaded, scorers)
-    console = console_for(out_path)
-    table = Table(title="Cohen's κ between evaluators (NAE kept as a class)", title_justify="left")
-    table.add_column("")
-    for n in names_:
-        table.add_column(n, justify="right")
-    table.add_column("signature", overflow="fold")
-    for n, row in zip(names_, result["kappa"], strict=True):
-        table.add_row(n, *(fmt(v, "{:.3f}") for v in row), result["signatures"][n])
-    console.print(table)
-    for r in result["rankings"]:
-        console.print(
-            f"score correlation {r['a']} vs {r['b']} over {len(loaded)} submissions: "
-            f"pearson={fmt(r['pearson'], '{:.3f}')} spearman={fmt(r['spearman'], '{:.3f}')}",
-            highlight=False,
-        )
-    if plot_path:
-        from maieutic.report.plots import heatmap
-
-        heatmap(names_, result["kappa"], plot_path, "Cohen's κ between evaluators")
+    _print_comparison(console_for(out_path), result, plot_path)
     if out_path:
         specs = {n: s.spec.to_json() for n, s in scorers.items()}
-        write_json(
-            out_path,
-            {
-                "format": "maieutic.cqs-compare/2",
-                "provenance": provenance(ctx.params),
-                "evaluator_specs": specs,
-                **result,
-            },
-        )
+        meta = {"format": "maieutic.cqs-compare/2", "provenance": provenance(ctx.params)}
+        write_json(out_path, {**meta, "evaluator_specs": specs, **result})
     fail_on_call_failures([f for s in scorers.values() for f in s.failures], "judge")
 
 

@@ -1,0 +1,196 @@
+"""The command line as a whole: help on every option, one meaning per option name,
+options that do not apply are refused, and results go where they are asked to."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import stat
+
+import click
+import pytest
+
+from maieutic.cli.main import cli as root
+from tests.conftest import write_json
+
+DATASET = {
+    "A_1": {
+        "intervention_id": "A_1",
+        "intervention": "We should do X because Y.",
+        "cqs": [
+            {"id": "r0", "cq": "Does Y really lead to X?", "label": "Useful"},
+            {"id": "r1", "cq": "What is the weather like today?", "label": "Invalid"},
+        ],
+    }
+}
+SUBMISSION = {
+    "A_1": {"intervention_id": "A_1", "cqs": [{"id": 0, "cq": "Does Y really lead to X?"}]}
+}
+
+
+def _commands(group: click.Group, prefix: str = ""):
+    for name, command in group.commands.items():
+        path = f"{prefix} {name}".strip()
+        if isinstance(command, click.Group):
+            yield from _commands(command, path)
+        else:
+            yield path, command
+
+
+COMMANDS = list(_commands(root))
+
+
+@pytest.mark.parametrize(("path", "command"), COMMANDS, ids=[p for p, _ in COMMANDS])
+def test_every_option_has_help_and_no_bare_model_option(path, command):
+    for param in command.params:
+        if isinstance(param, click.Option):
+            assert param.help, f"maieutic {path} {param.opts[0]} has no help text"
+            assert "--model" not in param.opts, f"maieutic {path}: use --llm or --embedding-model"
+            assert "--metric" not in param.opts
+
+
+@pytest.mark.parametrize(("path", "command"), COMMANDS, ids=[p for p, _ in COMMANDS])
+def test_command_functions_stay_thin(path, command):
+    lines = inspect.getsource(command.callback).splitlines()
+    body = [line for line in lines if line.strip() and not line.lstrip().startswith("@")]
+    assert len(body) <= 60, f"maieutic {path}: {len(body)} lines"
+
+
+def test_llm_options_are_refused_by_the_template_generator(cli, tmp_path):
+    data = write_json(tmp_path / "d.json", DATASET)
+    for option, value in [("--strategy", "baseline"), ("--llm", "m"), ("--temperature", "0.2")]:
+        result = cli("generate", "cqs", "--data", data, "--out", tmp_path / "o.json", option, value)
+        assert result.code == 2, option
+        assert f"{option} does not apply to the generator 'template'" in result.err
+
+
+def test_embedding_options_are_refused_by_chrf(cli, tmp_path):
+    data = write_json(tmp_path / "d.json", DATASET)
+    sub = write_json(tmp_path / "s.json", SUBMISSION)
+    result = cli(
+        "evaluate",
+        "cqs",
+        "--data",
+        data,
+        sub,
+        "--evaluator",
+        "chrf",
+        "--embedding-model",
+        "x",
+    )
+    assert result.code == 2
+    assert "--embedding-model does not apply to the evaluator 'chrf'" in result.err
+
+
+def test_out_dash_writes_results_to_stdout_and_tables_to_stderr(cli, tmp_path):
+    data = write_json(tmp_path / "d.json", DATASET)
+    sub = write_json(tmp_path / "s.json", SUBMISSION)
+    result = cli("evaluate", "cqs", "--data", data, sub, "--evaluator", "chrf", "--out", "-")
+    assert result.code == 0, result.err
+    payload = json.loads(result.out)
+    assert payload["results"][0]["score"] == pytest.approx(1 / 3)
+    assert "signature" in result.err  # the table went to stderr
+
+
+def test_out_onto_a_device_node_never_replaces_it(tmp_path):
+    from maieutic.data._io import write_json as write
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        write(fifo, {"a": 1})
+        assert stat.S_ISFIFO(os.stat(fifo).st_mode)  # still a pipe, not a regular file
+        assert json.loads(os.read(reader, 1000)) == {"a": 1}
+    finally:
+        os.close(reader)
+    write("/dev/null", {"a": 1})
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_results_files_get_the_users_umask_not_0600(tmp_path):
+    from maieutic.data._io import write_json as write
+
+    old = os.umask(0o022)
+    try:
+        write(tmp_path / "new.json", {"a": 1})
+        assert stat.S_IMODE(os.stat(tmp_path / "new.json").st_mode) == 0o644
+        kept = tmp_path / "kept.json"
+        kept.write_text("{}")
+        os.chmod(kept, 0o640)
+        write(kept, {"a": 2})
+        assert stat.S_IMODE(os.stat(kept).st_mode) == 0o640
+    finally:
+        os.umask(old)
+
+
+def test_a_labelled_dataset_given_as_submission_is_refused(cli, tmp_path):
+    data = write_json(tmp_path / "d.json", DATASET)
+    result = cli("evaluate", "cqs", "--data", data, data)
+    assert result.code == 2
+    assert "this is a labelled dataset" in result.err and "swapped" in result.err
+
+
+def test_swapped_arguments_are_named(cli, tmp_path):
+    data = write_json(tmp_path / "d.json", DATASET)
+    sub = write_json(tmp_path / "s.json", SUBMISSION)
+    result = cli("evaluate", "cqs", "--data", sub, data)
+    assert result.code == 2
+    assert "s.json: this looks like a submission" in result.err
+
+
+def test_strict_refuses_flagged_submissions_that_are_otherwise_scored(cli, tmp_path):
+    data = write_json(tmp_path / "d.json", DATASET)
+    sub = write_json(
+        tmp_path / "s.json",
+        {
+            "A_1": {
+                "intervention_id": "A_1",
+                "cqs": [{"id": "x", "cq": q} for q in ("", "a?", "b?")],
+            }
+        },
+    )
+    out = tmp_path / "r.json"
+    lenient = cli("evaluate", "cqs", "--data", data, sub, "--evaluator", "chrf", "--out", out)
+    assert lenient.code == 0, lenient.err
+    assert 'warning: s: "A_1".cqs[0].cq: empty question' in lenient.err
+    flags = json.loads(out.read_text())["results"][0]["flags"]
+    assert [f["code"] for f in flags] == ["empty-question", "repeated-id", "repeated-id"]
+    strict = cli("evaluate", "cqs", "--data", data, sub, "--evaluator", "chrf", "--strict")
+    assert strict.code == 2
+    assert '"A_1".cqs[0].cq: empty question (and 2 more flagged problem(s))' in strict.err
+
+
+def test_results_record_what_reproduces_them(cli, tmp_path):
+    from maieutic.evaluate.results_file import load_results
+    from maieutic.registry import rebuild
+
+    data = write_json(tmp_path / "d.json", DATASET)
+    sub = write_json(tmp_path / "s.json", SUBMISSION)
+    out = tmp_path / "r.json"
+    assert (
+        cli(
+            "evaluate",
+            "cqs",
+            "--data",
+            data,
+            sub,
+            "--evaluator",
+            "chrf",
+            "--threshold",
+            "42",
+            "--out",
+            out,
+        ).code
+        == 0
+    )
+    payload = json.loads(out.read_text())
+    provenance = payload["provenance"]
+    assert provenance["maieutic_version"]
+    assert provenance["options"]["threshold"] == 42.0
+    assert provenance["libraries"]["sacrebleu"]
+    assert provenance["git"] is None or len(provenance["git"]["commit"]) == 40
+    [result] = load_results(out)
+    again = rebuild(result.evaluator)  # the recorded spec builds the same evaluator
+    assert again.threshold == 42.0 and again.spec == result.evaluator
