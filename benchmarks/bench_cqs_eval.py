@@ -160,10 +160,8 @@ def main() -> None:
             f"onnx floor: {onnx_floor:.1f} s ({len(texts_one) / onnx_floor:.0f} texts/s, "
             f"{floor_one / onnx_floor:.2f}x torch); load {onnx_load:.1f} s"
         )
-        run_cli(
-            [*base, *map(str, subs), "--embedding-backend", "onnx", "--out", str(work / "onnx.json")],
-            onnx_home,
-        )
+        onnx_args = ["--embedding-backend", "onnx", "--out", str(work / "onnx.json")]
+        run_cli([*base, *map(str, subs), *onnx_args], onnx_home)
         run_cli([*base, *map(str, subs), "--out", str(work / "torch.json")], work / "home-many")
         a, b = labels_of(work / "torch.json"), labels_of(work / "onnx.json")
         changed = sum(x != y for x, y in zip(a, b, strict=True))
