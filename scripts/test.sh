@@ -23,6 +23,10 @@ if ! ls "$WHEELHOUSE"/llama_cpp_python-"$LLAMA_VERSION"-*.whl >/dev/null 2>&1; t
 fi
 pip install -q --find-links "$WHEELHOUSE" "llama-cpp-python[server]==$LLAMA_VERSION"
 pip install -q --find-links "$WHEELHOUSE" -e '.[test]'
+# Whatever was installed before (a native build that crashes on this CPU, say), end with
+# the portable wheel in place; pip would otherwise keep a build it sees as satisfying.
+pip install -q --force-reinstall --no-deps --no-index --find-links "$WHEELHOUSE" \
+  "llama-cpp-python==$LLAMA_VERSION"
 ruff check src tests benchmarks
 ruff format --check src tests benchmarks
 pytest "$@"

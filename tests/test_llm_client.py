@@ -121,3 +121,35 @@ def test_failures_do_not_stop_other_requests():
     )
     results = LLMClient(backend).run_all([_request(sample_index=i) for i in range(3)])
     assert [type(r).__name__ for r in results] == ["ChatResult", "CallFailed", "ChatResult"]
+
+
+def test_an_empty_reply_is_retried_and_never_cached(tmp_path, sleeps):
+    store = CallStore(tmp_path / "llm.sqlite")
+    backend = ScriptedBackend(["", "  \n", "a real answer?"])
+    [result] = LLMClient(backend, store, retry=RetryPolicy(retries=3)).run_all([_request()])
+    assert result.text == "a real answer?" and len(backend.history) == 3
+    assert [r["reply"] for r in store.rows("cache")] == [
+        '{"text": "a real answer?", "model": "scripted", "prompt_tokens": 3, '
+        '"completion_tokens": 3}'
+    ]
+    # empty every time: the call fails with the reason, and nothing is cached
+    store2 = CallStore(tmp_path / "other.sqlite")
+    [failed] = LLMClient(ScriptedBackend(default=""), store2, retry=RetryPolicy(retries=1)).run_all(
+        [_request()]
+    )
+    assert isinstance(failed, CallFailed)
+    assert failed.reason == "empty content in the reply after 2 attempts"
+    assert store2.rows("cache") == []
+
+
+def test_two_servers_never_share_cached_replies(tmp_path):
+    from maieutic.llm.backends.openai_compat import OpenAICompatibleBackend
+
+    one = OpenAICompatibleBackend("http://127.0.0.1:8001/v1", "default", api_key="sk-secret")
+    two = OpenAICompatibleBackend("http://127.0.0.1:8002/v1", "default", api_key="sk-secret")
+    assert one.model_identity == "default@http://127.0.0.1:8001/v1"
+    assert LLMClient(one).key(_request()) != LLMClient(two).key(_request())
+    assert "sk-secret" not in one.model_identity
+    # the key never changes the identity either
+    three = OpenAICompatibleBackend("http://127.0.0.1:8001/v1", "default", api_key="other")
+    assert LLMClient(one).key(_request()) == LLMClient(three).key(_request())

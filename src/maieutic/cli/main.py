@@ -16,6 +16,7 @@ from maieutic.cli.evaluate_cmd import evaluate
 from maieutic.cli.generate_cmd import generate
 from maieutic.cli.meta_eval_cmd import meta_eval
 from maieutic.cli.serve_cmd import serve_llm
+from maieutic.cli.setup_llm_cmd import setup_llm
 from maieutic.errors import MaieuticError
 
 
@@ -36,6 +37,7 @@ cli.add_command(demo)
 cli.add_command(generate)
 cli.add_command(serve_llm)
 cli.add_command(meta_eval)
+cli.add_command(setup_llm)
 
 
 def run(argv: list[str] | None = None) -> int:

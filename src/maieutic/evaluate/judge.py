@@ -17,6 +17,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from maieutic.llm.backends import describe
 from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
 
@@ -139,8 +140,5 @@ class LLMJudge(Generic[T]):
         """Judge model, backend, and a hash of the prompt template (so prompt changes
         show in the signature); ``probe_prompt`` is the prompt for placeholder inputs."""
         digest = hashlib.sha256(f"{self.system}\n{probe_prompt}".encode()).hexdigest()[:8]
-        return {
-            "model": self.client.backend.model_identity,
-            "backend": self.client.backend.kind,
-            "prompt": digest,
-        }
+        model, backend = describe(self.client.backend)
+        return {"model": model, "backend": backend, "prompt": digest}

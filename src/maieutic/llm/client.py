@@ -139,6 +139,10 @@ class LLMClient:
                 try:
                     reply = await self._attempt(request)
                     error = None
+                    if not reply.text.strip():
+                        # an empty reply is a failure of the call, whatever the backend:
+                        # retried, and never cached as if it were the model's answer
+                        raise TransientError("empty content in the reply")
                 except TransientError as exc:
                     reply, error, retry_after = None, str(exc), exc.retry_after
                 except PermanentError as exc:

@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 
 from maieutic.errors import RunError
-from maieutic.llm.backends.local import smollm2_gguf_path
+from maieutic.llm.backends.local import LLAMACPP_HINT, smollm2_gguf_path
 from maieutic.paths import maieutic_home
 
 SERVED_MODEL_NAME = "SmolLM2-135M-Instruct"
@@ -77,8 +77,7 @@ class LocalServer:
             import llama_cpp.server  # noqa: F401
         except ImportError as exc:
             raise RunError(
-                f"llama-cpp-python's server is not installed ({exc.name}): "
-                "pip install 'maieutic[llm]'"
+                f"llama-cpp-python's server is not installed ({exc.name}): {LLAMACPP_HINT}"
             ) from None
         # The server is chatty; a pipe nobody drains would fill up and stall it, so its
         # output goes to a log file under MAIEUTIC_HOME.

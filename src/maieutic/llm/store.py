@@ -61,11 +61,20 @@ class CallStore:
     def _migrate(self) -> None:
         with self._db:
             self._db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY)")
-            done = {row[0] for row in self._db.execute("SELECT name FROM _migrations")}
-            for name, sql in MIGRATIONS:
-                if name not in done:
-                    self._db.executescript(sql)
-                    self._db.execute("INSERT INTO _migrations VALUES (?)", (name,))
+        done = {row[0] for row in self._db.execute("SELECT name FROM _migrations")}
+        for name, sql in MIGRATIONS:
+            if name in done:
+                continue
+            # executescript commits whatever is pending before it runs, so the migration
+            # and its bookkeeping row go in one explicit transaction of their own: both
+            # happen or neither does (SQLite DDL is transactional)
+            script = f"BEGIN;\n{sql}\nINSERT INTO _migrations VALUES ('{name}');\nCOMMIT;"
+            try:
+                self._db.executescript(script)
+            except sqlite3.Error:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
 
     def get(self, key: str) -> BackendReply | None:
         """The cached reply for ``key``, if any."""

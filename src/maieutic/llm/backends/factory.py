@@ -24,9 +24,11 @@ def make_backend(kind: str = "auto", *, model: str | None = None, base_url: str 
             raise DataError(f"--base-url must start with http:// or https://, got {base_url!r}")
         return OpenAICompatibleBackend(base_url, model or "default")
     if kind == "local":
-        from maieutic.llm.backends.local import LocalLlamaBackend
+        from maieutic.llm.backends.embedded import embedded_backend
 
-        return LocalLlamaBackend(model if model and model.endswith(".gguf") else None)
+        if model and not model.endswith(".gguf"):
+            raise DataError(f"--llm {model!r}: the local backend runs a .gguf file")
+        return embedded_backend(model)
     if kind == "hf":
         from maieutic.llm.backends.hf import HFBackend
 

