@@ -194,3 +194,19 @@ def test_results_record_what_reproduces_them(cli, tmp_path):
     [result] = load_results(out)
     again = rebuild(result.evaluator)  # the recorded spec builds the same evaluator
     assert again.threshold == 42.0 and again.spec == result.evaluator
+
+
+@pytest.mark.slow
+def test_demo_shows_questions_with_their_labels_and_explains_every_column(cli, tmp_path):
+    result = cli("demo", "--out-dir", tmp_path)
+    assert result.code == 0, result.err
+    out = result.out
+    assert "cqs leaderboard" in out and "generated questions and their labels" in out
+    assert "TOWN_BIKES_1" in out and "not_able_to_evaluate" in out
+    for column in ("score:", "Useful:", "NAE:", "missing:", "flagged:", "CR-div:"):
+        assert any(line.startswith(column) for line in out.splitlines()), column
+    payload = json.loads((tmp_path / "results.json").read_text())
+    assert [r["submission"] for r in payload["results"]] == [
+        "template_generator",
+        "sample_submission",
+    ]
