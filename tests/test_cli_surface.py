@@ -210,3 +210,49 @@ def test_demo_shows_questions_with_their_labels_and_explains_every_column(cli, t
         "template_generator",
         "sample_submission",
     ]
+
+
+def test_out_through_a_symlink_writes_the_target_and_keeps_the_link(tmp_path):
+    from maieutic.data._io import write_json as write
+
+    target = tmp_path / "real.json"
+    target.write_text("{}")
+    link = tmp_path / "stdout-like"
+    link.symlink_to(target)
+    write(link, {"a": 1})
+    assert link.is_symlink() and json.loads(target.read_text()) == {"a": 1}
+
+
+def test_out_dev_stdout_as_a_subprocess_keeps_the_device(tmp_path):
+    import subprocess
+    import sys
+
+    data = write_json(tmp_path / "d.json", DATASET)
+    sub = write_json(tmp_path / "s.json", SUBMISSION)
+    captured = tmp_path / "captured.txt"
+    with open(captured, "w") as handle:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "maieutic",
+                "evaluate",
+                "cqs",
+                "--data",
+                str(data),
+                str(sub),
+                "--evaluator",
+                "chrf",
+                "--out",
+                "/dev/stdout",
+            ],
+            stdout=handle,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "MAIEUTIC_HOME": str(tmp_path / "home")},
+        )
+    assert done.returncode == 0, done.stderr
+    assert os.path.islink("/dev/stdout")
+    # only the results went to standard output (the table went to stderr), whole
+    assert json.loads(captured.read_text())["format"] == "maieutic.results/2"
+    assert "signature" in done.stderr

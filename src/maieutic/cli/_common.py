@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+from maieutic.data._io import is_stdout
 from maieutic.data.flags import refuse_flags
 from maieutic.evaluate.result import unique_names
 from maieutic.registry import create, entry
@@ -69,7 +70,7 @@ def console_for(out_path: str | None) -> Console:
 
     Piped output (files, CI logs) gets room for the full table instead of 80 columns.
     """
-    to_stderr = out_path == "-"
+    to_stderr = is_stdout(out_path)
     stream = sys.stderr if to_stderr else sys.stdout
     return Console(
         file=stream, soft_wrap=True, width=None if stream.isatty() else 160, stderr=to_stderr

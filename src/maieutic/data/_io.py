@@ -132,6 +132,21 @@ def type_name(value: Any) -> str:
 
 
 STDOUT = "-"
+_STDOUT_NAMES = {STDOUT, "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"}
+
+
+def is_stdout(path: str | Path | None) -> bool:
+    """Whether ``path`` means standard output (``-`` or one of its device names)."""
+    return path is not None and str(path) in _STDOUT_NAMES
+
+
+def rewritable(path: str | Path | None) -> bool:
+    """Whether ``path`` can be rewritten over and over (a regular file, or a new path);
+    standard output, pipes and devices are written once, at the end."""
+    if path is None or is_stdout(path):
+        return False
+    path = Path(path)
+    return not path.is_symlink() and (not path.exists() or path.is_file())
 
 
 def _umask() -> int:
@@ -147,18 +162,22 @@ def write_json(path: str | Path, payload: Any) -> None:
     A regular file (or a new path) is written through a temporary file and renamed
     into place, so a crash never leaves half a file; it gets the permissions a plain
     ``open`` would give (the user's umask), or keeps those of the file it replaces.
-    Anything else that exists at ``path`` (``/dev/stdout``, a pipe, a terminal) is
-    written in place and never replaced, since renaming over a device node would
+    Anything else at ``path`` — a symlink such as ``/dev/stdout``, a pipe, a terminal,
+    a device — is written in place and never replaced, since renaming over it would
     swap it for a regular file.
     """
     text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
-    if str(path) == STDOUT:
+    if is_stdout(path):
+        # through this process's own stream: reopening /dev/stdout would truncate a
+        # redirected file and write over what was printed before
         sys.stdout.write(text)
         sys.stdout.flush()
         return
     path = Path(path)
     try:
-        if path.exists() and not path.is_file():
+        # a symlink (/dev/stdout is one, to the terminal or to a file the shell opened)
+        # is written through, never replaced; so is anything that is not a regular file
+        if path.is_symlink() or (path.exists() and not path.is_file()):
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(text)
             return

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from maieutic.data._io import read_keyed_records, write_json
+from maieutic.data._io import read_keyed_records, rewritable, write_json
 from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.runs import group_runs, summarize_runs
@@ -40,7 +40,7 @@ class ResultsFile:
     def add(self, result: EvalResult) -> None:
         """Keep ``result`` and rewrite the file."""
         self.results.append(result)
-        if self.path is not None and str(self.path) != "-":
+        if rewritable(self.path):
             write_json(self.path, self.payload())
 
     def close(self) -> None:
