@@ -129,7 +129,8 @@ def test_a_labelled_dataset_given_as_submission_is_refused(cli, tmp_path):
     data = write_json(tmp_path / "d.json", DATASET)
     result = cli("evaluate", "cqs", "--data", data, data)
     assert result.code == 2
-    assert "this is a labelled dataset" in result.err and "swapped" in result.err
+    assert "this is the labelled dataset, not a submission" in result.err
+    assert "swapped" in result.err
 
 
 def test_swapped_arguments_are_named(cli, tmp_path):
@@ -256,3 +257,113 @@ def test_out_dev_stdout_as_a_subprocess_keeps_the_device(tmp_path):
     # only the results went to standard output (the table went to stderr), whole
     assert json.loads(captured.read_text())["format"] == "maieutic.results/2"
     assert "signature" in done.stderr
+
+
+def test_generation_needs_a_file_and_shots_need_the_fewshot_strategy(cli, tmp_path):
+    data = write_json(tmp_path / "d.json", DATASET)
+    result = cli("generate", "cqs", "--data", data, "--out", "-")
+    assert result.code == 2 and "--out must be a file path" in result.err
+    result = cli(
+        "generate",
+        "cqs",
+        "--data",
+        data,
+        "--out",
+        tmp_path / "o.json",
+        "--generator",
+        "llm",
+        "--shots",
+        "2",
+    )
+    assert result.code == 2 and "--shots applies to --strategy fewshot only" in result.err
+
+
+def test_plot_needs_sweep_and_a_chrf_threshold_like_a_cosine_is_questioned(cli, tmp_path):
+    data = write_json(tmp_path / "d.json", DATASET)
+    result = cli(
+        "meta-eval", "cqs", "--data", data, "--evaluator", "chrf", "--plot", tmp_path / "p.png"
+    )
+    assert result.code == 2 and "--plot draws the threshold sweep: add --sweep" in result.err
+    sub = write_json(tmp_path / "s.json", SUBMISSION)
+    result = cli(
+        "evaluate", "cqs", "--data", data, sub, "--evaluator", "chrf", "--threshold", "0.6"
+    )
+    assert result.code == 0
+    assert "warning: --threshold 0.6 for chrf is on its 0–100 scale" in result.err
+
+
+def test_official_layout_files_are_named_like_the_scripts_and_never_nest(cli, tmp_path):
+    data = write_json(tmp_path / "d.json", DATASET)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    one = write_json(tmp_path / "a" / "out.json", SUBMISSION)
+    two = write_json(tmp_path / "b" / "out.json", SUBMISSION)
+    official = tmp_path / "official"
+    result = cli(
+        "evaluate",
+        "cqs",
+        "--data",
+        data,
+        one,
+        two,
+        "--evaluator",
+        "chrf",
+        "--threshold",
+        "40",
+        "--official-out",
+        official,
+    )
+    assert result.code == 0, result.err
+    written = sorted(p.name for p in official.iterdir())
+    assert len(written) == 2 and all(n.startswith("chrf_40_") for n in written)
+    assert all(p.is_file() for p in official.iterdir())
+
+
+def test_out_may_not_overwrite_an_input(cli, tmp_path):
+    data = write_json(tmp_path / "d.json", DATASET)
+    sub = write_json(tmp_path / "s.json", SUBMISSION)
+    result = cli("evaluate", "cqs", "--data", data, sub, "--evaluator", "chrf", "--out", sub)
+    assert result.code == 2 and "is one of the input files" in result.err
+    assert json.loads(sub.read_text()) == SUBMISSION
+
+
+def test_compare_takes_each_option_for_the_evaluators_that_use_it(cli, tmp_path):
+    data = write_json(tmp_path / "d.json", DATASET)
+    sub = write_json(tmp_path / "s.json", {"A_1": {"intervention_id": "A_1", "cqs": "Missing CQs"}})
+    base = [
+        "meta-eval",
+        "cqs-compare",
+        "--data",
+        data,
+        "--evaluator",
+        "chrf",
+        "--evaluator",
+        "llm-label",
+        sub,
+    ]
+    # --base-url and --llm belong to the judge; chrf simply does not get them
+    result = cli(*base, "--base-url", "http://127.0.0.1:9/v1", "--llm", "x")
+    assert result.code == 0, result.err
+    result = cli(*base, "--embedding-model", "x")
+    assert result.code == 2
+    assert "--embedding-model applies to none of the evaluators 'chrf', 'llm-label'" in result.err
+
+
+def test_a_null_reference_label_is_refused(tmp_path):
+    from maieutic.data.cqs import load_cq_dataset
+    from maieutic.errors import DataError
+
+    broken = json.loads(json.dumps(DATASET))
+    broken["A_1"]["cqs"][0]["label"] = None
+    with pytest.raises(DataError, match="unknown label None"):
+        load_cq_dataset(write_json(tmp_path / "d.json", broken))
+
+
+def test_a_second_component_under_a_taken_name_is_refused():
+    from maieutic.registry import register
+
+    def sts():
+        return None
+
+    with pytest.raises(ValueError, match="already registered"):
+        register("evaluator", "cqs", "sts")(sts)

@@ -283,3 +283,23 @@ def test_template_generator_with_dedup_keeps_every_intervention(cli, tmp_path):
     assert meta["signature"]["selector"] == "dedup"
     assert meta["generator"]["args"]["selector"] == "dedup"
     assert meta["signature"]["dataset"].startswith("sha256:")
+
+
+def test_fewshot_without_any_labelled_example_is_a_data_error():
+    from maieutic.errors import DataError
+
+    unlabelled = CQDataset({"A": Intervention("A", "text of A")}, source="test.json")
+    generator, backend = _fewshot_generator()
+    with pytest.raises(DataError, match="pass --shots-from"):
+        generator.generate(unlabelled)
+    assert backend.history == []  # refused before any model call
+
+
+def test_a_pool_overlapping_the_data_is_warned_about_and_runs_do_not_leak_state():
+    dataset = _labelled()
+    generator, _ = _fewshot_generator(pool=dataset)
+    first = generator.generate(dataset)
+    assert any("shares 4 intervention(s)" in w for w in first.warnings)
+    plain, _ = _fewshot_generator()
+    assert plain.generate(dataset).warnings == plain.generate(dataset, run_index=1).warnings
+    assert plain.context.pool is None  # the generator itself was not changed by a run

@@ -108,7 +108,9 @@ def test_hand_worked_run():
         "unscored": 0,
     }
     assert s["n_questions"] == 7
-    assert s["nae_rate"] == pytest.approx(1 / 7)
+    # over all 10 labels, the 3 missing_cqs included, as the benchmark script's table
+    assert s["nae_rate"] == pytest.approx(1 / 10)
+    assert s["useful_rate"] == pytest.approx(5 / 10)
     assert s["intervention_scores"] == {"0": 1, "1/3": 1, "4/3": 1}
     assert s["n_missing_cqs"] == 1
     assert result.signature.threshold == 0.6

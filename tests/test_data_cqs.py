@@ -212,7 +212,6 @@ def test_strict_refuses_the_first_flag_with_a_count(tmp_path):
         ('{"format": "maieutic.generation/2", "run": 1}', "this is a generation record"),
         ("id,cq\nA_1,Why?\n", "this looks like CSV (comma-separated values), not JSON"),
         ("id\tcq\nA_1\tWhy?\n", "this looks like TSV (tab-separated values), not JSON"),
-        (json.dumps(DATASET), "this is a labelled dataset"),
     ],
 )
 def test_a_file_of_another_kind_is_named_as_such(tmp_path, content, expected):
@@ -235,3 +234,39 @@ def test_the_fingerprint_covers_schemes(tmp_path):
     before = load_cq_dataset(write_json(tmp_path / "a.json", DATASET)).fingerprint()
     after = load_cq_dataset(write_json(tmp_path / "b.json", changed)).fingerprint()
     assert before != after
+
+
+def test_a_benchmark_evaluated_output_is_a_submission_flagged_as_labelled(tmp_path):
+    # the benchmark's pipeline copies dataset records and its script adds labels,
+    # not_able_to_evaluate among them: the script scores such a file, and so does maieutic
+    copy = json.loads(json.dumps(DATASET))
+    copy["A_1"]["cqs"] = [
+        {"id": 0, "cq": "Is Y enough for X?", "label": "not_able_to_evaluate"},
+        {"id": 1, "cq": "Why X?", "label": "Useful"},
+    ]
+    sub = load_submission(write_json(tmp_path / "evaluated.json", copy))
+    assert "labelled-submission" in [f.code for f in sub.flags]
+
+
+def test_repeated_keys_are_read_as_json_load_reads_them_and_flagged(tmp_path):
+    path = tmp_path / "dup.json"
+    first = json.dumps({"intervention_id": "A_1", "cqs": [{"id": 0, "cq": "First?"}]})
+    last = json.dumps({"intervention_id": "A_1", "cqs": [{"id": 0, "cq": "Last?"}]})
+    path.write_text(f'{{"A_1": {first}, "A_1": {last}}}', encoding="utf-8")
+    sub = load_submission(path)
+    assert [q.cq for q in sub.entries["A_1"].cqs] == ["Last?"]
+    assert [f.code for f in sub.flags] == ["question-count", "duplicate-key"]
+
+
+def test_a_byte_order_mark_and_json_lines_in_a_json_file(tmp_path):
+    path = tmp_path / "bom.json"
+    entry = {"A_1": {"intervention_id": "A_1", "cqs": "Missing CQs"}}
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(entry).encode())
+    assert load_submission(path).entries["A_1"].missing
+    lines = tmp_path / "lines.json"
+    lines.write_text(
+        "\n".join(json.dumps({"intervention_id": k, "cqs": "Missing CQs"}) for k in "AB"),
+        encoding="utf-8",
+    )
+    with pytest.raises(DataError, match="looks like JSON Lines"):
+        load_submission(lines)

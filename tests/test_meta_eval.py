@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import krippendorff
 import pytest
@@ -273,21 +274,10 @@ def test_meta_eval_cli_with_sweep_and_plot(cli, cqs_dev, tmp_path):
 
 @pytest.mark.slow
 def test_compare_two_evaluators_over_submissions(cli, cqs_dev, tmp_path):
-    dev = json.loads(cqs_dev.read_text())
-    subs = []
-    for n, label in enumerate(["Useful", "Invalid", "Unhelpful"]):
-        sub = {
-            k: {
-                "intervention_id": k,
-                "cqs": [
-                    {"id": i, "cq": q["cq"] + " really"}
-                    for i, q in enumerate([q for q in v["cqs"] if q["label"] == label][:3])
-                ],
-            }
-            for k, v in list(dev.items())[:10]
-        }
-        sub = {k: v for k, v in sub.items() if v["cqs"]}
-        subs.append(write_json(tmp_path / f"s{n}.json", sub))
+    # realistic submissions: paraphrases, generic and unrelated questions, so that the
+    # similarities spread across both thresholds and the per-evaluator ones matter
+    fixtures = Path(__file__).parent / "fixtures" / "cqs" / "submissions"
+    subs = [fixtures / f"{name}.json" for name in ("realistic", "mixed", "padded")]
     out, plot = tmp_path / "cmp.json", tmp_path / "kappa.png"
     result = cli(
         "meta-eval",
@@ -299,9 +289,9 @@ def test_compare_two_evaluators_over_submissions(cli, cqs_dev, tmp_path):
         "--evaluator",
         "chrf",
         "--threshold",
-        "sts=0.65",
+        "sts=0.9",
         "--threshold",
-        "chrf=40",
+        "chrf=70",
         *subs,
         "--plot",
         plot,
@@ -312,16 +302,17 @@ def test_compare_two_evaluators_over_submissions(cli, cqs_dev, tmp_path):
     payload = json.loads(out.read_text())
     # oracle: each evaluator's labels from `evaluate cqs`, kappa by scikit-learn
     labels = {}
-    for name in ("sts", "chrf"):
+    assert "thr:0.9|" in payload["signatures"]["sts"]
+    assert "thr:70|" in payload["signatures"]["chrf"]
+    for name, threshold in (("sts", "0.9"), ("chrf", "70")):
         res = tmp_path / f"{name}.json"
-        assert (
-            cli("evaluate", "cqs", "--data", cqs_dev, "--evaluator", name, *subs, "--out", res).code
-            == 0
-        )
+        args = ["--evaluator", name, "--threshold", threshold, *subs, "--out", res]
+        assert cli("evaluate", "cqs", "--data", cqs_dev, *args).code == 0
         labels[name] = [
             q["label"]
             for run in json.loads(res.read_text())["results"]
             for item in run["items"]
+            if item["cqs"] != "Missing CQs"
             for q in item["cqs"]
         ]
     expected = cohen_kappa_score(labels["sts"], labels["chrf"])
@@ -329,6 +320,25 @@ def test_compare_two_evaluators_over_submissions(cli, cqs_dev, tmp_path):
     assert payload["kappa"][1][0] == pytest.approx(expected)
     assert payload["n_questions"] == len(labels["sts"])
     assert "score correlation sts vs chrf over 3 submissions" in result.out
+    # the thresholds changed labels: at the defaults the kappa would differ
+    default = tmp_path / "default.json"
+    assert (
+        cli(
+            "meta-eval",
+            "cqs-compare",
+            "--data",
+            cqs_dev,
+            "--evaluator",
+            "sts",
+            "--evaluator",
+            "chrf",
+            *subs,
+            "--out",
+            default,
+        ).code
+        == 0
+    )
+    assert json.loads(default.read_text())["kappa"][0][1] != pytest.approx(expected)
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 

@@ -75,6 +75,17 @@ def test_labels_and_score_equal_the_benchmark_scripts(dev, evaluators, run, name
     assert result.score == pytest.approx(golden["overall"], abs=1e-12)
     counted = {k: v for k, v in result.summary["labels"].items() if v}
     assert counted == golden["labels"]
+    # the script's results table: Useful over all labels
+    assert result.summary["useful_rate"] == pytest.approx(
+        golden["labels"].get("Useful", 0) / sum(golden["labels"].values())
+    )
+    # the distribution of intervention scores, as the script prints it
+    scores = {}
+    for item in result.items:
+        scores[item.score] = scores.get(item.score, 0) + 1
+    expected = {float(k): v for k, v in golden["punctuations"].items()}
+    assert sorted(scores.values()) == sorted(expected.values())
+    assert sorted(scores) == pytest.approx(sorted(expected))
 
 
 def test_every_fixture_shape_has_reference_labels():

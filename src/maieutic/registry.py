@@ -40,6 +40,17 @@ class ThresholdScale:
     unit: str = ""
     sweep: tuple[float, ...] = ()
     """The thresholds a meta-evaluation sweep tries."""
+    suspicious_below: float | None = None
+    """Values under this are legal but probably meant for another scale (warned about)."""
+
+    def doubt(self, value: float, owner: str) -> str | None:
+        """A warning when ``value`` looks meant for another evaluator's scale."""
+        if self.suspicious_below is not None and 0 < value < self.suspicious_below:
+            return (
+                f"--threshold {value:g} for {owner} is on its {self.low:g}–{self.high:g} "
+                f"scale; a value this small looks meant for a cosine"
+            )
+        return None
 
     def check(self, value: float, owner: str) -> float:
         """``value`` if it lies on the scale; a usage error (exit 2) otherwise."""
@@ -131,6 +142,9 @@ def register(
             return component
 
         doc = inspect.getdoc(factory) or ""
+        previous = _ENTRIES.get((kind, task, name))
+        if previous is not None and previous.factory.__qualname__ != factory.__qualname__:
+            raise ValueError(f"{kind} {name!r} of task {task!r} is already registered")
         _ENTRIES[(kind, task, name)] = Entry(
             kind, task, name, build, doc.split("\n\n")[0], threshold, metadata
         )

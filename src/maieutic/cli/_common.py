@@ -31,11 +31,15 @@ def echo_warnings(prefix: str, warnings: Sequence[str]) -> None:
         click.echo(f"warning: {prefix}: … and {rest} more (all are in the results file)", err=True)
 
 
-def load_submissions(task: Task, paths: Sequence[str], *, strict: bool) -> list[Any]:
+def load_submissions(
+    task: Task, paths: Sequence[str], *, strict: bool, reference: Any = None
+) -> list[Any]:
     """Every submission read and validated (before any model work), with unique names;
     with ``strict`` a flagged submission is refused."""
     loaded = [task.load_submission(path) for path in paths]
     for submission in loaded:
+        if reference is not None and task.check_submission:
+            task.check_submission(submission, reference)
         if strict:
             refuse_flags(submission.flags)
     names = unique_names([s.name for s in loaded], [s.source for s in loaded])
@@ -44,15 +48,29 @@ def load_submissions(task: Task, paths: Sequence[str], *, strict: bool) -> list[
     return loaded
 
 
-def build(ctx: click.Context, kind: str, task: str, name: str, options: dict[str, Any]) -> Any:
+def build(
+    ctx: click.Context,
+    kind: str,
+    task: str,
+    name: str,
+    options: dict[str, Any],
+    *,
+    refuse_unused: bool = True,
+) -> Any:
     """The registered component built from command-line ``options`` (see
-    ``maieutic.cli._options.component_args``)."""
+    ``maieutic.cli._options.component_args``); with ``refuse_unused`` False, options
+    the component does not take are left out instead of refused (a command that builds
+    several components checks them against all of them)."""
     from maieutic.cli._options import component_args
 
     found = entry(kind, task, name)
-    if options.get("threshold") is not None and found.threshold is None:
+    threshold = options.get("threshold")
+    if threshold is not None and found.threshold is None:
         raise click.UsageError(f"{kind} {name!r} does not use a threshold (it is an LLM judge)")
-    return create(kind, task, name, **component_args(ctx, found, options))
+    if threshold is not None and (doubt := found.threshold.doubt(threshold, name)):
+        click.echo(f"warning: {doubt}", err=True)
+    args = component_args(ctx, found, options, refuse_unused=refuse_unused)
+    return create(kind, task, name, **args)
 
 
 def fail_on_call_failures(failures: Sequence[str], what: str) -> None:

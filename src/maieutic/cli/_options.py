@@ -127,7 +127,9 @@ def is_explicit(ctx: click.Context, name: str) -> bool:
     return source not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
 
 
-def component_args(ctx: click.Context, entry: Entry, options: dict[str, Any]) -> dict[str, Any]:
+def component_args(
+    ctx: click.Context, entry: Entry, options: dict[str, Any], *, refuse_unused: bool = True
+) -> dict[str, Any]:
     """The factory arguments of ``entry`` taken from ``options`` (option name → value).
 
     An option the factory does not take is dropped if left at its default and a usage
@@ -139,8 +141,19 @@ def component_args(ctx: click.Context, entry: Entry, options: dict[str, Any]) ->
         name = _INVERTED.get(option, option)
         if name in accepted:
             args[name] = (not value) if option in _INVERTED else value
-        elif is_explicit(ctx, option):
+        elif refuse_unused and is_explicit(ctx, option):
             param = next((p for p in ctx.command.params if p.name == option), None)
             flag = param.opts[0] if param else "--" + option.replace("_", "-")
             raise click.UsageError(f"{flag} does not apply to the {entry.kind} {entry.name!r}")
     return args
+
+
+def refuse_options_none_take(ctx: click.Context, entries: list[Entry], options: dict) -> None:
+    """A usage error for an option the user gave that none of ``entries`` takes."""
+    accepted = {p for e in entries for p in e.parameters}
+    for option in options:
+        if _INVERTED.get(option, option) not in accepted and is_explicit(ctx, option):
+            param = next((p for p in ctx.command.params if p.name == option), None)
+            flag = param.opts[0] if param else "--" + option.replace("_", "-")
+            names = ", ".join(repr(e.name) for e in entries)
+            raise click.UsageError(f"{flag} applies to none of the evaluators {names}")

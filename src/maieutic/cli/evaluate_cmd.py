@@ -14,7 +14,7 @@ from maieutic.cli._common import (
     load_submissions,
 )
 from maieutic.cli._options import embedding_options, llm_options, out_option, strict_option
-from maieutic.data._io import write_json
+from maieutic.data._io import rewritable, write_json
 from maieutic.evaluate.results_file import ResultsFile
 from maieutic.provenance import provenance
 from maieutic.registry import names
@@ -26,6 +26,22 @@ from maieutic.tasks.cqs.evaluate import official_layout
 @click.group()
 def evaluate() -> None:
     """Evaluate generated questions."""
+
+
+def official_name(evaluator: str, result) -> str:
+    """``{evaluator}_{threshold}_{submission}.json`` as the benchmark script names its
+    outputs, with path separators taken out of the submission name."""
+    name = result.submission.replace("/", "_").replace("\\", "_").lstrip(".")
+    threshold = result.signature.threshold
+    middle = f"_{threshold:g}" if threshold is not None else ""
+    return f"{evaluator}{middle}_{name}.json"
+
+
+def _refuse_overwriting_inputs(out_path: str | None, inputs: list[str]) -> None:
+    if out_path and rewritable(out_path):
+        target = Path(out_path).resolve()
+        if any(Path(p).resolve() == target for p in inputs):
+            raise click.UsageError(f"--out {out_path} is one of the input files")
 
 
 @evaluate.command("cqs")
@@ -83,9 +99,11 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
     task = get_task("cqs")
     dataset = task.load_reference(data_path)
     echo_warnings(Path(data_path).name, dataset.warnings)
-    loaded = load_submissions(task, submissions, strict=options.pop("strict"))
+    loaded = load_submissions(task, submissions, strict=options.pop("strict"), reference=dataset)
     skip_unknown = options.pop("skip_unknown")
-    options["extra_references"] = list(options.pop("extra_references"))
+    _refuse_overwriting_inputs(out_path, [data_path, *submissions])
+    # absolute, so the spec recorded in the results rebuilds from any directory
+    options["extra_references"] = [str(Path(p).resolve()) for p in options.pop("extra_references")]
     scorer = build(ctx, "evaluator", "cqs", evaluator, options)
     results = ResultsFile(out_path, "cqs", provenance(ctx.params), task.run_figures)
 
@@ -93,7 +111,7 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
         results.add(result)  # persisted at once: a later failure loses nothing
         echo_warnings(result.submission, result.warnings)
         if official_dir:
-            path = Path(official_dir) / f"{evaluator}_{result.submission}.json"
+            path = Path(official_dir) / official_name(evaluator, result)
             write_json(path, official_layout(result))
 
     try:

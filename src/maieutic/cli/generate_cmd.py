@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from maieutic.cli._common import build, echo_warnings, progress_bar
-from maieutic.cli._options import llm_options
-from maieutic.data._io import write_json
+from maieutic.cli._options import is_explicit, llm_options
+from maieutic.data._io import is_stdout, rewritable, write_json
 from maieutic.data.cqs import load_cq_dataset
 from maieutic.generate.fanout import FanOutStats
 from maieutic.provenance import provenance
@@ -154,6 +154,7 @@ def generate_cqs(
     **options,
 ) -> None:
     """Generate three critical questions per intervention of --data."""
+    _check_usage(ctx, out_path, options)
     dataset = load_cq_dataset(data_path, require_labels=False)
     if limit:
         dataset.interventions = dict(list(dataset.interventions.items())[:limit])
@@ -179,6 +180,18 @@ def generate_cqs(
             err=True,
         )
     _report_failures(failures, len(dataset.interventions) * runs, runs)
+
+
+def _check_usage(ctx, out_path: str, options: dict) -> None:
+    if is_stdout(out_path) or not rewritable(out_path):
+        raise click.UsageError(
+            "--out must be a file path: generation writes the submission and its "
+            ".meta.json record beside it"
+        )
+    if "fewshot" not in options["strategies"]:
+        for name, flag in (("shots", "--shots"), ("shots_from", "--shots-from")):
+            if is_explicit(ctx, name):
+                raise click.UsageError(f"{flag} applies to --strategy fewshot only")
 
 
 def _record(ctx, component, dataset, run, run_index: int) -> dict:

@@ -8,7 +8,12 @@ import click
 from rich.table import Table
 
 from maieutic.cli._common import build, console_for, fail_on_call_failures, load_submissions
-from maieutic.cli._options import embedding_options, llm_options, out_option
+from maieutic.cli._options import (
+    embedding_options,
+    llm_options,
+    out_option,
+    refuse_options_none_take,
+)
 from maieutic.data._io import write_json
 from maieutic.errors import DataError
 from maieutic.evaluate.sweep import choose_threshold
@@ -117,7 +122,9 @@ def meta_eval_cqs(
 ) -> None:
     """Leave-one-out agreement of an evaluator with the human labels of --data."""
     scale = entry("evaluator", "cqs", evaluator).threshold
-    if (do_sweep or plot_path) and scale is None:
+    if plot_path and not do_sweep:
+        raise click.UsageError("--plot draws the threshold sweep: add --sweep")
+    if do_sweep and scale is None:
         raise click.UsageError(f"--sweep needs an evaluator with a threshold, not {evaluator!r}")
     dataset = get_task("cqs").load_reference(data_path)
     scorer = build(ctx, "evaluator", "cqs", evaluator, options)
@@ -235,9 +242,17 @@ def meta_eval_compare(
     per_evaluator = _thresholds(thresholds, names_)
     task = get_task("cqs")
     dataset = task.load_reference(data_path)
-    loaded = load_submissions(task, submissions, strict=False)
+    loaded = load_submissions(task, submissions, strict=False, reference=dataset)
+    refuse_options_none_take(ctx, [entry("evaluator", "cqs", n) for n in names_], options)
     scorers = {
-        n: build(ctx, "evaluator", "cqs", n, {**options, "threshold": per_evaluator.get(n)})
+        n: build(
+            ctx,
+            "evaluator",
+            "cqs",
+            n,
+            {**options, "threshold": per_evaluator.get(n)},
+            refuse_unused=False,
+        )
         for n in names_
     }
     result = compare(dataset, loaded, scorers)

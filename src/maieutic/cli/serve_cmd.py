@@ -26,7 +26,8 @@ from maieutic.llm.server import SERVED_MODEL_NAME, free_port, server_command
     help="Port; 0 picks a free one.",
 )
 @click.option(
-    "--model-path",
+    "--llm",
+    "model_path",
     type=click.Path(dir_okay=False, exists=True),
     help="A GGUF file (default: the embedded SmolLM2-135M-Instruct).",
 )

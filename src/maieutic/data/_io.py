@@ -35,6 +35,19 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
+def _keeping_last(duplicates: list[str]):
+    # json.load keeps the last of repeated keys; so does this hook, noting each repeat
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in seen:
+                duplicates.append(key)
+            seen[key] = value
+        return seen
+
+    return hook
+
+
 def _read_text(path: Path) -> str:
     if not path.exists():
         raise DataError("file not found", where=str(path))
@@ -48,19 +61,36 @@ def _read_text(path: Path) -> str:
             where=str(path),
         )
     try:
-        return path.read_text(encoding="utf-8")
+        # utf-8-sig: files saved by some editors start with a byte-order mark
+        return path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise DataError(f"not UTF-8 text (byte {exc.start})", where=str(path)) from None
 
 
-def _parse(text: str, where: str) -> Any:
+def _looks_like_json_lines(text: str) -> bool:
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return False
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates)
+        return all(isinstance(json.loads(line), dict) for line in lines)
+    except json.JSONDecodeError:
+        return False
+
+
+def _parse(text: str, where: str, duplicates: list[str] | None = None) -> Any:
+    hook = _no_duplicates if duplicates is None else _keeping_last(duplicates)
+    try:
+        return json.loads(text, object_pairs_hook=hook)
     except _DuplicateKey as exc:
         raise DataError(f"duplicate key {json.dumps(str(exc))}", where=where) from None
     except json.JSONDecodeError as exc:
         if looks_like := kinds.text_kind(text):
             raise DataError(f"this looks like {looks_like}, not JSON", where=where) from None
+        if exc.msg == "Extra data" and _looks_like_json_lines(text):
+            raise DataError(
+                "this looks like JSON Lines (one object per line): name the file .jsonl",
+                where=where,
+            ) from None
         raise DataError(
             f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})", where=where
         ) from None
@@ -72,21 +102,26 @@ def is_jsonl(path: Path) -> bool:
 
 
 def read_keyed_records(
-    path: str | Path, id_field: str, expected: str | None = None
+    path: str | Path,
+    id_field: str,
+    expected: str | None = None,
+    duplicates: list[str] | None = None,
 ) -> dict[str, Any]:
     """Read ``{id: record}`` from a JSON object, or from JSONL lines keyed by ``id_field``.
 
     Values are returned as parsed; validating them is the caller's job. ``expected``
     (e.g. "a submission") names what the caller wants, so that a file of another known
     kind (a results file, a labelled dataset in place of a submission) is refused with
-    a message that says what it is.
+    a message that says what it is. Repeated keys (or repeated ids in JSONL) are an
+    error, unless ``duplicates`` is a list: then the last value wins, as ``json.load``
+    does, and each repeated key is appended to it.
     """
     path = Path(path)
     text = _read_text(path)
     if not text.strip():
         raise DataError("file is empty", where=str(path))
     if not is_jsonl(path):
-        data = _parse(text, str(path))
+        data = _parse(text, str(path), duplicates)
         _check_kind(data, expected, str(path))
         if not isinstance(data, dict):
             raise DataError(
@@ -99,14 +134,16 @@ def read_keyed_records(
         if not line.strip():
             continue
         where = f"{path}:{lineno}"
-        record = _parse(line, where)
+        record = _parse(line, where, duplicates)
         if not isinstance(record, dict):
             raise DataError(f"expected a JSON object, found {type_name(record)}", where=where)
         key = record.get(id_field)
         if not isinstance(key, str) or not key:
             raise DataError(f"missing or empty string field {id_field!r}", where=where)
         if key in records:
-            raise DataError(f"duplicate {id_field} {key!r}", where=where)
+            if duplicates is None:
+                raise DataError(f"duplicate {id_field} {key!r}", where=where)
+            duplicates.append(key)
         records[key] = record
     _check_kind(records, expected, str(path))
     return records

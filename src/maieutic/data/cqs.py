@@ -196,7 +196,7 @@ def _references(key: str, raw_cqs: list[Any], where: str, require_labels: bool, 
         label = raw.get("label")
         if require_labels and "label" not in raw:
             raise DataError(f"{at}: missing field 'label'", where=where)
-        if label is not None and label not in LABELS:
+        if (label is not None or (require_labels and "label" in raw)) and label not in LABELS:
             raise DataError(
                 f"{at}.label: unknown label {label!r} (expected one of {', '.join(LABELS)})",
                 where=where,
@@ -367,7 +367,34 @@ def parse_submission(records: dict[str, Any], where: str, name: str = "submissio
 
 
 def load_submission(path: str | Path, name: str | None = None) -> Submission:
-    """Load and validate a submission file (JSON object or JSONL)."""
+    """Load and validate a submission file (JSON object or JSONL).
+
+    Repeated keys are read as ``json.load`` reads them (the last wins) and flagged.
+    """
     path = Path(path)
-    records = read_keyed_records(path, "intervention_id", expected="a submission")
-    return parse_submission(records, str(path), name=name or path.stem)
+    duplicates: list[str] = []
+    records = read_keyed_records(path, "intervention_id", "a submission", duplicates)
+    submission = parse_submission(records, str(path), name=name or path.stem)
+    for key in dict.fromkeys(duplicates):
+        submission.flags.append(
+            Flag(str(path), json.dumps(key), "duplicate-key", "repeated key (the last is used)")
+        )
+    return submission
+
+
+def check_not_references(submission: Submission, dataset: CQDataset) -> None:
+    """Refuse a "submission" whose questions are the dataset's own reference questions:
+    the labelled dataset given in place of a submission (scoring it says nothing)."""
+    compared = [
+        (entry.cqs, dataset.interventions[key].cqs)
+        for key, entry in submission.entries.items()
+        if entry.cqs and key in dataset.interventions
+    ]
+    if compared and all(
+        [q.cq.strip() for q in mine] == [r.cq for r in refs] for mine, refs in compared
+    ):
+        raise DataError(
+            "its questions are the reference questions of --data: this is the labelled "
+            "dataset, not a submission — were --data and the submission swapped?",
+            where=submission.source,
+        )

@@ -32,10 +32,13 @@ def json_kind(data: Any) -> str:
         return GENERATION_RECORD if "generation" in fmt else RESULTS
     records = [r for r in data.values() if isinstance(r, dict)]
     has_text = any(isinstance(r.get("intervention"), str) for r in records)
-    labelled = any(
-        isinstance(q, dict) and "label" in q for cqs in _question_lists(data) for q in cqs
-    )
-    if has_text and labelled:
+    labels = [q.get("label") for cqs in _question_lists(data) for q in cqs if isinstance(q, dict)]
+    # The benchmark's own pipeline writes generated questions into copies of the dataset
+    # records, and its evaluation script adds labels that include not_able_to_evaluate;
+    # a dataset has reference labels only, on every question, and no "Missing CQs".
+    reference_labels = {"Useful", "Unhelpful", "Invalid"}
+    missing = any(isinstance(r, dict) and r.get("cqs") == "Missing CQs" for r in records)
+    if has_text and labels and set(labels) <= reference_labels and not missing:
         return LABELLED_DATASET
     if records and not has_text and any("cqs" in r for r in records):
         return UNLABELLED_RECORDS
@@ -65,11 +68,6 @@ def mixup_message(kind: str, expected: str) -> str | None:
         return (
             f"this is a generation record (.meta.json), not {expected}; the submission "
             "is the file of the same name without '.meta'"
-        )
-    if kind == LABELLED_DATASET and expected == "a submission":
-        return (
-            "this is a labelled dataset (interventions with labelled reference questions), "
-            "not a submission — were --data and the submission swapped?"
         )
     if kind == UNLABELLED_RECORDS and expected == "a labelled dataset":
         return (

@@ -40,6 +40,8 @@ class Task:
     """Leaderboard columns after the submission name and the score."""
     run_figures: tuple[str, ...] = ()
     """Summary figures averaged over repeated runs besides the score."""
+    check_submission: Callable[[Any, Any], None] | None = None
+    """Refuses a submission that makes no sense against this reference (a mix-up)."""
     spec: Any = None
 
 

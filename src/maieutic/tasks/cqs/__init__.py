@@ -1,7 +1,7 @@
 """Critical questions (CQs-Gen): three questions that challenge an argument, evaluated
 against labelled references ("Benchmarking Critical Questions Generation")."""
 
-from maieutic.data.cqs import load_cq_dataset, load_submission
+from maieutic.data.cqs import check_not_references, load_cq_dataset, load_submission
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
 from maieutic.tasks.cqs import evaluators, generators, prompts, selection  # noqa: F401
@@ -30,21 +30,22 @@ def task() -> Task:
         load_reference=load_cq_dataset,
         load_submission=load_submission,
         score_description="the benchmark's overall score: Useful questions / 3 per "
-        "intervention, averaged over the interventions submitted (0 to 1; 1 = three Useful)",
+        "intervention, averaged over the interventions submitted (1 = three Useful each; "
+        "uncapped, as in the benchmark script, so extra Useful questions can exceed 1)",
         columns=[
             Column(
                 "Useful",
                 _summary("useful_rate"),
                 "{:.1%}",
-                "share of questions that inherited the label Useful from their most "
-                "similar reference",
+                "share of labels that are Useful (a 'Missing CQs' counts as three "
+                "missing_cqs labels, as in the benchmark script's results table)",
             ),
             Column(
                 "NAE",
                 _summary("nae_rate"),
                 "{:.1%}",
-                "share of questions with no reference similar enough "
-                "(not_able_to_evaluate): the evaluator cannot judge them",
+                "share of labels that are not_able_to_evaluate: no reference similar "
+                "enough, so the evaluator cannot judge the question",
             ),
             Column(
                 "missing",
@@ -76,9 +77,10 @@ def task() -> Task:
                 "CR-div",
                 _summary("diversity", "all", "cr_div"),
                 "{:.3f}",
-                "compression-ratio diversity: compressed/original size (0 to 1; lower "
-                "= more repetitive wording)",
+                "compression-ratio diversity: compressed/original size (lower = more "
+                "repetitive wording; above 1 only for very short texts, which gzip lengthens)",
             ),
         ],
         run_figures=RUN_FIGURES,
+        check_submission=check_not_references,
     )

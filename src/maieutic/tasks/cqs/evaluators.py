@@ -40,6 +40,7 @@ CHRF = ThresholdScale(
     unit="chrF",
     # character overlap between paraphrases is low: the best balance lies below 40
     sweep=tuple(20.0 + 5 * i for i in range(11)),
+    suspicious_below=1.0,
 )
 
 

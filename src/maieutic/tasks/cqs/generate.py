@@ -10,10 +10,11 @@ recorded (naming the generator that fell short: no model runs in the template on
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from maieutic.data.cqs import EXPECTED_QUESTIONS, MISSING_CQS, CQDataset, Intervention
+from maieutic.errors import DataError
 from maieutic.generate.fanout import fan_out
 from maieutic.generate.parsing import parse_questions
 from maieutic.generate.protocol import GenerationRun
@@ -80,6 +81,10 @@ def _signature(task_generator: str, dataset: CQDataset, spec: Spec, **fields: An
     )
 
 
+def _n_useful(item: Intervention) -> int:
+    return sum(q.label == "Useful" for q in item.cqs)
+
+
 class TemplateCQGenerator:
     """Model-free: filled argumentation-scheme templates, reduced to three."""
 
@@ -141,7 +146,36 @@ class LLMCQGenerator:
         self.params = params
         self.candidates = candidates
 
-    def requests(self, dataset: CQDataset, run_index: int = 0) -> list[tuple[str, ChatRequest]]:
+    def _context_for(self, dataset: CQDataset) -> tuple[PromptContext, list[str]]:
+        """The prompt context of a run over ``dataset``, and what to warn about."""
+        if not any(s.name == "fewshot" for s in self.strategies):
+            return self.context, []
+        pool = self.context.pool
+        warnings = []
+        if pool is None:
+            # without a named pool, examples come from the split being generated for
+            pool = dataset
+            warnings.append(
+                "few-shot examples are drawn from the interventions being generated for "
+                "(never an intervention's own); name another pool with --shots-from"
+            )
+        elif shared := set(pool.interventions) & set(dataset.interventions):
+            warnings.append(
+                f"the few-shot pool shares {len(shared)} intervention(s) with the data "
+                "being generated for; their labelled questions may appear as examples"
+            )
+        usable = [i for i in pool.interventions.values() if _n_useful(i) >= 3]
+        if not usable:
+            raise DataError(
+                "the fewshot strategy needs labelled examples (interventions with three "
+                "Useful questions) and the pool has none: pass --shots-from LABELLED.json",
+                where=pool.source,
+            )
+        return replace(self.context, pool=pool), warnings
+
+    def requests(
+        self, dataset: CQDataset, run_index: int = 0, context: PromptContext | None = None
+    ) -> list[tuple[str, ChatRequest]]:
         """Every (intervention id, request) of a run, in a fixed order."""
         params = self.params
         base = None if params.seed is None else params.seed + RUN_SEED_STRIDE * run_index
@@ -149,7 +183,7 @@ class LLMCQGenerator:
         out = []
         for iid, item in dataset.interventions.items():
             for strategy in self.strategies:
-                messages = strategy.messages(item, self.context)
+                messages = strategy.messages(item, context or self.context)
                 for s in range(self.candidates):
                     request = ChatRequest.of(
                         messages,
@@ -168,15 +202,9 @@ class LLMCQGenerator:
         on_progress: Callable[[int, int], None] | None = None,
     ) -> GenerationRun:
         """Questions for every intervention; failures become "Missing CQs" with a reason."""
-        warnings = []
-        if self.context.pool is None and any(s.name == "fewshot" for s in self.strategies):
-            # without a named pool the examples come from the split being generated for
-            warnings.append(
-                "few-shot examples are drawn from the interventions being generated for "
-                "(never an intervention's own); name another pool with --shots-from"
-            )
-            self.context.pool = dataset
-        replies, stats = fan_out(self.client, self.requests(dataset, run_index), on_progress)
+        context, warnings = self._context_for(dataset)
+        requests = self.requests(dataset, run_index, context)
+        replies, stats = fan_out(self.client, requests, on_progress)
         outcomes = []
         for iid, item in dataset.interventions.items():
             candidates: list[str] = []

@@ -118,7 +118,9 @@ def summarize(results: list[InterventionResult]) -> dict[str, Any]:
     label_counts = Counter(label for r in results for label in r.labels)
     scores = [r.score for r in results if r.score is not None]
     questions = [q for r in results for q in r.questions or []]
-    n_scored = len(questions) - label_counts.get(UNSCORED, 0)
+    # as the benchmark script's results table: over every label, the three missing_cqs of
+    # a "Missing CQs" included (unscored questions excepted)
+    n_scored = sum(label_counts.values()) - label_counts.get(UNSCORED, 0)
     score_counts = Counter(_score_key(s) for s in scores)
     return {
         "overall": sum(scores) / len(scores) if scores else None,
