@@ -19,7 +19,8 @@ mkdir -p "$WHEELHOUSE"
 if ! ls "$WHEELHOUSE"/llama_cpp_python-"$LLAMA_VERSION"-*.whl >/dev/null 2>&1; then
   echo "building llama-cpp-python $LLAMA_VERSION (portable CPU build, about 10 minutes)"
   CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
-    pip wheel -q --no-deps --no-cache-dir -w "$WHEELHOUSE" "llama-cpp-python==$LLAMA_VERSION"
+    pip wheel -q --no-deps --no-cache-dir --no-binary llama-cpp-python -w "$WHEELHOUSE" \
+    "llama-cpp-python==$LLAMA_VERSION"
 fi
 pip install -q --find-links "$WHEELHOUSE" "llama-cpp-python[server]==$LLAMA_VERSION"
 pip install -q --find-links "$WHEELHOUSE" -e '.[test]'

@@ -153,3 +153,33 @@ def test_two_servers_never_share_cached_replies(tmp_path):
     # the key never changes the identity either
     three = OpenAICompatibleBackend("http://127.0.0.1:8001/v1", "default", api_key="other")
     assert LLMClient(one).key(_request()) == LLMClient(three).key(_request())
+
+
+def test_the_local_backend_never_caches_an_empty_reply(tmp_path, sleeps):
+    from maieutic.llm.backends.local import LocalLlamaBackend
+
+    model = tmp_path / "tiny.gguf"
+    model.write_bytes(b"GGUF")
+    replies = iter(["", "   ", "Is it true?"])
+
+    class Llama:  # llama.cpp's reply shape, as create_chat_completion returns it
+        def create_chat_completion(self, **kwargs):
+            content = next(replies)
+            return {
+                "choices": [{"message": {"content": content}}],
+                "usage": {"prompt_tokens": 9, "completion_tokens": len(content.split())},
+            }
+
+    backend = LocalLlamaBackend(model)
+    backend._llama = Llama()  # loaded: no llama.cpp needed to check the client's rule
+    store = CallStore(tmp_path / "llm.sqlite")
+    [failed] = LLMClient(backend, store, retry=RetryPolicy(retries=1)).run_all([_request()])
+    assert isinstance(failed, CallFailed)
+    assert failed.reason == "empty content in the reply after 2 attempts"
+    assert store.rows("cache") == []
+    [result] = LLMClient(backend, store).run_all([_request()])
+    assert (result.text, result.cached) == ("Is it true?", False)
+    assert len(store.rows("cache")) == 1
+    # the log keeps the failure (its attempts in their own column) and the success
+    calls = [(r["error"], r["attempts"], r["cache_hit"]) for r in store.rows("calls")]
+    assert calls == [("empty content in the reply", 2, 0), (None, 1, 0)]

@@ -16,7 +16,7 @@ from maieutic.llm.store import CallStore
 from maieutic.llm.types import ChatRequest, GenerationParams
 
 pytestmark = pytest.mark.slow
-pytest.importorskip("llama_cpp", reason="the embedded LLM needs: pip install 'maieutic[llm]'")
+pytest.importorskip("llama_cpp", reason="the llama.cpp server needs: maieutic setup-llm --llamacpp")
 
 PROMPT = [{"role": "user", "content": "Write one question about taxes. End it with '?'."}]
 

