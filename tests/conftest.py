@@ -36,6 +36,18 @@ def write_json(path: Path, payload) -> Path:
     return path
 
 
+def one_reference(tmp_path: Path, cqs: list | None = None) -> Path:
+    """A one-intervention labelled dataset ("I": "We must act.") written to tmp_path."""
+    refs = {
+        "I": {
+            "intervention_id": "I",
+            "intervention": "We must act.",
+            "cqs": cqs or [{"id": "a", "cq": "Why act now?", "label": "Useful"}],
+        }
+    }
+    return write_json(tmp_path / "d.json", refs)
+
+
 class CliResult:
     def __init__(self, code: int, out: str, err: str) -> None:
         self.code, self.out, self.err = code, out, err

@@ -155,17 +155,10 @@ def test_unreachable_judge_server_exits_1_after_writing_results(cli, tmp_path):
     import json
 
     from maieutic.llm.server import free_port
-    from tests.conftest import write_json
+    from tests.conftest import one_reference, write_json
 
-    refs = {
-        "I": {
-            "intervention_id": "I",
-            "intervention": "We must act.",
-            "cqs": [{"id": "a", "cq": "Why act now?", "label": "Useful"}],
-        }
-    }
     sub = {"I": {"intervention_id": "I", "cqs": [{"id": 0, "cq": "Why now?"}]}}
-    data, submission = write_json(tmp_path / "d.json", refs), write_json(tmp_path / "s.json", sub)
+    data, submission = one_reference(tmp_path), write_json(tmp_path / "s.json", sub)
     out = tmp_path / "res.json"
     url = f"http://127.0.0.1:{free_port()}/v1"
     result = cli(
@@ -216,17 +209,10 @@ def test_unscored_questions_leave_the_denominators():
 
 
 def test_a_threshold_given_to_a_judge_is_a_usage_error(cli, tmp_path):
-    from tests.conftest import write_json
+    from tests.conftest import one_reference, write_json
 
-    refs = {
-        "I": {
-            "intervention_id": "I",
-            "intervention": "We must act.",
-            "cqs": [{"id": "a", "cq": "Why act now?", "label": "Useful"}],
-        }
-    }
     sub = {"I": {"intervention_id": "I", "cqs": [{"id": 0, "cq": "Why now?"}]}}
-    data, submission = write_json(tmp_path / "d.json", refs), write_json(tmp_path / "s.json", sub)
+    data, submission = one_reference(tmp_path), write_json(tmp_path / "s.json", sub)
     result = cli(
         "evaluate",
         "cqs",

@@ -25,7 +25,7 @@ from maieutic.tasks.cqs.meta_eval import LooItem, leave_one_out, leave_one_out_t
 from maieutic.tasks.cqs.meta_eval import sweep as sweep_thresholds
 from maieutic.tasks.cqs.references import load_labelled_submission, with_extra_references
 from maieutic.tasks.cqs.scoring import NAE
-from tests.conftest import SHARED_DATA, write_json
+from tests.conftest import SHARED_DATA, one_reference, write_json
 
 
 class FirstReference:
@@ -209,17 +209,11 @@ def test_a_labelled_copy_at_another_path_cannot_vouch_for_its_submission(cli, tm
 
 
 def test_meta_eval_with_nothing_to_compare_is_a_data_error(cli, tmp_path):
-    refs = {
-        "I": {
-            "intervention_id": "I",
-            "intervention": "We must act.",
-            "cqs": [
-                {"id": "a", "cq": "Same?", "label": "Useful"},
-                {"id": "b", "cq": "Same?", "label": "Invalid"},
-            ],
-        }
-    }
-    data = write_json(tmp_path / "d.json", refs)
+    same = [
+        {"id": "a", "cq": "Same?", "label": "Useful"},
+        {"id": "b", "cq": "Same?", "label": "Invalid"},
+    ]
+    data = one_reference(tmp_path, same)
     with pytest.raises(DataError, match="nothing to meta-evaluate"):
         leave_one_out(load_cq_dataset(data), CQEvaluator(FirstReference(0.9), 0.5))
     result = cli("meta-eval", "cqs", "--data", data, "--evaluator", "chrf")
@@ -394,14 +388,7 @@ def test_compqa_mismatched_files_are_a_data_error(cli, tmp_path):
     ],
 )
 def test_compare_thresholds_are_per_evaluator(cli, tmp_path, value, message):
-    refs = {
-        "I": {
-            "intervention_id": "I",
-            "intervention": "We must act.",
-            "cqs": [{"id": "a", "cq": "Why act now?", "label": "Useful"}],
-        }
-    }
-    data = write_json(tmp_path / "d.json", refs)
+    data = one_reference(tmp_path)
     sub = write_json(tmp_path / "s.json", {"I": {"intervention_id": "I", "cqs": "Missing CQs"}})
     result = cli(
         "meta-eval",

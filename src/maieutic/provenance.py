@@ -42,26 +42,21 @@ def library_versions() -> dict[str, str | None]:
     return out
 
 
+def _git(source: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(source), *args], capture_output=True, text=True, timeout=5, check=True
+    )
+    return done.stdout
+
+
 @lru_cache(maxsize=1)
 def git_state() -> dict[str, Any] | None:
     """The commit and dirty flag of the checkout maieutic runs from, or None when it is
     an installed copy (or git is unavailable)."""
     source = Path(__file__).resolve().parent
     try:
-        top = subprocess.run(
-            ["git", "-C", str(source), "rev-parse", "--show-toplevel", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=True,
-        ).stdout.split()
-        status = subprocess.run(
-            ["git", "-C", str(source), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=True,
-        ).stdout
+        top = _git(source, "rev-parse", "--show-toplevel", "HEAD").split()
+        status = _git(source, "status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return None
     if len(top) != 2 or not (Path(top[0]) / "src" / "maieutic").is_dir():

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import click
@@ -115,8 +114,3 @@ def progress_bar(label: str) -> Iterator[Any]:
             progress.update(task_id, completed=done, total=total)
 
         yield update
-
-
-def stem(path: str | Path) -> str:
-    """A file's name without its extension."""
-    return Path(path).stem

@@ -131,9 +131,10 @@ class CQEvaluator:
         unknown = [check_ids(dataset, s, skip_unknown=skip_unknown) for s in submissions]
         if not self.extra_references:
             self.matcher.prepare(_work(dataset, submissions))
+            shared = self.signature(dataset)  # fingerprinting hashes every reference: once
         out = []
         for submission, skipped in zip(submissions, unknown, strict=True):
-            references, extra = dataset, {}
+            references = dataset
             if self.extra_references:  # each sees the references without its own questions
                 references, n_left_out = with_extra_references(
                     dataset, self.extra_references, leave_out=submission
@@ -141,7 +142,8 @@ class CQEvaluator:
                 extra = {"extra_refs": references.n_references - dataset.n_references}
                 extra["left_out"] = n_left_out
                 self.matcher.prepare(_work(references, [submission]))
-            result = self._one(references, submission, skipped, self.signature(references, extra))
+            signature = self.signature(references, extra) if self.extra_references else shared
+            result = self._one(references, submission, skipped, signature)
             out.append(result)
             if on_result:
                 on_result(result)

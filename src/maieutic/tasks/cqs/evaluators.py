@@ -15,7 +15,7 @@ from maieutic.embed.store import EmbeddingStore
 from maieutic.llm.backends.factory import make_backend
 from maieutic.llm.client import LLMClient, RetryPolicy
 from maieutic.llm.store import CallStore
-from maieutic.registry import ThresholdScale, create, register
+from maieutic.registry import ThresholdScale, register
 from maieutic.tasks.cqs.evaluate import CQEvaluator
 from maieutic.tasks.cqs.judges import JudgeMatcher
 from maieutic.tasks.cqs.matchers import ChrfMatcher, EmbeddingMatcher
@@ -100,6 +100,9 @@ def _register_judge(kind: str, summary: str) -> None:
         client = llm_client(llm, base_url, llm_backend, concurrency, timeout, retries)
         return JudgeMatcher(kind, client)
 
+    judge.__doc__ = summary
+    build_judge = register("judge", "cqs", kind, uses_llm=True)(judge)
+
     def evaluator(
         llm: str | None = None,
         base_url: str | None = None,
@@ -109,21 +112,10 @@ def _register_judge(kind: str, summary: str) -> None:
         retries: int = 4,
         extra_references: Sequence[str] = (),
     ) -> CQEvaluator:
-        matcher = create(
-            "judge",
-            "cqs",
-            kind,
-            llm=llm,
-            base_url=base_url,
-            llm_backend=llm_backend,
-            concurrency=concurrency,
-            timeout=timeout,
-            retries=retries,
-        )
+        matcher = build_judge(llm, base_url, llm_backend, concurrency, timeout, retries)
         return CQEvaluator(matcher, None, _extras(extra_references))
 
-    judge.__doc__ = evaluator.__doc__ = summary
-    register("judge", "cqs", kind, uses_llm=True)(judge)
+    evaluator.__doc__ = summary
     register("evaluator", "cqs", kind, uses_llm=True)(evaluator)
 
 

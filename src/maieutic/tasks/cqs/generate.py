@@ -208,13 +208,15 @@ class LLMCQGenerator:
         outcomes = []
         for iid, item in dataset.interventions.items():
             candidates: list[str] = []
+            seen: set[str] = set()
             failure = None
             for reply in replies.get(iid, []):
                 if isinstance(reply, CallFailed):
                     failure = failure or f"model call failed: {reply.reason}"
                     continue
                 for question in parse_questions(reply.text):
-                    if question.lower() not in {c.lower() for c in candidates}:
+                    if question.lower() not in seen:
+                        seen.add(question.lower())
                         candidates.append(question)
             if failure and not candidates:
                 outcomes.append(ItemOutcome(iid, None, failure, candidates))
