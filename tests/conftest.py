@@ -12,6 +12,7 @@ from maieutic.cli.main import run
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 CQS_DEV = SHARED_DATA / "cqs" / "validation-dev.json"
+FOCUS_DIR = SHARED_DATA / "focus"
 
 
 @pytest.fixture(autouse=True)
@@ -28,6 +29,14 @@ def cqs_dev() -> Path:
     if not CQS_DEV.exists():
         pytest.skip(f"shared data not found at {CQS_DEV} (clone with ../shared beside the repo)")
     return CQS_DEV
+
+
+@pytest.fixture
+def focus_dir() -> Path:
+    """The released FOCUS development files (skips when absent)."""
+    if not (FOCUS_DIR / "dev_gold.csv").exists():
+        pytest.skip(f"shared data not found at {FOCUS_DIR} (clone with ../shared beside the repo)")
+    return FOCUS_DIR
 
 
 def write_json(path: Path, payload) -> Path:
