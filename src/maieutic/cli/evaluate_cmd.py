@@ -37,7 +37,7 @@ def official_name(evaluator: str, result) -> str:
     return f"{evaluator}{middle}_{name}.json"
 
 
-def _refuse_overwriting_inputs(out_path: str | None, inputs: list[str]) -> None:
+def refuse_overwriting_inputs(out_path: str | None, inputs: list[str]) -> None:
     if out_path and rewritable(out_path):
         target = Path(out_path).resolve()
         if any(Path(p).resolve() == target for p in inputs):
@@ -101,7 +101,7 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
     echo_warnings(Path(data_path).name, dataset.warnings)
     loaded = load_submissions(task, submissions, strict=options.pop("strict"), reference=dataset)
     skip_unknown = options.pop("skip_unknown")
-    _refuse_overwriting_inputs(out_path, [data_path, *submissions])
+    refuse_overwriting_inputs(out_path, [data_path, *submissions])
     # absolute, so the spec recorded in the results rebuilds from any directory
     options["extra_references"] = [str(Path(p).resolve()) for p in options.pop("extra_references")]
     scorer = build(ctx, "evaluator", "cqs", evaluator, options)

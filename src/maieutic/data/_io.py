@@ -48,11 +48,12 @@ def _keeping_last(duplicates: list[str]):
     return hook
 
 
-def _read_text(path: Path) -> str:
+def read_text(path: Path) -> str:
+    """The text of an input file, or a ``DataError`` saying why it cannot be read."""
     if not path.exists():
         raise DataError("file not found", where=str(path))
     if path.is_dir():
-        raise DataError("is a directory, expected a JSON or JSONL file", where=str(path))
+        raise DataError("is a directory, expected a file", where=str(path))
     size = path.stat().st_size
     if size > MAX_INPUT_BYTES:
         raise DataError(
@@ -117,7 +118,7 @@ def read_keyed_records(
     does, and each repeated key is appended to it.
     """
     path = Path(path)
-    text = _read_text(path)
+    text = read_text(path)
     if not text.strip():
         raise DataError("file is empty", where=str(path))
     if not is_jsonl(path):
@@ -194,7 +195,12 @@ def _umask() -> int:
 
 
 def write_json(path: str | Path, payload: Any) -> None:
-    """Write ``payload`` as JSON to ``path``; ``-`` means standard output.
+    """Write ``payload`` as JSON to ``path`` (see ``write_text``); ``-`` means standard output."""
+    write_text(path, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path``; ``-`` means standard output.
 
     A regular file (or a new path) is written through a temporary file and renamed
     into place, so a crash never leaves half a file; it gets the permissions a plain
@@ -203,7 +209,6 @@ def write_json(path: str | Path, payload: Any) -> None:
     a device — is written in place and never replaced, since renaming over it would
     swap it for a regular file.
     """
-    text = json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
     if is_stdout(path):
         # through this process's own stream: reopening /dev/stdout would truncate a
         # redirected file and write over what was printed before

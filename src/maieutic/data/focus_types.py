@@ -3,10 +3,12 @@ labels, and a set of arguments (gold data or a system's predictions)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 
 from maieutic.data.flags import Flag
-from maieutic.tasks.focus.typology import NONE_ID
+from maieutic.data.focus_typology import NONE_ID
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,9 @@ class FocusItem:
     topic: str | None = None
 
     def type_set(self) -> frozenset[str]:
-        """The labelled types; ``{"NONE"}`` when there is none (as the seed scores it)."""
-        types = frozenset(label.type for label in self.labels if label.type != NONE_ID)
-        return types or frozenset({NONE_ID})
+        """The labelled types; ``{"NONE"}`` when there is none. None of the Above given
+        beside other types stays in the set, as a multi-label binarizer counts it."""
+        return frozenset(label.type for label in self.labels) or frozenset({NONE_ID})
 
     def annotators(self) -> list[str]:
         """The annotators with labels on this item, in order of first appearance."""
@@ -80,3 +82,20 @@ class FocusSet:
     def n_references(self) -> int:
         """Number of arguments (for signatures)."""
         return len(self.items)
+
+    def fingerprint(self) -> str:
+        """A content hash: equal for the same data read from CSV or JSONL (ids, texts,
+        categories, every label with its span and annotator)."""
+        canonical = [
+            [
+                item.id,
+                item.argument,
+                item.category,
+                sorted(
+                    [x.type, x.text, x.annotator or ""] for x in (*item.labels, *item.annotations)
+                ),
+            ]
+            for _, item in sorted(self.items.items())
+        ]
+        blob = json.dumps(canonical, ensure_ascii=False, separators=(",", ":"))
+        return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()

@@ -40,7 +40,8 @@ def summary_table(task: Task, result: EvalResult) -> Table:
     table.add_row("score", fmt(result.score))
     for column in task.columns:
         table.add_row(column.header, fmt(column.value(result), column.fmt))
-    for key, value in _flat("", result.summary):
+    view = task.summary_view(result) if task.summary_view else result.summary
+    for key, value in _flat("", view):
         if key.startswith("diversity.") and ".per_question." in key:
             continue  # the per-question variant stays in the results file
         table.add_row(key, fmt(value, "{:.4g}" if isinstance(value, float) else "{}"))

@@ -42,6 +42,9 @@ class Task:
     """Summary figures averaged over repeated runs besides the score."""
     check_submission: Callable[[Any, Any], None] | None = None
     """Refuses a submission that makes no sense against this reference (a mix-up)."""
+    summary_view: Callable[[Any], dict[str, Any]] | None = None
+    """The part of a result's summary a one-submission table shows (default: all of it;
+    the results file always has everything)."""
     spec: Any = None
 
 

@@ -1,0 +1,111 @@
+"""``maieutic evaluate focus``: weakness types and spans against gold data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from maieutic.cli._common import build, console_for, echo_warnings, load_submissions
+from maieutic.cli._options import embedding_options, out_option, strict_option
+from maieutic.cli.evaluate_cmd import evaluate, refuse_overwriting_inputs
+from maieutic.data.focus_annotators import attach_annotators
+from maieutic.evaluate.results_file import ResultsFile
+from maieutic.provenance import provenance
+from maieutic.report.focus_tables import per_type_table
+from maieutic.report.tables import print_results
+from maieutic.tasks import get_task
+from maieutic.tasks.focus.classification import MODES
+from maieutic.tasks.focus.evaluate import PAIRINGS
+
+
+def annotators_option(func):
+    """``--annotators``: the per-annotator files (or their folder)."""
+    return click.option(
+        "--annotators",
+        multiple=True,
+        type=click.Path(exists=True),
+        help="Per-annotator CSVs (A<n>_<category>_<F|G> columns) or their folder; their "
+        "rows join to --gold by order within each category. Repeatable.",
+    )(func)
+
+
+def load_gold_with_annotators(task, gold_path: str, annotators: tuple[str, ...]):
+    """The gold data, with each annotator's labels attached when files are given."""
+    gold = task.load_reference(gold_path)
+    if annotators:
+        gold = attach_annotators(gold, annotators)
+    echo_warnings(Path(gold_path).name, [*gold.warnings, *(f.short for f in gold.flags)])
+    return gold
+
+
+@evaluate.command("focus")
+@click.option(
+    "--gold",
+    "gold_path",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Gold data: the released CSV layout or maieutic's JSONL.",
+)
+@click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@annotators_option
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default="category",
+    show_default=True,
+    help="category: predictions outside the argument's two category types are dropped "
+    "(the annotation protocol); open: every predicted type counts. Both are reported.",
+)
+@click.option(
+    "--pairing",
+    type=click.Choice(PAIRINGS),
+    default="type",
+    show_default=True,
+    help="type: a predicted span is compared with the gold span of the same type; "
+    "positional: slot 1 with slot 1 whatever the types (how the released scores were made).",
+)
+@click.option(
+    "--no-span-embedding",
+    "span_embedding",
+    is_flag=True,
+    flag_value=False,
+    default=True,
+    help="Skip the embedding span score (no model is loaded).",
+)
+@embedding_options
+@out_option
+@click.option(
+    "--skip-unknown",
+    is_flag=True,
+    help="Warn about and skip prediction ids absent from --gold (default: error).",
+)
+@strict_option
+@click.pass_context
+def evaluate_focus(ctx, gold_path, submissions, annotators, out_path, **options):
+    """Evaluate FOCUS predictions (SUBMISSIONS) against --gold.
+
+    Prediction files are in the released CSV layout (Predicted_Type1/2,
+    Span_PredictedType1/2 beside the gold columns) or maieutic's JSONL. One submission
+    prints a summary and a per-type table; several print a leaderboard.
+    """
+    task = get_task("focus")
+    gold = load_gold_with_annotators(task, gold_path, annotators)
+    loaded = load_submissions(task, submissions, strict=options.pop("strict"), reference=gold)
+    skip_unknown = options.pop("skip_unknown")
+    refuse_overwriting_inputs(out_path, [gold_path, *submissions])
+    scorer = build(ctx, "evaluator", "focus", "type-span", options)
+    results = ResultsFile(out_path, "focus", provenance(ctx.params), task.run_figures)
+
+    def keep(result) -> None:
+        results.add(result)  # persisted at once: a later failure loses nothing
+        echo_warnings(result.submission, result.warnings)
+
+    try:
+        scorer.evaluate(gold, loaded, skip_unknown=skip_unknown, on_result=keep)
+    finally:
+        results.close()
+    console = console_for(out_path)
+    print_results(task, results.results, console)
+    if len(results.results) == 1:
+        console.print(per_type_table(results.results[0]))

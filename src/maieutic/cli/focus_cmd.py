@@ -1,0 +1,112 @@
+"""``maieutic focus``: FOCUS data tools — format conversion and annotation agreement."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from maieutic.cli._common import console_for, echo_warnings
+from maieutic.cli._options import out_option
+from maieutic.cli.evaluate_focus import annotators_option, load_gold_with_annotators
+from maieutic.data._io import write_json
+from maieutic.data.focus import ROLES, load_focus
+from maieutic.data.focus_annotators import attach_annotators
+from maieutic.data.focus_write import write_focus
+from maieutic.errors import DataError
+from maieutic.provenance import provenance
+from maieutic.tasks import get_task
+
+
+@click.group()
+def focus() -> None:
+    """FOCUS data tools: convert between layouts, measure annotation agreement."""
+
+
+@focus.command("convert")
+@click.argument("source", type=click.Path(dir_okay=False))
+@click.argument("target", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option(
+    "--role",
+    type=click.Choice(ROLES),
+    default="gold",
+    show_default=True,
+    help="Which labels of a released CSV to read and write: the gold columns or the "
+    "Predicted_* columns.",
+)
+@annotators_option
+@click.option(
+    "--gold",
+    "gold_path",
+    type=click.Path(dir_okay=False, exists=True),
+    help="With --role predictions and a CSV TARGET: gold data whose columns are written "
+    "beside the predictions (the released layout).",
+)
+def convert(source, target, role, annotators, gold_path) -> None:
+    """Convert SOURCE to TARGET: a .csv TARGET gets the released layout (annotators'
+    labels go to TARGET_annotators_<category>.csv beside it), anything else maieutic's
+    JSONL (annotators' labels included).
+    """
+    if annotators and role != "gold":
+        raise click.UsageError("--annotators applies to --role gold")
+    if gold_path and role != "predictions":
+        raise click.UsageError("--gold applies to --role predictions")
+    data = load_focus(source, role)
+    if annotators:
+        data = attach_annotators(data, annotators)
+    echo_warnings(Path(source).name, [*data.warnings, *(f.short for f in data.flags)])
+    gold = load_focus(gold_path, "gold") if gold_path else None
+    if Path(source).resolve() == Path(target).resolve():
+        raise click.UsageError("TARGET is SOURCE")
+    written = write_focus(data, target, predictions=role == "predictions", gold=gold)
+    for path in written:
+        if str(path) != "-":
+            click.echo(f"wrote {path}", err=True)
+
+
+@focus.command("agreement")
+@click.option(
+    "--gold",
+    "gold_path",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Gold data the annotator files join to (released CSV or JSONL with annotators).",
+)
+@annotators_option
+@click.option(
+    "--span-embedding/--no-span-embedding",
+    default=True,
+    show_default=True,
+    help="Also compare spans with the BERTScore-style embedding score (loads the model).",
+)
+@out_option
+def agreement(gold_path, annotators, span_embedding, out_path) -> None:
+    """Agreement among annotators per type: observed agreement, Fleiss' kappa, PABAK,
+    pairwise agreement, and span similarity between annotators."""
+    from maieutic.report.focus_tables import agreement_table
+    from maieutic.tasks.focus.agreement import type_agreement
+
+    gold = load_gold_with_annotators(get_task("focus"), gold_path, annotators)
+    items = [item for item in gold.items.values() if item.annotations]
+    if not items:
+        raise DataError(
+            "no annotator labels: give --annotators (or a JSONL with annotators)", where=gold_path
+        )
+    scorer = None
+    if span_embedding:
+        from maieutic.tasks.focus.spans import TokenEmbeddingScorer
+
+        scorer = TokenEmbeddingScorer()
+    report = {k: v.to_json() for k, v in type_agreement(items, embedding=scorer).items()}
+    if out_path:
+        write_json(
+            out_path,
+            {
+                "format": "maieutic.focus.agreement/1",
+                "gold": gold_path,
+                "dataset": gold.fingerprint(),
+                "provenance": provenance({}),
+                "types": report,
+            },
+        )
+    console_for(out_path).print(agreement_table(report))

@@ -1,0 +1,321 @@
+"""The FOCUS formats: the released CSV layout, the per-annotator files, and maieutic's
+native JSON Lines.
+
+Released layout (gold, and predictions with the gold columns kept)::
+
+    Argument, category, FSQType1, FSQType2, Span_FSQType1, Span_FSQType2
+    [, Predicted_Type1, Predicted_Type2, Span_PredictedType1, Span_PredictedType2]
+    [, FSQQuestion1, FSQQuestion2, …]
+
+A category fixes the argument's two type slots; an empty type cell means the type is
+absent, and both empty means None of the Above. The files have no id column: a row's
+id is its position (``1``, ``2``, …) unless an ``id`` column is present.
+
+Native format, one argument per line::
+
+    {"id", "argument", "category"?, "labels": [{"type", "span", "start"?, "end"?,
+     "annotator"?, "slot"?, "question"?}]}
+
+Labels with an ``annotator`` are that annotator's; the others are the gold (or the
+predicted) labels. Type names in any known spelling are mapped to the typology's ids;
+a name that maps to none is flagged per row (never dropped in silence). Spans are
+snapped to the closest exact substring of the argument; one that cannot be found is
+flagged and kept with no offsets.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+from maieutic.data._io import is_jsonl, read_keyed_records, read_text, type_name
+from maieutic.data.flags import Flag
+from maieutic.data.focus_types import FocusItem, FocusSet, SpanLabel
+from maieutic.data.focus_typology import NONE_ID, typology
+from maieutic.data.span_snap import snap_span
+from maieutic.errors import DataError
+
+GOLD_COLUMNS = ("FSQType1", "FSQType2", "Span_FSQType1", "Span_FSQType2")
+PREDICTED_COLUMNS = (
+    "Predicted_Type1",
+    "Predicted_Type2",
+    "Span_PredictedType1",
+    "Span_PredictedType2",
+)
+GOLD_QUESTION_COLUMNS = ("FSQQuestion1", "FSQQuestion2")
+PREDICTED_QUESTION_COLUMNS = ("Predicted_Question1", "Predicted_Question2")
+
+MAX_ARGUMENT_CHARS = 200_000
+"""Longer than any argument; a cell this long means the wrong file (or a broken quote)."""
+
+ROLES = ("gold", "predictions")
+
+
+class _Reader:
+    """Collects flags while one file is read."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.flags: list[Flag] = []
+        self.snapped = 0
+
+    def flag(self, at: str, code: str, message: str, item: str | None) -> None:
+        self.flags.append(Flag(self.source, at, code, message, item))
+
+    def label(
+        self, item_id: str, argument: str, at: str, raw_type: str, span: str, **extra: Any
+    ) -> SpanLabel | None:
+        """A label from a type name and a span, or None (flagged) for an unknown type."""
+        type_id = typology().resolve(raw_type)
+        if type_id is None:
+            self.flag(at, "unknown-type", f"unknown weakness type {raw_type.strip()!r}", item_id)
+            return None
+        if type_id == NONE_ID:
+            return SpanLabel(NONE_ID, span, None, None, **extra)
+        snap = snap_span(argument, span)
+        if snap is None:
+            what = (
+                "has no span"
+                if not span.strip()
+                else f"span {span.strip()[:60]!r} is not in the argument"
+            )
+            self.flag(at, "span-not-found", what, item_id)
+            return SpanLabel(type_id, span, None, None, **extra)
+        self.snapped += snap.how != "exact"
+        return SpanLabel(type_id, span, snap.start, snap.end, **extra)
+
+    def warnings(self) -> list[str]:
+        if not self.snapped:
+            return []
+        return [
+            f"{self.snapped} span(s) differ from the argument (edges, spacing, typos); "
+            "their offsets point to the closest exact substring"
+        ]
+
+
+def _category(reader: _Reader, value: str, at: str, item_id: str) -> str | None:
+    value = value.strip()
+    if not value:
+        return None
+    if value in typology().categories:
+        return value
+    found = typology().category_by_short(value)
+    if found:
+        return found.id
+    reader.flag(
+        at, "unknown-category", f"unknown category {value!r} (all ten types apply)", item_id
+    )
+    return None
+
+
+def read_csv_rows(
+    path: Path, *, keep_blank: bool = False
+) -> tuple[list[str], list[dict[str, str]]]:
+    """The header and rows of a CSV file, with one-line errors for what breaks it.
+
+    Blank rows are skipped unless ``keep_blank`` (in a per-annotator file a row of
+    empty cells means "no type applies" and keeps its place in the join)."""
+    text = read_text(path)
+    if not text.strip():
+        raise DataError("file is empty", where=str(path))
+    if text.lstrip()[:1] in "[{":
+        raise DataError("this is JSON, expected a CSV file in the released layout", where=str(path))
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_ARGUMENT_CHARS * 4))
+    try:
+        table = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as exc:
+        raise DataError(f"not a readable CSV file ({exc})", where=str(path)) from None
+    header = [h.strip() for h in table[0]]
+    rows = []
+    for number, cells in enumerate(table[1:], start=1):
+        if not cells or (not keep_blank and not any(c.strip() for c in cells)):
+            continue
+        if len(cells) > len(header):
+            raise DataError(
+                f"row {number} has {len(cells)} cells but the header has {len(header)} "
+                "(an unquoted comma?)",
+                where=str(path),
+            )
+        rows.append(dict(zip(header, cells + [""] * (len(header) - len(cells)), strict=True)))
+    return header, rows
+
+
+def _require(path: Path, header: list[str], columns: tuple[str, ...], hint: str = "") -> None:
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise DataError(
+            f"missing column(s) {', '.join(missing)}{hint} (found: {', '.join(header)})",
+            where=str(path),
+        )
+
+
+def _load_csv(path: Path, role: str) -> FocusSet:
+    header, rows = read_csv_rows(path)
+    _require(path, header, ("Argument",))
+    if role == "predictions":
+        hint = "; is this a gold file? give it as --gold" if "FSQType1" in header else ""
+        _require(path, header, PREDICTED_COLUMNS, hint)
+        types, spans, questions = (
+            PREDICTED_COLUMNS[:2],
+            PREDICTED_COLUMNS[2:],
+            PREDICTED_QUESTION_COLUMNS,
+        )
+    else:
+        _require(path, header, GOLD_COLUMNS)
+        types, spans, questions = GOLD_COLUMNS[:2], GOLD_COLUMNS[2:], GOLD_QUESTION_COLUMNS
+    if role == "predictions" and not any(row[c].strip() for row in rows for c in PREDICTED_COLUMNS):
+        hint = " (is this a gold file? give it as --gold)" if "FSQType1" in header else ""
+        raise DataError(f"every Predicted_* cell is empty{hint}", where=str(path))
+    category_column = "category" if "category" in header else "Categories"
+    reader = _Reader(str(path))
+    items: dict[str, FocusItem] = {}
+    for number, row in enumerate(rows, start=1):
+        item_id = row.get("id", "").strip() or str(number)
+        argument = row["Argument"]
+        where = f"row {number}"
+        if not argument.strip():
+            raise DataError(f"{where}: empty Argument", where=str(path))
+        if len(argument) > MAX_ARGUMENT_CHARS:
+            raise DataError(f"{where}: Argument of {len(argument)} characters", where=str(path))
+        if item_id in items:
+            raise DataError(f"{where}: repeated id {item_id!r}", where=str(path))
+        category = _category(
+            reader, row.get(category_column, ""), f"{where}, {category_column}", item_id
+        )
+        labels = []
+        for slot, (type_col, span_col, q_col) in enumerate(
+            zip(types, spans, questions, strict=True), 1
+        ):
+            raw_type, span = row[type_col], row[span_col]
+            if not raw_type.strip():
+                if span.strip() and span.strip().lower() != "null":
+                    reader.flag(
+                        f"{where}, {span_col}",
+                        "span-without-type",
+                        "a span with no type (ignored)",
+                        item_id,
+                    )
+                continue
+            question = row.get(q_col, "").strip() or None
+            label = reader.label(
+                item_id,
+                argument,
+                f"{where}, {type_col}",
+                raw_type,
+                span,
+                slot=slot,
+                question=question,
+            )
+            if label:
+                labels.append(label)
+        topic = row.get("Topic", "").strip() or None
+        items[item_id] = FocusItem(item_id, argument, category, tuple(labels), topic=topic)
+    _check_none_mixed(reader, items)
+    return FocusSet(items, str(path), path.stem, reader.flags, reader.warnings(), "csv")
+
+
+def _check_none_mixed(reader: _Reader, items: dict[str, FocusItem]) -> None:
+    for item in items.values():
+        types = [label.type for label in item.labels]
+        if NONE_ID in types and len(set(types)) > 1:
+            reader.flag(
+                item.id,
+                "none-with-types",
+                "None of the Above beside other types "
+                "(scored as predicted, as a multi-label binarizer does)",
+                item.id,
+            )
+        if len(item.labels) > 2:
+            reader.flag(
+                item.id,
+                "more-than-two-types",
+                f"{len(item.labels)} types (the task allows two); all are scored",
+                item.id,
+            )
+
+
+def _string(record: dict, key: str, where: str, *, required: bool = True) -> str | None:
+    value = record.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise DataError(f"{where}.{key}: expected a string, found {type_name(value)}")
+    return value
+
+
+def _native_label(
+    reader: _Reader, item_id: str, argument: str, raw: Any, where: str
+) -> SpanLabel | None:
+    if not isinstance(raw, dict):
+        raise DataError(f"{where}: expected an object, found {type_name(raw)}")
+    raw_type = _string(raw, "type", where)
+    span = raw.get("span") or ""
+    if not isinstance(span, str):
+        raise DataError(f"{where}.span: expected a string, found {type_name(span)}")
+    extra = {k: raw.get(k) for k in ("annotator", "slot", "question") if raw.get(k) is not None}
+    if "slot" in extra and extra["slot"] not in (1, 2):
+        raise DataError(f"{where}.slot: expected 1 or 2, found {extra['slot']!r}")
+    label = reader.label(item_id, argument, where, raw_type or "", span, **extra)
+    start, end = raw.get("start"), raw.get("end")
+    given = isinstance(start, int) and isinstance(end, int)
+    if label and given and label.start is not None and argument[start:end].strip() != span.strip():
+        reader.flag(
+            where, "offsets-mismatch", "start/end do not select the span; re-located", item_id
+        )
+    return label
+
+
+def _load_native(path: Path) -> FocusSet:
+    records = read_keyed_records(path, "id", expected="a FOCUS file")
+    reader = _Reader(str(path))
+    items: dict[str, FocusItem] = {}
+    for key, record in records.items():
+        where = f"{path}: {key!r}"
+        if not isinstance(record, dict):
+            raise DataError(f"{where}: expected an object, found {type_name(record)}")
+        argument = _string(record, "argument", where) or ""
+        if not argument.strip():
+            raise DataError(f"{where}.argument: empty")
+        if len(argument) > MAX_ARGUMENT_CHARS:
+            raise DataError(f"{where}.argument: {len(argument)} characters")
+        category = _category(
+            reader, _string(record, "category", where, required=False) or "", f"{key}.category", key
+        )
+        raw_labels = record.get("labels", [])
+        if not isinstance(raw_labels, list):
+            raise DataError(f"{where}.labels: expected an array, found {type_name(raw_labels)}")
+        labels, annotations = [], []
+        for index, raw in enumerate(raw_labels):
+            label = _native_label(reader, key, argument, raw, f"{key}.labels[{index}]")
+            if label:
+                (annotations if label.annotator else labels).append(label)
+        topic = _string(record, "topic", where, required=False)
+        items[key] = FocusItem(key, argument, category, tuple(labels), tuple(annotations), topic)
+    _check_none_mixed(reader, items)
+    return FocusSet(items, str(path), path.stem, reader.flags, reader.warnings(), "jsonl")
+
+
+def load_focus(path: str | Path, role: str = "gold") -> FocusSet:
+    """Read a FOCUS file: the released CSV layout (``.csv``) or native JSON Lines.
+
+    ``role`` is ``gold`` (the ``FSQType``/``Span_FSQType`` columns) or ``predictions``
+    (the ``Predicted_*`` columns of a CSV; a native file holds one or the other).
+    """
+    path = Path(path)
+    if role not in ROLES:
+        raise ValueError(f"role must be one of {ROLES}")
+    if path.suffix.lower() in (".csv", ".tsv") or (not is_jsonl(path) and path.suffix != ".json"):
+        return _load_csv(path, role)
+    return _load_native(path)
+
+
+def load_gold(path: str | Path) -> FocusSet:
+    """The gold data (see ``load_focus``)."""
+    return load_focus(path, "gold")
+
+
+def load_predictions(path: str | Path) -> FocusSet:
+    """A system's predictions (see ``load_focus``)."""
+    return load_focus(path, "predictions")

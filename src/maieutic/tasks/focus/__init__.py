@@ -1,0 +1,112 @@
+"""Socratic questions tied to a weakness type and a source span ("FOCUS: A Benchmark for
+Targeted Socratic Question Generation via Source-Span Grounding"): for each argument up
+to two types of an eleven-type typology, the span each targets, and the question built
+from the type's template; scored by multi-label P/R/F1 and span similarity."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from maieutic.data.focus import load_gold, load_predictions
+from maieutic.registry import register
+from maieutic.tasks import Column, Task
+
+# registrations of evaluators and generators are imported at integration (see below)
+
+
+def _classification(none: str, average: str, *, other: bool = False):
+    """F1 in the result's own mode (or in the other one)."""
+
+    def read(result) -> float | None:
+        mode = result.summary["mode"]
+        if other:
+            mode = next(m for m in result.summary["classification"] if m != mode)
+        return result.summary["classification"][mode][none][average]["f1"]
+
+    return read
+
+
+def _span(key: str, metric: str):
+    def read(result) -> float | None:
+        return result.summary.get(key, {}).get(metric, {}).get("mean")
+
+    return read
+
+
+def summary_view(result) -> dict[str, Any]:
+    """What one submission's table shows: P/R/F1 per mode, span means, counts."""
+    summary = result.summary
+    view: dict[str, Any] = {}
+    for mode, scores in summary["classification"].items():
+        for none, block in scores.items():
+            for average in ("micro", "macro"):
+                for figure, value in block[average].items():
+                    view[f"{mode}.{none}.{average}.{figure}"] = value
+    for key in ("spans", "spans_all"):
+        for metric, block in summary.get(key, {}).items():
+            view[f"{key}.{metric}"] = block["mean"]
+    for key in ("n_items", "n_missing", "mode", "pairing"):
+        view[key] = summary[key]
+    return view
+
+
+@register("task", "focus", "focus")
+def task() -> Task:
+    """Weakness types and spans of arguments, with Socratic questions."""
+    return Task(
+        name="focus",
+        description=task.__doc__ or "",
+        load_reference=load_gold,
+        load_submission=load_predictions,
+        score_description="macro-F1 over the eleven types (None of the Above included), "
+        "in the chosen mode (category: predictions outside the argument's two category "
+        "types are dropped, as annotators only judged those)",
+        columns=[
+            Column(
+                "micro-F1",
+                _classification("with_none", "micro"),
+                "{:.4f}",
+                "micro-F1 over the eleven types, in the same mode as the score",
+            ),
+            Column(
+                "macro-F1 -None",
+                _classification("without_none", "macro"),
+                "{:.4f}",
+                "macro-F1 over the ten weakness types (None of the Above left out)",
+            ),
+            Column(
+                "other-mode macro-F1",
+                _classification("with_none", "macro", other=True),
+                "{:.4f}",
+                "macro-F1 in the other mode (open: every predicted type counts)",
+            ),
+            Column(
+                "Jaccard",
+                _span("spans", "jaccard"),
+                "{:.3f}",
+                "mean token Jaccard of predicted spans to the gold spans",
+            ),
+            Column(
+                "Jaccard all",
+                _span("spans_all", "jaccard"),
+                "{:.3f}",
+                "the same, best match over the gold and every annotator's span",
+            ),
+            Column(
+                "ROUGE-L", _span("spans", "rouge_l"), "{:.3f}", "mean ROUGE-L F to the gold spans"
+            ),
+            Column(
+                "emb",
+                _span("spans", "embedding"),
+                "{:.3f}",
+                "mean BERTScore-style F1 (greedy token matching) with the embedding model",
+            ),
+            Column(
+                "flagged",
+                lambda r: len(r.flags),
+                "{}",
+                "problems scored and flagged: unknown types, spans not in the text…",
+            ),
+        ],
+        summary_view=summary_view,
+    )

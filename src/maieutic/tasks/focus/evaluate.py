@@ -1,0 +1,251 @@
+"""Scoring FOCUS predictions: weakness types (multi-label P/R/F1, both modes) and the
+spans that go with them (Jaccard, ROUGE-L, edit similarity and an embedding score),
+against the gold spans and, when the annotators' files are given, against every
+annotator's span (best match), as the paper's Table 6 does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from maieutic.data.flags import Flag
+from maieutic.data.focus_types import FocusItem, FocusSet
+from maieutic.errors import DataError
+from maieutic.evaluate.result import EvalResult
+from maieutic.registry import Spec
+from maieutic.signature import Signature
+from maieutic.tasks.focus import spans
+from maieutic.tasks.focus.classification import MODES, classification_scores
+
+TEXT_METRICS: dict[str, Callable[[str, str], float]] = {
+    "jaccard": spans.token_jaccard,
+    "rouge_l": spans.rouge_l,
+    "edit": spans.edit_similarity,
+}
+PAIRINGS = ("type", "positional")
+
+
+@dataclass
+class ScoredPair:
+    """One gold/predicted span pair with its scores."""
+
+    pair: spans.SpanPair
+    scores: dict[str, float] = field(default_factory=dict)
+    """Against the gold span, per metric."""
+    scores_all: dict[str, float] = field(default_factory=dict)
+    """Best match over the gold and every annotator's span of that type."""
+
+    def to_json(self) -> dict[str, Any]:
+        out = {
+            "type": self.pair.type,
+            "slot": self.pair.slot,
+            "gold": self.pair.gold,
+            "predicted": self.pair.predicted,
+            **self.scores,
+        }
+        out.update({f"{k}_all": v for k, v in self.scores_all.items()})
+        return out
+
+
+@dataclass
+class FocusItemResult:
+    """One argument: gold and predicted types and the scored span pairs."""
+
+    id: str
+    category: str | None
+    gold: list[str]
+    predicted: list[str]
+    pairs: list[ScoredPair]
+    missing: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "category": self.category,
+            "gold": self.gold,
+            "predicted": self.predicted,
+            "missing": self.missing,
+            "spans": [p.to_json() for p in self.pairs],
+        }
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def span_summary(pairs: Sequence[ScoredPair], attribute: str) -> dict[str, dict[str, Any]]:
+    """Per metric: the mean over all scored pairs and the mean per type."""
+    out: dict[str, dict[str, Any]] = {}
+    metrics = sorted({m for p in pairs for m in getattr(p, attribute)})
+    for metric in metrics:
+        by_type: dict[str, list[float]] = {}
+        for p in pairs:
+            if metric in getattr(p, attribute):
+                by_type.setdefault(p.pair.type, []).append(getattr(p, attribute)[metric])
+        everything = [v for values in by_type.values() for v in values]
+        out[metric] = {
+            "mean": _mean(everything),
+            "n": len(everything),
+            "by_type": {t: _mean(v) for t, v in sorted(by_type.items())},
+        }
+    return out
+
+
+def _predictions_for(
+    gold: FocusSet, submission: FocusSet, skip_unknown: bool
+) -> tuple[list[tuple[FocusItem, FocusItem, bool]], list[Flag], list[str]]:
+    """(gold, predicted, missing) per gold argument; unknown ids are an error unless
+    skipped; a gold argument with no prediction counts as None of the Above, flagged."""
+    unknown = [k for k in submission.items if k not in gold.items]
+    warnings: list[str] = []
+    if unknown and not skip_unknown:
+        raise DataError(
+            f"{len(unknown)} id(s) not in the gold data (first: {unknown[0]!r}); "
+            "--skip-unknown scores the rest",
+            where=submission.source,
+        )
+    if unknown:
+        warnings.append(f"skipped {len(unknown)} id(s) not in the gold data")
+    flags: list[Flag] = []
+    out = []
+    for key, gold_item in gold.items.items():
+        predicted = submission.items.get(key)
+        if predicted is None:
+            flags.append(
+                Flag(
+                    submission.source,
+                    key,
+                    "missing-prediction",
+                    "no prediction (scored as None of the Above)",
+                    key,
+                )
+            )
+            out.append((gold_item, FocusItem(key, gold_item.argument, gold_item.category), True))
+            continue
+        if " ".join(predicted.argument.split()) != " ".join(gold_item.argument.split()):
+            raise DataError(
+                f"{key!r}: the argument differs from the gold file's "
+                "(files not in the same order?)",
+                where=submission.source,
+            )
+        out.append((gold_item, predicted, False))
+    return out, flags, warnings
+
+
+class FocusEvaluator:
+    """Types and spans of FOCUS predictions against gold data."""
+
+    def __init__(
+        self, mode: str = "category", pairing: str = "type", embedding: Any = None
+    ) -> None:
+        if mode not in MODES:
+            raise DataError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+        if pairing not in PAIRINGS:
+            raise DataError(f"--pairing must be one of {', '.join(PAIRINGS)}, not {pairing!r}")
+        self.mode = mode
+        self.pairing = pairing
+        self.embedding = embedding
+        """A ``TokenEmbeddingScorer`` (or None: no embedding score)."""
+        self.failures: list[str] = []
+        self.spec = Spec("evaluator", "focus", "type-span", {"mode": mode, "pairing": pairing})
+
+    def signature(self, gold: FocusSet) -> Signature:
+        """The signature of results made against ``gold``."""
+        encoder = getattr(self.embedding, "encoder", None)
+        return Signature(
+            task="focus",
+            evaluator=self.spec.name,
+            dataset=gold.fingerprint(),
+            n_references=gold.n_references,
+            model=encoder.display_name if encoder else None,
+            backend=encoder.backend if encoder else None,
+            extra={"mode": self.mode, "pairing": self.pairing},
+        )
+
+    def _pairs(self, gold_item: FocusItem, predicted: FocusItem) -> list[ScoredPair]:
+        scored = []
+        for pair in spans.pair_labels(gold_item.labels, predicted.labels, self.pairing):
+            if pair.gold is None and pair.predicted is None:
+                continue
+            scored.append(ScoredPair(pair))
+        return scored
+
+    def _score_spans(self, items: list[FocusItemResult], gold: FocusSet) -> None:
+        everything = [p for item in items for p in item.pairs]
+        for p in everything:
+            g, s = p.pair.gold or "", p.pair.predicted or ""
+            p.scores = {name: metric(g, s) for name, metric in TEXT_METRICS.items()}
+        if self.embedding is not None:
+            values = self.embedding.score_pairs(
+                [(p.pair.gold or "", p.pair.predicted or "") for p in everything]
+            )
+            for p, value in zip(everything, values, strict=True):
+                p.scores["embedding"] = value
+        if not any(i.annotations for i in gold.items.values()):
+            return
+        for item in items:
+            annotations = gold.items[item.id].annotations
+            for p in item.pairs:
+                references = [
+                    p.pair.gold or "",
+                    *(a.text for a in annotations if a.type == p.pair.type),
+                ]
+                predicted = p.pair.predicted or ""
+                p.scores_all = {
+                    n: spans.best_match(m, predicted, references) for n, m in TEXT_METRICS.items()
+                }
+
+    def evaluate(
+        self,
+        gold: FocusSet,
+        submissions: Sequence[FocusSet],
+        *,
+        skip_unknown: bool = False,
+        on_result: Callable[[EvalResult], None] | None = None,
+    ) -> list[EvalResult]:
+        """Score each submission against ``gold``; ``on_result`` gets each at once."""
+        prepared = [_predictions_for(gold, s, skip_unknown) for s in submissions]
+        signature = self.signature(gold)
+        out = []
+        for submission, (triples, flags, warnings) in zip(submissions, prepared, strict=True):
+            items = [
+                FocusItemResult(
+                    g.id,
+                    g.category,
+                    sorted(g.type_set()),
+                    sorted(p.type_set()),
+                    self._pairs(g, p),
+                    missing,
+                )
+                for g, p, missing in triples
+            ]
+            self._score_spans(items, gold)
+            pairs = [(g, p) for g, p, _ in triples]
+            classification = {mode: classification_scores(pairs, mode) for mode in MODES}
+            summary = {
+                "mode": self.mode,
+                "pairing": self.pairing,
+                "n_items": len(items),
+                "n_missing": sum(i.missing for i in items),
+                "classification": classification,
+                "spans": span_summary([p for i in items for p in i.pairs], "scores"),
+                "spans_all": span_summary([p for i in items for p in i.pairs], "scores_all"),
+            }
+            all_flags = submission.flags + flags
+            result = EvalResult(
+                "focus",
+                submission.name,
+                submission.source,
+                signature,
+                self.spec,
+                classification[self.mode]["with_none"]["macro"]["f1"],
+                summary,
+                items,
+                flags=all_flags,
+                warnings=[*submission.warnings, *warnings, *(f.short for f in all_flags)],
+            )
+            out.append(result)
+            if on_result:
+                on_result(result)
+        return out
