@@ -94,7 +94,7 @@ def agreement(gold_path, annotators, span_embedding, out_path) -> None:
         )
     scorer = None
     if span_embedding:
-        from maieutic.tasks.focus.spans import TokenEmbeddingScorer
+        from maieutic.tasks.focus.span_metrics import TokenEmbeddingScorer
 
         scorer = TokenEmbeddingScorer()
     report = {k: v.to_json() for k, v in type_agreement(items, embedding=scorer).items()}

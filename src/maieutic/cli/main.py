@@ -13,6 +13,7 @@ import click
 from maieutic._version import __version__
 from maieutic.cli.demo_cmd import demo
 from maieutic.cli.evaluate_cmd import evaluate
+from maieutic.cli.focus_cmd import focus
 from maieutic.cli.generate_cmd import generate
 from maieutic.cli.meta_eval_cmd import meta_eval
 from maieutic.cli.serve_cmd import serve_llm
@@ -33,6 +34,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 
 cli.add_command(evaluate)
+cli.add_command(focus)
 cli.add_command(demo)
 cli.add_command(generate)
 cli.add_command(serve_llm)

@@ -32,7 +32,7 @@ from typing import Any
 
 from maieutic.data._io import is_jsonl, read_keyed_records, read_text, type_name
 from maieutic.data.flags import Flag
-from maieutic.data.focus_types import FocusItem, FocusSet, SpanLabel
+from maieutic.data.focus_types import UNTYPED, FocusItem, FocusSet, SpanLabel
 from maieutic.data.focus_typology import NONE_ID, typology
 from maieutic.data.span_snap import snap_span
 from maieutic.errors import DataError
@@ -67,7 +67,16 @@ class _Reader:
     def label(
         self, item_id: str, argument: str, at: str, raw_type: str, span: str, **extra: Any
     ) -> SpanLabel | None:
-        """A label from a type name and a span, or None (flagged) for an unknown type."""
+        """A label from a type name and a span, or None (flagged) for an unknown type.
+
+        A span with no type is kept untyped (type ``""``): no class is predicted, but
+        positional span scores compare it, as the released scores do."""
+        if not raw_type.strip():
+            self.flag(at, "span-without-type", "a span with no type (no class predicted)", item_id)
+            snap = snap_span(argument, span)
+            return SpanLabel(
+                UNTYPED, span, snap.start if snap else None, snap.end if snap else None, **extra
+            )
         type_id = typology().resolve(raw_type)
         if type_id is None:
             self.flag(at, "unknown-type", f"unknown weakness type {raw_type.strip()!r}", item_id)
@@ -151,9 +160,12 @@ def _require(path: Path, header: list[str], columns: tuple[str, ...], hint: str 
         )
 
 
-def _load_csv(path: Path, role: str) -> FocusSet:
+def _load_csv(path: Path, role: str, require_labels: bool = True) -> FocusSet:
     header, rows = read_csv_rows(path)
     _require(path, header, ("Argument",))
+    if not require_labels and not all(c in header for c in GOLD_COLUMNS):
+        header = [*header, *(c for c in GOLD_COLUMNS if c not in header)]
+        rows = [{**{c: "" for c in GOLD_COLUMNS}, **row} for row in rows]
     if role == "predictions":
         hint = "; is this a gold file? give it as --gold" if "FSQType1" in header else ""
         _require(path, header, PREDICTED_COLUMNS, hint)
@@ -190,14 +202,9 @@ def _load_csv(path: Path, role: str) -> FocusSet:
         ):
             raw_type, span = row[type_col], row[span_col]
             if not raw_type.strip():
-                if span.strip() and span.strip().lower() != "null":
-                    reader.flag(
-                        f"{where}, {span_col}",
-                        "span-without-type",
-                        "a span with no type (ignored)",
-                        item_id,
-                    )
-                continue
+                if not span.strip() or span.strip().lower() == "null":
+                    continue
+                type_col = span_col  # the flag points at the span's cell
             question = row.get(q_col, "").strip() or None
             label = reader.label(
                 item_id,
@@ -218,7 +225,7 @@ def _load_csv(path: Path, role: str) -> FocusSet:
 
 def _check_none_mixed(reader: _Reader, items: dict[str, FocusItem]) -> None:
     for item in items.values():
-        types = [label.type for label in item.labels]
+        types = [label.type for label in item.labels if label.type != UNTYPED]
         if NONE_ID in types and len(set(types)) > 1:
             reader.flag(
                 item.id,
@@ -297,23 +304,30 @@ def _load_native(path: Path) -> FocusSet:
     return FocusSet(items, str(path), path.stem, reader.flags, reader.warnings(), "jsonl")
 
 
-def load_focus(path: str | Path, role: str = "gold") -> FocusSet:
+def load_focus(path: str | Path, role: str = "gold", *, require_labels: bool = True) -> FocusSet:
     """Read a FOCUS file: the released CSV layout (``.csv``) or native JSON Lines.
 
     ``role`` is ``gold`` (the ``FSQType``/``Span_FSQType`` columns) or ``predictions``
     (the ``Predicted_*`` columns of a CSV; a native file holds one or the other).
+    Without ``require_labels`` a CSV needs only its ``Argument`` column (input to
+    generation).
     """
     path = Path(path)
     if role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}")
     if path.suffix.lower() in (".csv", ".tsv") or (not is_jsonl(path) and path.suffix != ".json"):
-        return _load_csv(path, role)
+        return _load_csv(path, role, require_labels)
     return _load_native(path)
 
 
 def load_gold(path: str | Path) -> FocusSet:
     """The gold data (see ``load_focus``)."""
     return load_focus(path, "gold")
+
+
+def load_arguments(path: str | Path) -> FocusSet:
+    """Arguments to generate for: any FOCUS file; labels are kept when present."""
+    return load_focus(path, "gold", require_labels=False)
 
 
 def load_predictions(path: str | Path) -> FocusSet:

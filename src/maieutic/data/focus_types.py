@@ -10,6 +10,10 @@ from dataclasses import dataclass, field
 from maieutic.data.flags import Flag
 from maieutic.data.focus_typology import NONE_ID
 
+UNTYPED = ""
+"""The type of a span given without a type (released files have a few): it predicts no
+class but keeps its slot for positional span scores."""
+
 
 @dataclass(frozen=True)
 class SpanLabel:
@@ -56,7 +60,8 @@ class FocusItem:
     def type_set(self) -> frozenset[str]:
         """The labelled types; ``{"NONE"}`` when there is none. None of the Above given
         beside other types stays in the set, as a multi-label binarizer counts it."""
-        return frozenset(label.type for label in self.labels) or frozenset({NONE_ID})
+        types = frozenset(label.type for label in self.labels if label.type != UNTYPED)
+        return types or frozenset({NONE_ID})
 
     def annotators(self) -> list[str]:
         """The annotators with labels on this item, in order of first appearance."""

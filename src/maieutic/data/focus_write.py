@@ -65,7 +65,7 @@ def _cells(item: FocusItem | None) -> tuple[list[str], list[str]]:
     if item is None:
         return ["", "", "", ""], ["", ""]
     slots = slotted(item)
-    names = [typology().name(s.type) if s else "" for s in slots]
+    names = [typology().name(s.type) if s and s.type else "" for s in slots]
     spans = [s.text if s else "" for s in slots]
     questions = [(s.question or "") if s else "" for s in slots]
     return names + spans, questions

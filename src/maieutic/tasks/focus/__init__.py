@@ -10,8 +10,7 @@ from typing import Any
 from maieutic.data.focus import load_gold, load_predictions
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-
-# registrations of evaluators and generators are imported at integration (see below)
+from maieutic.tasks.focus import evaluators  # noqa: F401
 
 
 def _classification(none: str, average: str, *, other: bool = False):

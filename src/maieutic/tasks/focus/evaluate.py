@@ -15,7 +15,7 @@ from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
 from maieutic.registry import Spec
 from maieutic.signature import Signature
-from maieutic.tasks.focus import spans
+from maieutic.tasks.focus import span_metrics as spans
 from maieutic.tasks.focus.classification import MODES, classification_scores
 
 TEXT_METRICS: dict[str, Callable[[str, str], float]] = {
@@ -184,17 +184,33 @@ class FocusEvaluator:
                 p.scores["embedding"] = value
         if not any(i.annotations for i in gold.items.values()):
             return
+        # against every annotator too: the best match over the gold span and each
+        # annotator's span of the same type (type pairing) or slot (positional pairing)
+        jobs: list[tuple[ScoredPair, list[str]]] = []
         for item in items:
             annotations = gold.items[item.id].annotations
             for p in item.pairs:
-                references = [
-                    p.pair.gold or "",
-                    *(a.text for a in annotations if a.type == p.pair.type),
+                same = [
+                    a.text
+                    for a in annotations
+                    if (
+                        a.slot == p.pair.slot
+                        if self.pairing == "positional"
+                        else a.type == p.pair.type
+                    )
                 ]
-                predicted = p.pair.predicted or ""
-                p.scores_all = {
-                    n: spans.best_match(m, predicted, references) for n, m in TEXT_METRICS.items()
-                }
+                references = [r for r in (p.pair.gold or "", *same) if r.strip()]
+                jobs.append((p, references or [""]))
+        for p, references in jobs:
+            predicted = p.pair.predicted or ""
+            p.scores_all = {
+                n: spans.best_match(m, predicted, references) for n, m in TEXT_METRICS.items()
+            }
+        if self.embedding is not None:
+            flat = [(r, p.pair.predicted or "") for p, refs in jobs for r in refs]
+            values = iter(self.embedding.score_pairs(flat))
+            for p, references in jobs:
+                p.scores_all["embedding"] = max(next(values) for _ in references)
 
     def evaluate(
         self,

@@ -21,7 +21,7 @@ def type_span(
     BERTScore-style embedding F1 (``span_embedding``)."""
     scorer = None
     if span_embedding:
-        from maieutic.tasks.focus.spans import TokenEmbeddingScorer
+        from maieutic.tasks.focus.span_metrics import TokenEmbeddingScorer
 
         encoder = Encoder(embedding_model, backend=embedding_backend, batch_size=batch_size)
         scorer = TokenEmbeddingScorer(encoder)
