@@ -84,11 +84,11 @@ def agreement(gold_path, annotators, span_embedding, out_path) -> None:
     """Agreement among annotators per type: observed agreement, Fleiss' kappa, PABAK,
     pairwise agreement, and span similarity between annotators."""
     from maieutic.report.focus_tables import agreement_table
-    from maieutic.tasks.focus.agreement import type_agreement
+    from maieutic.tasks.focus.annotation_agreement import type_agreement
 
     gold = load_gold_with_annotators(get_task("focus"), gold_path, annotators)
-    items = [item for item in gold.items.values() if item.annotations]
-    if not items:
+    items = list(gold.items.values())
+    if not any(item.annotations for item in items):
         raise DataError(
             "no annotator labels: give --annotators (or a JSONL with annotators)", where=gold_path
         )
