@@ -113,7 +113,7 @@ def agreement_for_type(items: Sequence[FocusItem], type_id: str, embedding=None)
         for (i, a), (j, b) in itertools.combinations(enumerate(annotators), 2):
             left, right = [v[i] for v in votes], [v[j] for v in votes]
             observed = sum(x == y for x, y in zip(left, right, strict=True)) / len(votes)
-            kappa = _safe(result, f"{a}-{b}", lambda l=left, r=right: cohen_kappa(l, r))
+            kappa = _safe(result, f"{a}-{b}", lambda x=left, y=right: cohen_kappa(x, y))
             result.pairwise[f"{a}-{b}"] = {"observed": observed, "kappa": kappa}
     result.spans, result.n_span_items = _span_agreement(items, type_id, embedding)
     return result
