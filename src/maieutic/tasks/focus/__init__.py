@@ -10,7 +10,7 @@ from typing import Any
 from maieutic.data.focus import load_gold, load_predictions
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.focus import evaluators  # noqa: F401
+from maieutic.tasks.focus import evaluators, generators  # noqa: F401
 
 
 def _classification(none: str, average: str, *, other: bool = False):

@@ -1,0 +1,100 @@
+"""FOCUS generation: the shared outcome type, the model-free generator, and turning
+outcomes into a prediction set (written as JSONL and as the released CSV layout)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from maieutic.data.focus_types import FocusItem, FocusSet, SpanLabel
+from maieutic.generate.protocol import GenerationRun
+from maieutic.registry import Spec
+from maieutic.signature import Signature
+from maieutic.tasks.focus.cue_detector import CueDetector
+
+
+@dataclass
+class FocusOutcome:
+    """What a generator produced for one argument."""
+
+    id: str
+    labels: list[SpanLabel]
+    problems: list[str] = field(default_factory=list)
+    """Tolerated oddities (an unknown type name, a span not in the text…)."""
+    failure: str | None = None
+    """Why nothing could be produced (a model call that failed for good)."""
+    raw: str | None = None
+    """The model's reply, when there is one."""
+
+    @property
+    def failed(self) -> bool:
+        """Whether the argument got no answer at all."""
+        return self.failure is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record kept in the generation's ``.meta.json``."""
+        return {
+            "labels": [label.to_json() for label in self.labels],
+            "problems": self.problems,
+            "failure": self.failure,
+            "raw": self.raw,
+        }
+
+
+def to_prediction_set(outcomes: Sequence[FocusOutcome], dataset: FocusSet, name: str) -> FocusSet:
+    """The predictions as a ``FocusSet`` keyed like ``dataset`` (a failed argument has
+    no labels: None of the Above)."""
+    items = {
+        o.id: replace(dataset.items[o.id], labels=tuple(o.labels), annotations=()) for o in outcomes
+    }
+    return FocusSet(items, source=name, name=name, layout="jsonl")
+
+
+def focus_signature(generator: str, dataset: FocusSet, spec: Spec, **fields: Any) -> Signature:
+    """The signature of a FOCUS generation over ``dataset``."""
+    return Signature(
+        task="focus",
+        generator=generator,
+        dataset=dataset.fingerprint(),
+        n_references=len(dataset),
+        extra={
+            k: v
+            for k, v in {**spec.args, **fields}.items()
+            if isinstance(v, str | int | float | bool)
+        },
+    )
+
+
+class CueFocusGenerator:
+    """Model-free: weakness types and spans from linguistic cues (``CueDetector``)."""
+
+    uses_llm = False
+
+    def __init__(self, use_categories: bool = True) -> None:
+        self.detector = CueDetector()
+        self.use_categories = use_categories
+        self.spec = Spec("generator", "focus", "cues", {"use_categories": use_categories})
+
+    def generate(
+        self,
+        dataset: FocusSet,
+        *,
+        run_index: int = 0,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> GenerationRun:
+        """Detect for every argument (deterministic: every run is the same)."""
+        outcomes = []
+        for done, item in enumerate(dataset.items.values(), start=1):
+            category = item.category if self.use_categories else None
+            outcomes.append(FocusOutcome(item.id, self.detector.detect(item.argument, category)))
+            if on_progress:
+                on_progress(done, len(dataset))
+        return GenerationRun(outcomes)
+
+    def signature(self, dataset: FocusSet) -> Signature:
+        """The signature of what this generator writes for ``dataset``."""
+        return focus_signature(self.spec.name, dataset, self.spec)
+
+
+__all__ = ["CueFocusGenerator", "FocusItem", "FocusOutcome", "focus_signature", "to_prediction_set"]

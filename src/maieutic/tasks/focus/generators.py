@@ -1,0 +1,51 @@
+"""The registered generators of the FOCUS task."""
+
+from __future__ import annotations
+
+from maieutic.data.focus import load_gold
+from maieutic.llm.types import GenerationParams
+from maieutic.registry import create, register
+from maieutic.samples import sample_path
+from maieutic.tasks.cqs.evaluators import llm_client
+from maieutic.tasks.focus.generate import CueFocusGenerator
+from maieutic.tasks.focus.llm_generator import LLMFocusGenerator
+from maieutic.tasks.focus.llm_prompts import PromptContext
+
+
+@register("generator", "focus", "cues")
+def cues(use_categories: bool = True) -> CueFocusGenerator:
+    """Model-free: types from linguistic cues, the shortest clause carrying the first cue
+    as the span, the type's template as the question."""
+    return CueFocusGenerator(use_categories)
+
+
+@register("generator", "focus", "llm", uses_llm=True)
+def llm(
+    strategy: str = "zero-shot",
+    llm: str | None = None,
+    base_url: str | None = None,
+    llm_backend: str = "auto",
+    use_categories: bool = True,
+    rewrite: bool = False,
+    seed: int = 0,
+    temperature: float = 0.3,
+    max_tokens: int = 256,
+    shots: int = 5,
+    shots_from: str | None = None,
+    concurrency: int = 4,
+    timeout: float = 120.0,
+    retries: int = 4,
+) -> LLMFocusGenerator:
+    """A language model prompted with one strategy (zero-shot, few-shot, cot)."""
+    pool = None
+    if strategy == "few-shot":
+        pool = load_gold(shots_from) if shots_from else load_gold(sample_path("focus/shots.jsonl"))
+    context = PromptContext(pool, shots, seed)
+    return LLMFocusGenerator(
+        llm_client(llm, base_url, llm_backend, concurrency, timeout, retries),
+        create("strategy", "focus", strategy),
+        context,
+        GenerationParams(temperature, 1.0, max_tokens, seed),
+        use_categories,
+        rewrite,
+    )
