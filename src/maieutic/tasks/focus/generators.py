@@ -8,7 +8,7 @@ from maieutic.registry import create, register
 from maieutic.samples import sample_path
 from maieutic.tasks.cqs.evaluators import llm_client
 from maieutic.tasks.focus.generate import CueFocusGenerator
-from maieutic.tasks.focus.llm_generator import LLMFocusGenerator
+from maieutic.tasks.focus.llm_focus import LLMFocusGenerator
 from maieutic.tasks.focus.llm_prompts import PromptContext
 
 
