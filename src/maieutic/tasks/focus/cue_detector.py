@@ -63,7 +63,7 @@ CUES: dict[str, re.Pattern[str]] = {
     ),
     # subjective or loaded terms a general reader could take differently
     "VAT": re.compile(
-        r"\"[^\"]{2,40}\"|“[^”]{2,40}”|\b(?:[a-z]+ism|[a-z]+ists?|[a-z]+ity|[a-z]+ness|"
+        r"(?<!\w)\"\w[^\"]{0,38}\w\"|“\w[^”]{0,38}\w”|\b(?:[a-z]+ism|[a-z]+ists?|[a-z]+ity|[a-z]+ness|"
         r"privilege[d]?|oppress\w*|autonomy|morality|freedom|[A-Z]{2,})\b",
     ),
     # universal quantifiers and absolutes
