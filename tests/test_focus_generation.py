@@ -82,7 +82,7 @@ def test_category_restricts_types_and_fixes_slots():
 
 def test_default_types_follow_their_definitions():
     claim = "The city should ban cars from the centre."
-    assert [x.type for x in DETECT(claim, "alternate_viewpoints_perspectives")][0] == "OSP"
+    assert "OSP" in {x.type for x in DETECT(claim, "alternate_viewpoints_perspectives")}
     reasons = {x.type for x in DETECT(claim, "reasons_evidence")}
     assert "LE" in reasons  # a claim with no support lacks evidence
     supported = DETECT(claim + " According to a study, traffic fell by 20%.", "reasons_evidence")
