@@ -136,7 +136,8 @@ def test_offsets_are_exact_on_every_dev_argument_and_the_goal_holds(focus_dir):
             [("IE", "of course")],
         ),
         (
-            "1. Others Stakeholder Perspective — span: \"taxes are theft\"\n2. Temporal Contrast: 'now'",
+            '1. Others Stakeholder Perspective — span: "taxes are theft"\n'
+            "2. Temporal Contrast: 'now'",
             [("OSP", "taxes are theft"), ("TC", "now")],
         ),
         (
@@ -166,6 +167,9 @@ def test_reply_problems_are_reported():
 
 
 ARGUMENT = "Everyone knows the tax is theft. It was fine in the past."
+OG_REPLY = (
+    'Classification: ["Overgeneralized Statement"]\nSpan: ["Everyone knows the tax is theft"]'
+)
 
 
 def _dataset() -> FocusSet:
@@ -189,7 +193,8 @@ def _generator(backend, strategy="zero-shot", pool=None, rewrite=False, seed=1):
 def test_llm_generator_prompts_parses_and_grounds():
     backend = ScriptedBackend(
         [
-            'Classification: ["Overgeneralizing statement"]\nSpan: ["everyone knows the tax is theft."]',
+            'Classification: ["Overgeneralizing statement"]\n'
+            'Span: ["everyone knows the tax is theft."]',
             "I like turtles.",
         ]
     )
@@ -233,7 +238,7 @@ def test_few_shot_examples_never_include_an_argument_being_generated_for():
 def test_rewrite_keeps_the_span_or_falls_back_to_the_template():
     backend = ScriptedBackend(
         [
-            'Classification: ["Overgeneralized Statement"]\nSpan: ["Everyone knows the tax is theft"]',
+            OG_REPLY,
             'Classification: ["None of the Above"]\nSpan: ["Null"]',
             "Does Everyone knows the tax is theft really hold for all?",
         ]
@@ -245,7 +250,7 @@ def test_rewrite_keeps_the_span_or_falls_back_to_the_template():
     )
     backend = ScriptedBackend(
         [
-            'Classification: ["Overgeneralized Statement"]\nSpan: ["Everyone knows the tax is theft"]',
+            OG_REPLY,
             'Classification: ["None of the Above"]\nSpan: ["Null"]',
             "Is that always true?",
         ]
