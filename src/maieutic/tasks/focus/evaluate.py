@@ -199,8 +199,9 @@ class FocusEvaluator:
                         else a.type == p.pair.type
                     )
                 ]
-                references = [r for r in (p.pair.gold or "", *same) if r.strip()]
-                jobs.append((p, references or [""]))
+                # the gold span always counts (an empty gold slot agrees with an empty
+                # prediction); annotators add the spans they gave
+                jobs.append((p, [p.pair.gold or "", *(x for x in same if x.strip())]))
         for p, references in jobs:
             predicted = p.pair.predicted or ""
             p.scores_all = {

@@ -72,8 +72,7 @@ def edit_similarity(a: str, b: str) -> float:
 
 def best_match(metric: Metric, predicted: str, references: Sequence[str]) -> float:
     """The best score of ``predicted`` against any reference (no reference: as empty)."""
-    references = [r for r in references if r.strip()] or [""]
-    return max(metric(r, predicted) for r in references)
+    return max(metric(r, predicted) for r in (references or [""]))
 
 
 @dataclass(frozen=True)
