@@ -250,3 +250,11 @@ def test_agreement_command(cli, focus_dir, tmp_path):
     assert set(report["types"]) == {"OSP", "TC", "VAT", "OG", "IE", "BS", "QCE", "CF", "LE", "WE"}
     assert "annotation agreement" in result.out
     assert cli("focus", "agreement", "--gold", focus_dir / "dev_gold.csv").code == 2
+
+
+def test_a_csv_with_a_missing_column_is_one_line(cli, tmp_path):
+    gold = _write(tmp_path / "g.csv", GOLD_HEADER[:4], [["A b.", "clarity", "", ""]])
+    result = cli("evaluate", "focus", "--gold", gold, gold, "--no-span-embedding")
+    assert result.code == 2
+    assert "missing column(s) Span_FSQType1, Span_FSQType2" in result.err
+    assert len(result.err.strip().splitlines()) == 1
