@@ -211,6 +211,10 @@ def test_demo_shows_questions_with_their_labels_and_explains_every_column(cli, t
         "template_generator",
         "sample_submission",
     ]
+    # the FOCUS part: types, spans and questions for the sample arguments
+    assert "weakness types, spans and Socratic questions" in out
+    assert "Questionable Cause-Effect Relationship" in out
+    assert (tmp_path / "focus_cues.csv").exists()
 
 
 def test_out_through_a_symlink_writes_the_target_and_keeps_the_link(tmp_path):

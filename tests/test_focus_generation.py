@@ -256,7 +256,7 @@ def test_rewrite_keeps_the_span_or_falls_back_to_the_template():
         ]
     )
     run = _generator(backend, rewrite=True, seed=2).generate(_dataset())
-    assert run.outcomes[0].labels[0].question.startswith("Is Everyone knows the tax is theft")
+    assert run.outcomes[0].labels[0].question.startswith("Is “Everyone knows the tax is theft”")
     assert "template kept" in run.outcomes[0].problems[-1]
 
 

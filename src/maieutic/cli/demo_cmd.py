@@ -3,7 +3,9 @@
 It generates critical questions for the bundled sample dataset with the model-free
 template generator, then evaluates that submission and the bundled sample submission
 against the sample references with the embedded embedding model, shows some of the
-generated questions with the labels they received, and explains every column.
+generated questions with the labels they received, and explains every column. Then it
+finds weakness types, spans and Socratic questions (FOCUS) for the bundled sample
+arguments with the model-free cue generator.
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ from rich.table import Table
 from maieutic.cli._common import console_for
 from maieutic.cli.evaluate_cmd import evaluate_cqs
 from maieutic.cli.generate_cmd import generate_cqs
+from maieutic.cli.generate_focus import generate_focus
+from maieutic.data.focus import load_predictions
+from maieutic.data.focus_typology import typology
 from maieutic.evaluate.results_file import load_results
 from maieutic.paths import maieutic_home
 from maieutic.report.tables import fmt, legend
@@ -40,6 +45,19 @@ def questions_table(records: list[dict], limit: int) -> Table:
                 q["cq"],
                 q["label"],
                 fmt(q["similarity"], "{:.3f}"),
+            )
+    return table
+
+
+def socratic_table(path: Path) -> Table:
+    """Each sample argument's weakness types, spans and questions."""
+    table = Table(title="weakness types, spans and Socratic questions", title_justify="left")
+    for header in ("argument", "type", "span", "question"):
+        table.add_column(header, overflow="fold")
+    for item in load_predictions(path).items.values():
+        for n, label in enumerate(item.labels):
+            table.add_row(
+                item.id if n == 0 else "", typology().name(label.type), label.text, label.question
             )
     return table
 
@@ -75,4 +93,11 @@ def demo(ctx: click.Context, out_dir: str | None) -> None:
     )
     for line in legend(get_task("cqs")):
         console.print(line, highlight=False)
-    click.echo(f"submission and full results in {directory}", err=True)
+    socratic = directory / "focus_cues.jsonl"
+    ctx.invoke(
+        generate_focus,
+        data_path=str(sample_path("focus/sample_arguments.jsonl")),
+        out_path=str(socratic),
+    )
+    console.print(socratic_table(socratic))
+    click.echo(f"submissions and full results in {directory}", err=True)

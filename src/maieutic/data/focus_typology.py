@@ -38,11 +38,13 @@ class WeaknessType:
     aliases: tuple[str, ...]
 
     def question(self, span: str) -> str | None:
-        """The template with ``span`` in the blank (trailing punctuation of the span
-        dropped so that the question reads as one sentence)."""
+        """The template with ``span`` in the blank, in quotation marks: the span stays
+        word for word (a reader sees exactly what is questioned) and a clause that
+        starts with a capital still reads as part of the question. Trailing
+        punctuation of the span is dropped."""
         if self.template is None:
             return None
-        return self.template.format(span=span.strip().rstrip(".,;:!?").strip())
+        return self.template.format(span=f"“{span.strip().rstrip('.,;:!?').strip()}”")
 
 
 @dataclass(frozen=True)
