@@ -26,7 +26,7 @@ from sklearn.metrics import precision_recall_fscore_support
 from sklearn.preprocessing import MultiLabelBinarizer
 
 from maieutic.data.focus_types import FocusItem
-from maieutic.tasks.focus.typology import NONE_ID, typology
+from maieutic.data.focus_typology import NONE_ID, typology
 
 MODES = ("open", "category")
 
