@@ -11,6 +11,7 @@ import sys
 import click
 
 from maieutic._version import __version__
+from maieutic.cli.aura_cmd import aura
 from maieutic.cli.demo_cmd import demo
 from maieutic.cli.evaluate_cmd import evaluate
 from maieutic.cli.focus_cmd import focus
@@ -36,6 +37,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
 
 cli.add_command(evaluate)
 cli.add_command(focus)
+cli.add_command(aura)
 cli.add_command(demo)
 cli.add_command(generate)
 cli.add_command(serve_llm)

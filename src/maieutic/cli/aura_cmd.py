@@ -1,0 +1,164 @@
+"""``maieutic evaluate aura`` and ``maieutic aura compare``: question sets scored
+against their document alone."""
+
+from __future__ import annotations
+
+import click
+
+from maieutic.cli._common import build, console_for, echo_warnings
+from maieutic.cli._options import embedding_options, out_option, strict_option
+from maieutic.cli.evaluate_cmd import evaluate, refuse_overwriting_inputs
+from maieutic.data.flags import refuse_flags
+from maieutic.errors import DataError
+from maieutic.evaluate.result import unique_names
+from maieutic.evaluate.results_file import ResultsFile
+from maieutic.provenance import provenance
+from maieutic.registry import names
+from maieutic.report.tables import print_results
+from maieutic.tasks import get_task
+from maieutic.tasks.aura.compare import compare_table, preference
+from maieutic.tasks.aura.evaluate import METRICS, QuestionSet
+
+
+def aura_options(func):
+    """The options of the AURA evaluators."""
+    options = [
+        click.option(
+            "--evaluator",
+            type=click.Choice(names("evaluator", "aura")),
+            default="aura",
+            show_default=True,
+            help="aura: offline, reranked by bi-encoder cosine; aura-cross: reranked by a "
+            "cross-encoder's logits (the paper).",
+        ),
+        click.option(
+            "--threshold",
+            type=float,
+            help="Answerability threshold on the reranker's scale (aura: cosine, default "
+            "0.5; aura-cross: logit, default 2.5).",
+        ),
+        click.option(
+            "--threshold-rule",
+            type=click.Choice(["gt", "ge"]),
+            default="gt",
+            show_default=True,
+            help="gt: a score must exceed the threshold (the paper); ge: reach it (the "
+            "reference code, with --threshold 0).",
+        ),
+        click.option(
+            "--cross-encoder",
+            help="Cross-encoder for aura-cross (a sentence-transformers name or local "
+            "directory; default cross-encoder/ms-marco-MiniLM-L-6-v2).",
+        ),
+        click.option(
+            "--top-k",
+            type=click.IntRange(1, 100),
+            default=5,
+            show_default=True,
+            help="Units retrieved per question before reranking.",
+        ),
+        click.option(
+            "--link-threshold",
+            type=click.FloatRange(-1, 1),
+            default=0.85,
+            show_default=True,
+            help="Cosine at which a window's sentence links it to a necessary unit.",
+        ),
+        click.option(
+            "--entropy",
+            type=click.Choice(["paper", "observed"]),
+            default="paper",
+            show_default=True,
+            help="paper: all questions, |C| = every template class; observed: answerable "
+            "questions, |C| = classes seen (the reference code).",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return embedding_options(func)
+
+
+def load_sets(task, document, paths: tuple[str, ...], strict: bool) -> list[QuestionSet]:
+    """The question sets: the files given, else those inside the document's JSON."""
+    if paths:
+        sets = [task.load_submission(p) for p in paths]
+    elif document.question_sets:
+        sets = [
+            QuestionSet(qs, document.source, name) for name, qs in document.question_sets.items()
+        ]
+    else:
+        raise DataError("no question sets: give SETS, or a JSON document with question lists")
+    for question_set in sets:
+        echo_warnings(question_set.name, [f.short for f in question_set.flags])
+        if strict:
+            refuse_flags(question_set.flags)
+    for question_set, name in zip(
+        sets, unique_names([s.name for s in sets], [s.source for s in sets]), strict=True
+    ):
+        question_set.name = name
+    return sets
+
+
+@evaluate.command("aura")
+@click.argument("document", type=click.Path(dir_okay=False))
+@click.argument("sets", nargs=-1, type=click.Path(dir_okay=False))
+@aura_options
+@out_option
+@strict_option
+@click.pass_context
+def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
+    """Score question SETS (JSON lists or one question per line) against DOCUMENT
+    (Markdown, text, PDF, or a JSON with "passage" and question lists)."""
+    task = get_task("aura")
+    doc = task.load_reference(document)
+    loaded = load_sets(task, doc, sets, strict)
+    refuse_overwriting_inputs(out_path, [document, *sets])
+    scorer = build(ctx, "evaluator", "aura", evaluator, options)
+    results = ResultsFile(out_path, "aura", provenance(ctx.params), task.run_figures)
+    try:
+        scorer.evaluate(doc, loaded, on_result=results.add)
+    finally:
+        results.close()
+    print_results(task, results.results, console_for(out_path))
+
+
+@click.group()
+def aura() -> None:
+    """AURA tools: compare two question sets on one document."""
+
+
+@aura.command("compare")
+@click.argument("document", type=click.Path(dir_okay=False))
+@click.argument("sets", nargs=-1, type=click.Path(dir_okay=False))
+@aura_options
+@out_option
+@click.pass_context
+def compare(ctx, document, sets, evaluator, out_path, **options):
+    """Which of two question sets on DOCUMENT is better, per metric and overall (the
+    majority of the four metrics, and their mean)."""
+    task = get_task("aura")
+    doc = task.load_reference(document)
+    loaded = load_sets(task, doc, sets, strict=False)
+    if len(loaded) != 2:
+        raise click.UsageError(f"compare needs exactly two question sets, got {len(loaded)}")
+    scorer = build(ctx, "evaluator", "aura", evaluator, options)
+    first, second = scorer.evaluate(doc, loaded)
+    verdict = preference(first, second)
+    console_for(out_path).print(compare_table(first, second, verdict))
+    if out_path:
+        from maieutic.data._io import write_json
+
+        write_json(
+            out_path,
+            {
+                "format": "maieutic.aura.compare/1",
+                "provenance": provenance(ctx.params),
+                "sets": [first.to_json(), second.to_json()],
+                "preference": verdict,
+                "metrics": list(METRICS),
+            },
+        )
+    click.echo(f"preferred: {verdict['majority_name'] or 'tie'} (majority of metrics)", err=True)
+
+
+__all__ = ["aura", "evaluate_aura"]

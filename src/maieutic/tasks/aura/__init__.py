@@ -1,0 +1,75 @@
+"""Reference-free scoring of question sets about a document ("AURA-QG: Automated
+Unsupervised Replicable Assessment for Question Generation"): answerability, coverage,
+non-redundancy and structural entropy over the document's Information Units."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from maieutic.data.aura import read_document, read_questions
+from maieutic.data.flags import Flag
+from maieutic.registry import register
+from maieutic.tasks import Column, Task
+from maieutic.tasks.aura import evaluators  # noqa: F401
+from maieutic.tasks.aura.evaluate import QuestionSet
+from maieutic.tasks.aura.templates import template
+
+
+def load_question_set(path: str | Path) -> QuestionSet:
+    """A question set from a file, with what is not a question flagged (and scored)."""
+    questions = read_questions(path)
+    flags = [
+        Flag(
+            str(path), f"questions[{i}]", "not-a-question", f"{q[:50]!r} is not a question", str(i)
+        )
+        for i, q in enumerate(questions)
+        if not q.rstrip().endswith("?") and template(q) == "other"
+    ]
+    return QuestionSet(questions, str(path), Path(path).stem, flags)
+
+
+def _metric(name: str):
+    def read(result):
+        return result.summary.get(name)
+
+    return read
+
+
+@register("task", "aura", "aura")
+def task() -> Task:
+    """Question sets scored against their document, with no reference questions."""
+    return Task(
+        name="aura",
+        description=task.__doc__ or "",
+        load_reference=read_document,
+        load_submission=load_question_set,
+        score_description="mean of answerability, coverage, non-redundancy and balanced "
+        "structural entropy (each 0 to 1)",
+        columns=[
+            Column(
+                "Ans",
+                _metric("answerability"),
+                "{:.3f}",
+                "share of questions whose best unit clears the threshold",
+            ),
+            Column(
+                "Cov",
+                _metric("coverage"),
+                "{:.3f}",
+                "share of necessary units covered (directly, through a window or a list item)",
+            ),
+            Column(
+                "NRS",
+                _metric("non_redundancy"),
+                "{:.3f}",
+                "1 − share of answerable questions mapped to an already used unit",
+            ),
+            Column(
+                "Ent",
+                _metric("entropy"),
+                "{:.3f}",
+                "balanced structural entropy of question templates",
+            ),
+            Column("Qs", _metric("n_questions"), "{}", "questions in the set"),
+        ],
+    )

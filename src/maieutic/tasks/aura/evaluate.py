@@ -1,0 +1,168 @@
+"""Scoring question sets against their document with the AURA pipeline; one
+``EvalResult`` per set, its score the mean of the four metrics."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from maieutic.data.aura import Document
+from maieutic.data.flags import Flag
+from maieutic.evaluate.result import EvalResult
+from maieutic.registry import Spec
+from maieutic.signature import Signature
+from maieutic.tasks.aura.metrics import (
+    answerability,
+    coverage,
+    non_redundancy,
+    structural_entropy,
+)
+from maieutic.tasks.aura.pipeline import (
+    IndexedDocument,
+    Reranker,
+    Threshold,
+    index_document,
+    map_questions,
+)
+from maieutic.tasks.aura.templates import template
+
+METRICS = ("answerability", "coverage", "non_redundancy", "entropy")
+
+
+@dataclass
+class QuestionSet:
+    """One system's questions about a document."""
+
+    questions: list[str]
+    source: str
+    name: str
+    flags: list[Flag] = field(default_factory=list)
+
+
+def document_fingerprint(text: str) -> str:
+    """A content hash of the document."""
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class AuraEvaluator:
+    """Answerability, coverage, non-redundancy and structural entropy of question sets."""
+
+    def __init__(
+        self,
+        reranker: Reranker,
+        threshold: Threshold,
+        top_k: int = 5,
+        link_threshold: float = 0.85,
+        entropy: str = "paper",
+    ) -> None:
+        self.reranker = reranker
+        self.threshold = threshold
+        self.top_k = top_k
+        self.link_threshold = link_threshold
+        self.entropy = entropy
+        self.failures: list[str] = []
+        self.spec = Spec("evaluator", "aura", "aura", {})
+        self._indexed: dict[str, IndexedDocument] = {}
+
+    def index(self, document: Document) -> IndexedDocument:
+        """The document's units and index (built once per document text)."""
+        key = document_fingerprint(document.text)
+        if key not in self._indexed:
+            self._indexed[key] = index_document(document.text, self.reranker, self.link_threshold)
+        return self._indexed[key]
+
+    def signature(self, document: Document, n_units: int) -> Signature:
+        """The signature of scores on ``document``."""
+        encoder = self.reranker.encoder
+        return Signature(
+            task="aura",
+            evaluator="aura",
+            dataset=document_fingerprint(document.text),
+            n_references=n_units,
+            model=self.reranker.cross_encoder_name or encoder.display_name,
+            backend=encoder.backend,
+            threshold=self.threshold.value,
+            extra={
+                "scale": self.reranker.scale,
+                "rule": self.threshold.rule,
+                "top_k": self.top_k,
+                "entropy": self.entropy,
+                "link": self.link_threshold,
+                "retriever": encoder.display_name,
+            },
+        )
+
+    def score_set(
+        self, document: Document, questions: Sequence[str]
+    ) -> tuple[dict[str, Any], list[dict]]:
+        """The four metrics and the per-question records for one set."""
+        indexed = self.index(document)
+        mappings, spans = map_questions(
+            indexed, questions, self.reranker, self.threshold, self.top_k
+        )
+        metrics = {
+            "answerability": answerability(mappings),
+            "coverage": coverage(indexed.units, mappings),
+            "non_redundancy": non_redundancy(mappings),
+            "entropy": structural_entropy(mappings, self.entropy),
+        }
+        by_id = {u.chunk_id: u for u in indexed.units}
+        records = [
+            {
+                "question": m.question,
+                "template": template(m.question),
+                "unit": m.chunk_id,
+                "unit_type": by_id[m.chunk_id].subtype if m.chunk_id is not None else None,
+                "list_window": m.window,
+                "span": span,
+                "score": m.score,
+                "answerable": m.answerable,
+            }
+            for m, span in zip(mappings, spans, strict=True)
+        ]
+        return metrics, records
+
+    def evaluate(
+        self,
+        document: Document,
+        submissions: Sequence[QuestionSet],
+        *,
+        skip_unknown: bool = False,
+        on_result: Callable[[EvalResult], None] | None = None,
+    ) -> list[EvalResult]:
+        """Score each question set against ``document``."""
+        out = []
+        for submission in submissions:
+            metrics, records = self.score_set(document, submission.questions)
+            indexed = self.index(document)
+            n_necessary = sum(u.type == "necessary" for u in indexed.units)
+            summary = {
+                **metrics,
+                "n_questions": len(records),
+                "n_answerable": sum(r["answerable"] for r in records),
+                "n_units": len(indexed.units),
+                "n_necessary": n_necessary,
+            }
+            warnings = [f.short for f in submission.flags]
+            if not records:
+                warnings.append(
+                    "the question set is empty: every metric is 0 but non-redundancy (1)"
+                )
+            result = EvalResult(
+                "aura",
+                submission.name,
+                submission.source,
+                self.signature(document, len(indexed.units)),
+                self.spec,
+                sum(metrics[m] for m in METRICS) / len(METRICS),
+                summary,
+                records,
+                flags=submission.flags,
+                warnings=warnings,
+            )
+            out.append(result)
+            if on_result:
+                on_result(result)
+        return out

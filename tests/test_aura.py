@@ -1,0 +1,220 @@
+"""AURA: document cleaning and units (with the reference code's bugs absent), each
+metric by hand, the sample file end to end, and bad inputs."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from maieutic.data.aura import Unit, blocks, build_units, read_document, read_questions
+from maieutic.errors import DataError
+from maieutic.tasks.aura.metrics import (
+    Mapping,
+    answerability,
+    balanced_entropy,
+    coverage,
+    non_redundancy,
+    structural_entropy,
+)
+from maieutic.tasks.aura.templates import template
+from tests.conftest import SHARED_DATA
+
+SAMPLE = SHARED_DATA / "aura" / "sample_input.json"
+
+
+def test_a_heading_without_a_blank_line_keeps_its_paragraph():
+    [block] = blocks("## Brakes\nPress the pedal firmly to stop the car quickly.")
+    assert block.kind == "paragraph" and block.text.startswith("Press the pedal")
+
+
+def test_a_spaced_hyphen_in_prose_is_not_a_list_item():
+    [block] = blocks("Sales grew in 2015 - 2020 and fell - slightly - after that.")
+    assert block.kind == "paragraph"
+
+
+def test_lists_images_tables_and_footnotes():
+    text = (
+        "Intro text that explains the device.[^1]\n\n"
+        "![diagram](img.png)\nSource: the maker\n\n"
+        "| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+        "Check these parts:\n- the battery cover\n- the power cable\n  and its plug\n\n"
+        "[^1]: A footnote that must go."
+    )
+    kinds = [(b.kind, b.text, b.items) for b in blocks(text)]
+    assert kinds == [
+        ("paragraph", "Intro text that explains the device.", ()),
+        ("list", "Check these parts:", ("the battery cover", "the power cable and its plug")),
+    ]
+
+
+def test_units_windows_and_bullets():
+    text = (
+        "One sentence here is long. Two sentence here is long. Three sentence is here.\n\n"
+        "- red item\n- blue item"
+    )
+    units = build_units(blocks(text))
+    kinds = [(u.type, u.subtype) for u in units]
+    assert kinds.count(("necessary", "paragraph")) == 3
+    assert kinds.count(("necessary", "list")) == 1
+    assert kinds.count(("optional", "window")) == 3  # two 2-sentence windows, one 3-sentence
+    bullets = [u for u in units if u.subtype == "bullet"]
+    list_id = next(u.chunk_id for u in units if u.subtype == "list")
+    assert [b.parent_chunk_ids for b in bullets] == [(list_id,), (list_id,)]
+
+
+UNITS = [
+    Unit(0, "a", "necessary", "paragraph", 0),
+    Unit(1, "b", "necessary", "paragraph", 0),
+    Unit(2, "c", "necessary", "list", 1, items=("x", "y")),
+    Unit(3, "a b", "optional", "window", 0, (0, 1)),
+    Unit(4, "x", "optional", "bullet", 1, (2,)),
+]
+
+
+def test_two_questions_on_one_unit_give_nrs_one_half():
+    mappings = [Mapping("What is a?", 0, 0.9, True), Mapping("What about a?", 0, 0.8, True)]
+    assert non_redundancy(mappings) == 0.5
+    assert non_redundancy([]) == 1.0  # nothing repeated
+
+
+def test_coverage_through_a_window_and_through_a_list_item():
+    assert coverage(UNITS, [Mapping("q", 3, 0.9, True)]) == pytest.approx(2 / 3)
+    assert coverage(UNITS, [Mapping("q", 4, 0.9, True)]) == pytest.approx(1 / 3)
+    # an unanswerable question covers nothing
+    assert coverage(UNITS, [Mapping("q", 0, 0.1, False)]) == 0.0
+    with pytest.raises(ValueError, match="no content units"):
+        coverage([], [])
+
+
+def test_answerability_counts_all_questions():
+    mappings = [Mapping("q", 0, 0.9, True), Mapping("r", 1, 0.2, False)]
+    assert answerability(mappings) == 0.5 and answerability([]) == 0.0
+
+
+def test_entropy_by_hand():
+    assert balanced_entropy(["What is a?", "What is b?"]) == 0.0  # one template only
+    # two classes, two questions: SE = 1 bit; paper |C| = 11
+    expected = (1 * 2 / 11) / (1 * 2 / 11 + 11)
+    assert balanced_entropy(["What is a?", "Why is b?"]) == pytest.approx(expected)
+    # the reference code's variant: answerable questions, observed classes (|C| = 2)
+    mappings = [Mapping("What is a?", 0, 1, True), Mapping("Why is b?", 1, 1, True)]
+    # SE = 1, |Q| = 2, |C| = 2: 1 / (1 + 2)
+    assert structural_entropy(mappings, "observed") == pytest.approx(1 / 3)
+    assert structural_entropy([], "observed") == 0.0 and structural_entropy([]) == 0.0
+    assert not math.isnan(balanced_entropy(["x"]))
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How many wheels does it have?", "how many"),
+        ("How much does it cost?", "how much"),
+        ("Is it safe?", "yes-no"),
+        ("In which year was it built?", "which"),
+        ("Whose car is it?", "who"),
+        ("Name the parts.", "other"),
+    ],
+)
+def test_templates(question, expected):
+    assert template(question) == expected
+
+
+def test_documents_and_question_files(tmp_path):
+    document = read_document(SAMPLE) if SAMPLE.exists() else None
+    if document:
+        assert set(document.question_sets) == {"questions1", "questions2"}
+    (tmp_path / "q.json").write_text(json.dumps({"questions": ["What?", " ", "Why?"]}))
+    assert read_questions(tmp_path / "q.json") == ["What?", "Why?"]
+    (tmp_path / "q.txt").write_text("What?\n\nWhy?\n")
+    assert read_questions(tmp_path / "q.txt") == ["What?", "Why?"]
+    (tmp_path / "bad.json").write_text('{"passage": 3}')
+    with pytest.raises(DataError, match="passage"):
+        read_document(tmp_path / "bad.json")
+    (tmp_path / "scan.pdf").write_bytes(_blank_pdf())
+    with pytest.raises(DataError, match="no text layer"):
+        read_document(tmp_path / "scan.pdf")
+
+
+def _blank_pdf() -> bytes:
+    from io import BytesIO
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(width=200, height=200)
+    buffer = BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
+
+
+@pytest.mark.slow
+def test_sample_end_to_end_through_the_cli(cli, tmp_path):
+    if not SAMPLE.exists():
+        pytest.skip(f"shared data not found at {SAMPLE}")
+    out = tmp_path / "r.json"
+    result = cli("evaluate", "aura", SAMPLE, "--out", out)
+    assert result.code == 0, result.err
+    results = {r["submission"]: r for r in json.loads(out.read_text())["results"]}
+    first = results["questions1"]
+    assert first["summary"]["n_questions"] == 11 and first["summary"]["n_necessary"] == 7
+    assert first["signature"]["scale"] == "cosine" and first["signature"]["threshold"] == 0.5
+    for item in first["items"]:
+        assert item["span"] and isinstance(item["answerable"], bool)
+    compared = cli("aura", "compare", SAMPLE)
+    assert compared.code == 0 and "majority of metrics" in compared.out
+
+
+@pytest.mark.slow
+def test_bad_documents_are_one_line(cli, tmp_path):
+    headings = tmp_path / "h.md"
+    headings.write_text("# One\n## Two\n### Three\n")
+    questions = tmp_path / "q.txt"
+    questions.write_text("What is it?\n")
+    result = cli("evaluate", "aura", headings, questions)
+    assert result.code == 2 and "no content" in result.err
+    empty = tmp_path / "e.md"
+    empty.write_text("")
+    assert cli("evaluate", "aura", empty, questions).code == 2
+    binary = tmp_path / "b.md"
+    binary.write_bytes(b"abc\x00def")
+    assert cli("evaluate", "aura", binary, questions).code == 2
+    doc = tmp_path / "d.md"
+    doc.write_text("The pump moves water through the pipes every morning.")
+    none = tmp_path / "none.txt"
+    none.write_text("Tell me about pumps\nWhat moves water?\n")
+    flagged = cli("evaluate", "aura", doc, none)
+    assert flagged.code == 0 and "is not a question" in flagged.err
+    assert cli("evaluate", "aura", doc, none, "--strict").code == 2
+    assert cli("evaluate", "aura", doc, none, "--threshold", "3").code == 2  # not a cosine
+
+
+def test_list_refinement_takes_a_window_only_when_strictly_better():
+    from maieutic.tasks.aura.pipeline import _refine_list
+
+    unit = Unit(0, "- a\n- bb\n- c", "necessary", "list", 0, items=("a", "bb", "c"))
+
+    class Fixed:
+        def score(self, question, spans):
+            return [{"a bb": 3.0, "bb c": 1.0}[s] for s in spans]
+
+    assert _refine_list("q", unit, 2.0, Fixed()) == (3.0, 0, "a bb")
+    assert _refine_list("q", unit, 3.0, Fixed()) == (3.0, None, unit.text)  # a tie keeps the list
+
+
+def test_nothing_is_downloaded_at_import(monkeypatch):
+    import importlib
+    import socket
+    import sys
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("network used at import")
+
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    for name in [
+        m for m in sys.modules if m.startswith(("maieutic.tasks.aura", "maieutic.data.aura"))
+    ]:
+        monkeypatch.delitem(sys.modules, name)
+    importlib.import_module("maieutic.tasks.aura")
+    assert blocks("A sentence that is long enough. Another one here.")
