@@ -218,3 +218,47 @@ def test_nothing_is_downloaded_at_import(monkeypatch):
         monkeypatch.delitem(sys.modules, name)
     importlib.import_module("maieutic.tasks.aura")
     assert blocks("A sentence that is long enough. Another one here.")
+
+
+@pytest.mark.slow
+def test_meta_eval_on_qgeval_style_data(cli, tmp_path):
+    instances = [
+        {
+            "id": "p1",
+            "passage": "The bridge opened in 1932. It carries trains and cars across the river.",
+            "questions": [
+                {
+                    "prediction": "When did the bridge open?",
+                    "source": "SQuAD_good",
+                    "answerability": 3.0,
+                },
+                {
+                    "prediction": "What does the bridge carry?",
+                    "source": "HotpotQA_good",
+                    "answerability": 3.0,
+                },
+                {
+                    "prediction": "Who painted the Mona Lisa?",
+                    "source": "SQuAD_bad",
+                    "answerability": 1.0,
+                },
+                {
+                    "prediction": "How tall is the mountain?",
+                    "source": "HotpotQA_bad",
+                    "answerability": 1.3,
+                },
+            ],
+        }
+    ]
+    path = tmp_path / "qg.json"
+    path.write_text(json.dumps(instances))
+    out = tmp_path / "r.json"
+    result = cli("meta-eval", "aura", "--qgeval", path, "--out", out)
+    assert result.code == 0, result.err
+    report = json.loads(out.read_text())
+    assert report["n_questions"] == 4 and report["n_unanswerable"] == 2
+    assert set(report["systems"]) == {"good", "bad"}  # the dataset prefix is not the system
+    assert report["roc_auc_unanswerable"] == 1.0  # off-topic questions score lowest
+    path.write_text(json.dumps([{"passage": "x", "questions": [{"prediction": "q?"}]}]))
+    bad = cli("meta-eval", "aura", "--qgeval", path)
+    assert bad.code == 2 and "answerability: expected a number" in bad.err

@@ -17,6 +17,7 @@ from maieutic.cli.evaluate_cmd import evaluate
 from maieutic.cli.focus_cmd import focus
 from maieutic.cli.generate_cmd import generate
 from maieutic.cli.generate_focus import generate_focus  # noqa: F401 (registers the command)
+from maieutic.cli.meta_eval_aura import meta_eval_aura  # noqa: F401 (registers it)
 from maieutic.cli.meta_eval_cmd import meta_eval
 from maieutic.cli.serve_cmd import serve_llm
 from maieutic.cli.setup_llm_cmd import setup_llm

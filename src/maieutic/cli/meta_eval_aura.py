@@ -1,0 +1,105 @@
+"""``maieutic meta-eval aura``: AURA's answerability against human ratings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from maieutic.cli._common import build, console_for
+from maieutic.cli._options import out_option
+from maieutic.cli.aura_cmd import aura_options
+from maieutic.cli.meta_eval_cmd import meta_eval
+from maieutic.data._io import read_text, write_json
+from maieutic.data.aura import Document
+from maieutic.provenance import provenance
+from maieutic.report.tables import fmt
+from maieutic.tasks.aura.qgeval import load_qgeval, qgeval_agreement
+
+
+def _systems_table(report: dict) -> Table:
+    table = Table(title="aura · per system (QGEval)", title_justify="left")
+    for header in (
+        "system",
+        "n",
+        "human answerability",
+        "AURA answerable",
+        "mean score",
+        "coverage",
+    ):
+        table.add_column(header, justify="left" if header == "system" else "right")
+    ranked = sorted(report["systems"].items(), key=lambda kv: -kv[1]["human"])
+    for name, row in ranked:
+        table.add_row(
+            name,
+            str(row["n"]),
+            f"{row['human']:.3f}",
+            f"{row['answerable']:.3f}",
+            f"{row['score']:.3f}",
+            f"{row['coverage']:.3f}",
+        )
+    return table
+
+
+@meta_eval.command("aura")
+@click.option(
+    "--qgeval",
+    "qgeval_path",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="QGEval-style instances: passages with questions from several systems and mean "
+    "human ratings (1–3) of answerability.",
+)
+@aura_options
+@out_option
+@click.pass_context
+def meta_eval_aura(ctx, qgeval_path, evaluator, out_path, **options):
+    """How well AURA's answerability agrees with people: per question (Spearman, ROC
+    AUC for unanswerable questions) and per system (Spearman of the rankings)."""
+    instances = load_qgeval(qgeval_path)
+    scorer = build(ctx, "evaluator", "aura", evaluator, options)
+    report = qgeval_agreement(scorer, instances)
+    console = console_for(out_path)
+    # the data's signature is the hash of the whole QGEval file
+    signature = scorer.signature(
+        Document(read_text(Path(qgeval_path)), qgeval_path), report["n_questions"]
+    )
+    lines = [
+        (
+            "questions (unanswerable: human mean < 2.5)",
+            f"{report['n_questions']} ({report['n_unanswerable']})",
+        ),
+        (
+            "Spearman, score vs human rating (per question)",
+            fmt(report["spearman_question"], "{:.3f}"),
+        ),
+        ("ROC AUC, low score → unanswerable", fmt(report["roc_auc_unanswerable"], "{:.3f}")),
+        (
+            "Spearman of system rankings (answerable share)",
+            fmt(report["spearman_system_answerable"], "{:.3f}"),
+        ),
+        (
+            "Spearman of system rankings (mean score)",
+            fmt(report["spearman_system_score"], "{:.3f}"),
+        ),
+    ]
+    table = Table(
+        title="aura · agreement with human answerability", show_header=False, title_justify="left"
+    )
+    for name, value in lines:
+        table.add_row(name, value)
+    table.caption = str(signature)
+    console.print(table)
+    console.print(_systems_table(report))
+    if out_path:
+        write_json(
+            out_path,
+            {
+                "format": "maieutic.aura.meta-eval/1",
+                "signature": signature.as_dict(),
+                "evaluator": scorer.spec.to_json(),
+                "provenance": provenance(ctx.params),
+                **report,
+            },
+        )

@@ -1,0 +1,116 @@
+"""How far AURA's answerability agrees with people, on QGEval-style data: passages,
+each with questions from several systems and annotators' mean ratings (1–3).
+
+Reported: Spearman between each question's answerability score (its best unit's
+score) and the human answerability rating; ROC AUC of the score for telling apart the
+questions people found unanswerable (mean rating < 2.5); and, per system, the share of
+its questions AURA finds answerable, its mean score and coverage beside the human mean,
+with the Spearman correlation of the two system rankings.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.metrics import roc_auc_score
+
+from maieutic.data._io import read_text
+from maieutic.data.aura import Document
+from maieutic.errors import DataError
+from maieutic.stats import UndefinedStatistic, spearman
+from maieutic.tasks.aura.evaluate import AuraEvaluator
+from maieutic.tasks.aura.metrics import coverage
+from maieutic.tasks.aura.pipeline import map_questions
+
+UNANSWERABLE_BELOW = 2.5
+"""A question whose mean human answerability rating is below this is unanswerable."""
+
+
+def load_qgeval(path: str | Path) -> list[dict[str, Any]]:
+    """The instances: ``[{"id", "passage", "questions": [{"prediction", "source",
+    "answerability", …}]}]``, checked for what the meta-evaluation reads."""
+    try:
+        data = json.loads(read_text(Path(path)))
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not valid JSON ({exc.msg}, line {exc.lineno})", where=str(path)) from None
+    if not isinstance(data, list) or not data:
+        raise DataError("expected a non-empty JSON list of passages", where=str(path))
+    for n, item in enumerate(data):
+        if not isinstance(item, dict) or not isinstance(item.get("passage"), str):
+            raise DataError(f"[{n}].passage: expected a string", where=str(path))
+        questions = item.get("questions")
+        if not isinstance(questions, list):
+            raise DataError(f"[{n}].questions: expected a list", where=str(path))
+        for m, q in enumerate(questions):
+            if not isinstance(q, dict) or not isinstance(q.get("prediction"), str):
+                raise DataError(
+                    f"[{n}].questions[{m}].prediction: expected a string", where=str(path)
+                )
+            if not isinstance(q.get("answerability"), int | float):
+                raise DataError(
+                    f"[{n}].questions[{m}].answerability: expected a number", where=str(path)
+                )
+    return data
+
+
+def system_name(source: str) -> str:
+    """The generating system of a question: QGEval sources are ``<dataset>_<system>``
+    (``SQuAD_T5-base_finetune``); the same system on both datasets is one system."""
+    dataset, _, system = source.partition("_")
+    return system if dataset in ("SQuAD", "HotpotQA") and system else source
+
+
+def _safe_spearman(x: list[float], y: list[float]) -> float | None:
+    try:
+        return spearman(x, y).r
+    except UndefinedStatistic:
+        return None
+
+
+def qgeval_agreement(evaluator: AuraEvaluator, instances: list[dict[str, Any]]) -> dict[str, Any]:
+    """The agreement report (see the module docstring)."""
+    scores, human, unanswerable = [], [], []
+    per_system: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for item in instances:
+        document = Document(item["passage"], str(item.get("id", "")))
+        indexed = evaluator.index(document)
+        questions = [q["prediction"] for q in item["questions"]]
+        mappings, _ = map_questions(
+            indexed, questions, evaluator.reranker, evaluator.threshold, evaluator.top_k
+        )
+        for q, mapping in zip(item["questions"], mappings, strict=True):
+            scores.append(mapping.score)
+            human.append(float(q["answerability"]))
+            unanswerable.append(q["answerability"] < UNANSWERABLE_BELOW)
+            system = per_system[system_name(str(q.get("source", "?")))]
+            system["answerable"].append(float(mapping.answerable))
+            system["score"].append(mapping.score)
+            system["coverage"].append(coverage(indexed.units, [mapping]))
+            system["human"].append(float(q["answerability"]))
+    auc = None
+    if any(unanswerable) and not all(unanswerable):
+        # a low score should flag an unanswerable question
+        auc = float(roc_auc_score(unanswerable, -np.asarray(scores)))
+    systems = {
+        name: {k: float(np.mean(v)) for k, v in figures.items()} | {"n": len(figures["human"])}
+        for name, figures in sorted(per_system.items())
+    }
+    names = list(systems)
+    return {
+        "n_questions": len(scores),
+        "n_passages": len(instances),
+        "n_unanswerable": int(sum(unanswerable)),
+        "spearman_question": _safe_spearman(scores, human),
+        "roc_auc_unanswerable": auc,
+        "spearman_system_answerable": _safe_spearman(
+            [systems[n]["answerable"] for n in names], [systems[n]["human"] for n in names]
+        ),
+        "spearman_system_score": _safe_spearman(
+            [systems[n]["score"] for n in names], [systems[n]["human"] for n in names]
+        ),
+        "systems": systems,
+    }
