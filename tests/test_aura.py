@@ -262,3 +262,46 @@ def test_meta_eval_on_qgeval_style_data(cli, tmp_path):
     path.write_text(json.dumps([{"passage": "x", "questions": [{"prediction": "q?"}]}]))
     bad = cli("meta-eval", "aura", "--qgeval", path)
     assert bad.code == 2 and "answerability: expected a number" in bad.err
+
+
+@pytest.mark.slow
+def test_sweep_and_agree_commands(cli, tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text(
+        "The pump moves water through the pipes every morning.\n\n"
+        "The filter must be cleaned every month to keep the water clear.\n\n"
+        "- check the valve\n- check the hose\n"
+    )
+    good = tmp_path / "good.txt"
+    good.write_text("What moves water through the pipes?\nHow often must the filter be cleaned?\n")
+    poor = tmp_path / "poor.txt"
+    poor.write_text("Who won the football match?\nWhat moves water?\nWhat moves the water?\n")
+    out = tmp_path / "sweep.json"
+    result = cli("aura", "sweep", doc, good, poor, "--out", out)
+    assert result.code == 0, result.err
+    report = json.loads(out.read_text())
+    assert report["rows"][0]["threshold"] == 0.3 and report["n_sets"] == 2
+    answerability = [r["answerability"] for r in report["rows"]]
+    assert answerability == sorted(answerability, reverse=True)  # stricter, fewer answerable
+    prefs = tmp_path / "prefs.jsonl"
+    prefs.write_text(
+        json.dumps(
+            {
+                "pair": "p1",
+                "document": "doc.md",
+                "set1": "good.txt",
+                "set2": "poor.txt",
+                "votes": ["1", "1", "2"],
+            }
+        )
+        + "\n"
+    )
+    agreed = tmp_path / "agree.json"
+    result = cli("aura", "agree", prefs, "--out", agreed)
+    assert result.code == 0, result.err
+    report = json.loads(agreed.read_text())
+    assert report["n_items"] == 1 and report["aggregate"]["agree"] == 1
+    assert report["p_annotator_agrees_given_agree"] == pytest.approx(2 / 3)
+    prefs.write_text('{"pair": "p1", "document": "doc.md"}\n')
+    bad = cli("aura", "agree", prefs)
+    assert bad.code == 2 and "missing field 'set1'" in bad.err

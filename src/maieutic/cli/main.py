@@ -12,6 +12,7 @@ import click
 
 from maieutic._version import __version__
 from maieutic.cli.aura_cmd import aura
+from maieutic.cli.aura_tools import agree, sweep  # noqa: F401 (register the commands)
 from maieutic.cli.demo_cmd import demo
 from maieutic.cli.evaluate_cmd import evaluate
 from maieutic.cli.focus_cmd import focus
