@@ -305,3 +305,55 @@ def test_sweep_and_agree_commands(cli, tmp_path):
     prefs.write_text('{"pair": "p1", "document": "doc.md"}\n')
     bad = cli("aura", "agree", prefs)
     assert bad.code == 2 and "missing field 'set1'" in bad.err
+
+
+def test_a_pdf_with_text_is_read(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure = plt.figure()
+    figure.text(0.1, 0.5, "The pump moves water through the pipes every morning.")
+    figure.savefig(tmp_path / "manual.pdf")
+    plt.close(figure)
+    text = read_document(tmp_path / "manual.pdf").text
+    assert "pump moves water" in text
+    assert [u.subtype for u in build_units(blocks(text))] == ["paragraph"]
+
+
+def test_a_five_megabyte_text_is_split_quickly(tmp_path):
+    import time
+
+    paragraph = "The valve keeps the pressure steady. It opens when the tank is full.\n\n"
+    path = tmp_path / "big.txt"
+    path.write_text(paragraph * (5_000_000 // len(paragraph)))
+    started = time.perf_counter()
+    document_blocks = blocks(read_document(path).text)
+    assert len(document_blocks) > 70_000
+    assert time.perf_counter() - started < 60
+
+
+def test_a_five_megabyte_document_is_refused_with_the_limit(cli, tmp_path):
+    path = tmp_path / "big.txt"
+    path.write_text("The valve keeps the pressure steady. " * 140_000)
+    questions = tmp_path / "q.txt"
+    questions.write_text("What keeps the pressure steady?\n")
+    result = cli("evaluate", "aura", path, questions)
+    assert result.code == 2
+    assert "over the 2,000,000 limit" in result.err and len(result.err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_an_empty_question_set_is_defined(cli, tmp_path):
+    doc = tmp_path / "d.md"
+    doc.write_text("The pump moves water through the pipes every morning.")
+    empty = tmp_path / "q.json"
+    empty.write_text("[]")
+    out = tmp_path / "r.json"
+    result = cli("evaluate", "aura", doc, empty, "--out", out)
+    assert result.code == 0, result.err
+    [record] = json.loads(out.read_text())["results"]
+    summary = record["summary"]
+    assert (summary["answerability"], summary["coverage"], summary["entropy"]) == (0.0, 0.0, 0.0)
+    assert summary["non_redundancy"] == 1.0 and "empty" in " ".join(record["warnings"])

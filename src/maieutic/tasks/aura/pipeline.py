@@ -12,6 +12,7 @@ whose cosine with one of its sentences reaches ``link_threshold`` (appendix B.1)
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -22,6 +23,9 @@ from maieutic.embed.store import embed_texts
 from maieutic.tasks.aura.metrics import Mapping
 
 LIST_WINDOW = 2
+MAX_DOCUMENT_CHARS = int(os.environ.get("MAIEUTIC_AURA_MAX_CHARS", 2_000_000))
+"""About 600 pages of text: a whole manual fits; beyond it, encoding every unit on a
+CPU takes many minutes, so the document is refused with the limit named."""
 
 
 @dataclass(frozen=True)
@@ -82,11 +86,16 @@ def index_document(text: str, reranker: Reranker, link_threshold: float = 0.85) 
     """Units of ``text`` with their vectors, windows linked, and a faiss index."""
     import faiss
 
+    from maieutic.errors import DataError
+
+    if len(text) > MAX_DOCUMENT_CHARS:
+        raise DataError(
+            f"the document has {len(text):,} characters, over the {MAX_DOCUMENT_CHARS:,} "
+            "limit (split it, or raise MAIEUTIC_AURA_MAX_CHARS)"
+        )
     document_blocks = blocks(text)
     units = build_units(document_blocks)
     if not any(u.type == "necessary" for u in units):
-        from maieutic.errors import DataError
-
         raise DataError("the document has no content to ask about (no sentence or list)")
     sentences_needed = [s for u in units for s in u.sentences]
     vectors = reranker.vectors([u.text for u in units] + sentences_needed)
