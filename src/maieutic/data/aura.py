@@ -87,6 +87,8 @@ class Document:
     text: str
     source: str
     question_sets: dict[str, list[str]] = field(default_factory=dict)
+    pages: list[str] = field(default_factory=list)
+    """A PDF's pages (for generation page by page)."""
 
 
 @cache
@@ -202,7 +204,7 @@ def build_units(document_blocks: list[Block]) -> list[Unit]:
     return units
 
 
-def read_pdf(path: Path) -> str:
+def read_pdf(path: Path) -> list[str]:
     """The text layer of a PDF, page by page (one error line when it has none)."""
     try:
         from pypdf import PdfReader
@@ -213,17 +215,17 @@ def read_pdf(path: Path) -> str:
         pages = [page.extract_text() or "" for page in PdfReader(str(path)).pages]
     except (PdfReadError, OSError, ValueError) as exc:
         raise DataError(f"not a readable PDF ({exc})", where=str(path)) from None
-    text = "\n\n".join(pages)
-    if not text.strip():
+    if not "".join(pages).strip():
         raise DataError("the PDF has no text layer (a scan?); run OCR first", where=str(path))
-    return text
+    return pages
 
 
 def read_document(path: str | Path) -> Document:
     """A document from Markdown/plain text, a PDF, or the sample JSON layout."""
     path = Path(path)
     if path.suffix.lower() == ".pdf":
-        return Document(read_pdf(path), str(path))
+        pages = read_pdf(path)
+        return Document("\n\n".join(pages), str(path), pages=pages)
     text = read_text(path)
     if path.suffix.lower() == ".json":
         try:

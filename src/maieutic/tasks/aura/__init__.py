@@ -10,7 +10,7 @@ from maieutic.data.aura import read_document, read_questions
 from maieutic.data.flags import Flag
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.aura import evaluators  # noqa: F401
+from maieutic.tasks.aura import evaluators, generators  # noqa: F401
 from maieutic.tasks.aura.evaluate import QuestionSet
 from maieutic.tasks.aura.templates import template
 

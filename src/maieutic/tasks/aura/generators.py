@@ -1,0 +1,36 @@
+"""The registered generator of the AURA task: questions about a document."""
+
+from __future__ import annotations
+
+from maieutic.errors import DataError
+from maieutic.llm.types import GenerationParams
+from maieutic.registry import register
+from maieutic.tasks.aura.generation import GRANULARITIES, STRATEGIES, DocumentQuestionGenerator
+from maieutic.tasks.cqs.evaluators import llm_client
+
+
+@register("generator", "aura", "llm", uses_llm=True)
+def llm(
+    strategy: str = "zero-shot",
+    granularity: str = "paragraph",
+    llm: str | None = None,
+    base_url: str | None = None,
+    llm_backend: str = "auto",
+    seed: int = 0,
+    temperature: float = 0.3,
+    max_tokens: int = 512,
+    concurrency: int = 4,
+    timeout: float = 120.0,
+    retries: int = 4,
+) -> DocumentQuestionGenerator:
+    """A language model writing questions per paragraph, page or whole document."""
+    if strategy not in STRATEGIES:
+        raise DataError(f"--strategy must be one of {', '.join(STRATEGIES)}")
+    if granularity not in GRANULARITIES:
+        raise DataError(f"--granularity must be one of {', '.join(GRANULARITIES)}")
+    return DocumentQuestionGenerator(
+        llm_client(llm, base_url, llm_backend, concurrency, timeout, retries),
+        strategy,
+        granularity,
+        GenerationParams(temperature, 1.0, max_tokens, seed),
+    )
