@@ -357,3 +357,32 @@ def test_an_empty_question_set_is_defined(cli, tmp_path):
     summary = record["summary"]
     assert (summary["answerability"], summary["coverage"], summary["entropy"]) == (0.0, 0.0, 0.0)
     assert summary["non_redundancy"] == 1.0 and "empty" in " ".join(record["warnings"])
+
+
+@pytest.mark.slow
+def test_cross_encoder_reranking_uses_raw_logits():
+    """A cross-encoder built offline from the embedded MiniLM weights (its scoring head is
+    untrained: the test checks the path, the scale and the signature, not quality)."""
+    import torch
+    from sentence_transformers import CrossEncoder
+
+    from maieutic.data.aura import Document
+    from maieutic.embed.encoder import embedded_model_path
+    from maieutic.registry import create
+    from maieutic.tasks.aura.evaluate import QuestionSet
+
+    path = str(embedded_model_path())
+    doc = Document("The pump moves water through the pipes every morning. It is loud.", "d.md")
+    torch.manual_seed(0)  # the untrained head is drawn when the model is first used
+    evaluator = create("evaluator", "aura", "aura-cross", cross_encoder=path)
+    [result] = evaluator.evaluate(doc, [QuestionSet(["What moves water?"], "q", "q")])
+    [item] = result.items
+    assert result.signature.extra["scale"] == "logit" and result.signature.threshold == 2.5
+    torch.manual_seed(0)
+    oracle = CrossEncoder(path, num_labels=1)
+    units = [u.text for u in evaluator.index(doc).units]
+    logits = oracle.predict(
+        [["What moves water?", u] for u in units], activation_fn=torch.nn.Identity()
+    )
+    assert item["score"] == pytest.approx(float(max(logits)), abs=1e-5)
+    assert item["answerable"] == (item["score"] > 2.5)

@@ -76,7 +76,15 @@ class Reranker:
                 from sentence_transformers import CrossEncoder
 
                 self._cross = CrossEncoder(self.cross_encoder_name)
-            scores = self._cross.predict([[question, s] for s in spans], show_progress_bar=False)
+            import torch
+
+            # raw logits, whatever activation the model's config names (the paper's
+            # threshold 2.5 is on logits)
+            scores = self._cross.predict(
+                [[question, s] for s in spans],
+                show_progress_bar=False,
+                activation_fn=torch.nn.Identity(),
+            )
             return [float(s) for s in np.atleast_1d(scores)]
         vectors = self.vectors([question, *spans])
         return [float(vectors[question] @ vectors[s]) for s in spans]
