@@ -13,6 +13,7 @@ import click
 from maieutic._version import __version__
 from maieutic.cli.aura_cmd import aura
 from maieutic.cli.aura_tools import agree, sweep  # noqa: F401 (register the commands)
+from maieutic.cli.compqa_cmd import compqa
 from maieutic.cli.demo_cmd import demo
 from maieutic.cli.evaluate_cmd import evaluate
 from maieutic.cli.focus_cmd import focus
@@ -41,6 +42,7 @@ def cli(ctx: click.Context, debug: bool) -> None:
 cli.add_command(evaluate)
 cli.add_command(focus)
 cli.add_command(aura)
+cli.add_command(compqa)
 cli.add_command(demo)
 cli.add_command(generate)
 cli.add_command(serve_llm)

@@ -1,0 +1,124 @@
+"""``maieutic compqa agree``: an LLM judge's rubric scores against people's."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import click
+from rich.table import Table
+
+from maieutic.cli._common import console_for
+from maieutic.cli._options import out_option
+from maieutic.data._io import write_json
+from maieutic.data.compqa import read_answers
+from maieutic.errors import DataError
+from maieutic.provenance import provenance
+from maieutic.report.tables import fmt
+from maieutic.signature import Signature
+from maieutic.tasks.compqa.human_agreement import agreement_table
+from maieutic.tasks.compqa.judge_agreement import (
+    humans_from_annotators,
+    humans_from_table,
+    match,
+)
+
+
+@click.group()
+def compqa() -> None:
+    """CompQA tools: agreement of a judge with people."""
+
+
+def _judged_files(paths: tuple[str, ...]) -> list[Path]:
+    files: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        files += sorted(path.glob("*.json")) if path.is_dir() else [path]
+    if not files:
+        raise DataError("no judged answer files (JSON) found", where=", ".join(paths))
+    return files
+
+
+def _signature(files: list[Path], n: int, human: str) -> Signature:
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.read_bytes())
+    return Signature(
+        task="compqa",
+        evaluator="judge-vs-people",
+        dataset="sha256:" + digest.hexdigest(),
+        n_references=n,
+        extra={"humans": human, "total": "sum-of-criteria"},
+    )
+
+
+def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
+    out = Table(title=f"CompQA: judge vs people ({n} answers)", title_justify="left")
+    for name in ("", "n", "α interval", "Spearman ρ", "p"):
+        out.add_column(name, justify="right")
+    for label, key in (("separately", "all criteria"), ("final score", "total")):
+        r = rows[key]
+        out.add_row(
+            label,
+            str(r["n"]),
+            fmt(r["alpha_interval"], "{:.3f}"),
+            fmt(r["spearman"], "{:.3f}"),
+            fmt(r["spearman_p"], "{:.2g}"),
+        )
+    out.caption = "; ".join(f"{k}: {v}" for k, v in counts.items()) + f"\n{signature}"
+    return out
+
+
+@compqa.command("agree")
+@click.option(
+    "--judged",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True),
+    help="The judge's scored answers: released judged files (score_dict) or their "
+    "folder. Repeatable.",
+)
+@click.option(
+    "--humans",
+    "table",
+    type=click.Path(dir_okay=False, exists=True),
+    help="People's averaged scores (human_evaluation_367.tsv: C1…C15).",
+)
+@click.option(
+    "--hum1",
+    type=click.Path(dir_okay=False, exists=True),
+    help="First annotator's file (with --hum2): averaged where both scored.",
+)
+@click.option(
+    "--hum2",
+    type=click.Path(dir_okay=False, exists=True),
+    help="Second annotator's file (row-aligned with --hum1).",
+)
+@out_option
+@click.pass_context
+def agree(ctx, judged, table, hum1, hum2, out_path) -> None:
+    """Krippendorff's alpha (interval) and Spearman between the judge and people, all
+    criterion scores concatenated ("separately") and on the final score (Table 2)."""
+    if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
+        raise click.UsageError("give either --humans TABLE or both --hum1 and --hum2")
+    humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)
+    files = _judged_files(judged)
+    report = match(humans, [a for f in files for a in read_answers(f)])
+    if not report.pairs:
+        raise DataError("no answer is scored by both the judge and people", where=", ".join(judged))
+    rows = {r["column"]: r for r in agreement_table(report.pairs)}
+    signature = _signature(files, len(report.pairs), "table" if table else "annotators")
+    counts = {**report.counts(), "human rows left out (unscored or partial)": left_out}
+    console_for(out_path).print(_table(rows, counts, signature, len(report.pairs)))
+    if out_path:
+        write_json(
+            out_path,
+            {
+                "format": "maieutic.compqa.judge-agreement/1",
+                "provenance": provenance(ctx.params),
+                "signature": signature.as_dict(),
+                "signature_string": str(signature),
+                "counts": counts,
+                "rows": list(rows.values()),
+            },
+        )

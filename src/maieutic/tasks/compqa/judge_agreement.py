@@ -1,0 +1,177 @@
+"""Agreement of an LLM judge with people on the CompQA rubric (the paper's Table 2):
+Krippendorff's alpha (interval) and Spearman's rho, "separately" (all criterion scores
+of all answers concatenated) and on the final score (the sum of the 15 criteria).
+
+The human side is either the averaged table (``human_evaluation_367.tsv``, columns
+``C1``…``C15``) or the two annotators' files, averaged where both scored an answer and
+taken from the one who did otherwise. Totals are always sums computed here. A judge
+answer is found by generator, scenario, objects and aspect; when several answers share
+them, by the most similar text (rapidfuzz ratio), and that is counted. Answers whose
+judge scores are incomplete (broken key sets, out-of-range scores) are left out and
+counted — never summed into a total.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rapidfuzz import fuzz
+
+from maieutic.data.compqa import Answer, generator_scenario
+from maieutic.errors import DataError
+from maieutic.tasks.compqa.human_agreement import CRITERIA, TOTAL, ScoredPair
+
+TEXT_PREFIX = 2000
+"""Characters of the answers compared to tell apart answers on the same question."""
+
+
+@dataclass(frozen=True)
+class HumanScore:
+    """People's scores for one answer (15 criteria, in order)."""
+
+    filename: str
+    object1: str
+    object2: str
+    aspect: str
+    comparison: str
+    scores: tuple[float, ...]
+
+
+@dataclass
+class MatchReport:
+    """How the human and judge answers were matched."""
+
+    pairs: list[ScoredPair] = field(default_factory=list)
+    n_human: int = 0
+    n_unmatched: int = 0
+    n_ambiguous: int = 0
+    n_judge_incomplete: int = 0
+
+    def counts(self) -> dict[str, int]:
+        """The counts, for reports."""
+        return {
+            "human answers": self.n_human,
+            "matched": len(self.pairs),
+            "no judge answer": self.n_unmatched,
+            "told apart by text": self.n_ambiguous,
+            "judge scores incomplete": self.n_judge_incomplete,
+        }
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    csv.field_size_limit(1 << 30)
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            return list(csv.DictReader(handle, delimiter="\t"))
+    except FileNotFoundError:
+        raise DataError("file not found", where=str(path)) from None
+
+
+def _numbers(cells: list[str], where: str) -> tuple[float, ...] | None:
+    if not all(c.strip() for c in cells):
+        return None  # partial: some criteria unscored
+    try:
+        return tuple(float(c) for c in cells)
+    except ValueError as exc:
+        raise DataError(f"non-numeric score ({exc})", where=where) from None
+
+
+def humans_from_table(path: str | Path) -> tuple[list[HumanScore], int]:
+    """The averaged human table; partial rows are left out (their count is returned)."""
+    path = Path(path)
+    rows = _rows(path)
+    columns = [f"C{i}" for i in range(1, 16)]
+    missing = {"filename", "object1", "object2", "comparison", *columns} - set(
+        rows[0] if rows else {}
+    )
+    if missing:
+        raise DataError(f"missing column(s) {sorted(missing)}", where=str(path))
+    out, partial = [], 0
+    for line, row in enumerate(rows, start=2):
+        scores = _numbers([row[c] for c in columns], f"{path}:{line}")
+        if scores is None:
+            partial += 1
+            continue
+        out.append(
+            HumanScore(
+                row["filename"],
+                row["object1"],
+                row["object2"],
+                row.get("aspect") or "",
+                row["comparison"],
+                scores,
+            )
+        )
+    return out, partial
+
+
+def humans_from_annotators(first: str | Path, second: str | Path) -> tuple[list[HumanScore], int]:
+    """Both annotators' files, row-aligned: the mean where both scored, else the one
+    who did; rows neither scored fully are left out (their count is returned)."""
+    a, b = _rows(Path(first)), _rows(Path(second))
+    if len(a) != len(b):
+        raise DataError(f"{len(a)} rows vs {len(b)} rows in {second}", where=str(first))
+    out, unscored = [], 0
+    for line, (ra, rb) in enumerate(zip(a, b, strict=True), start=2):
+        sa = _numbers([ra.get(c, "") for c in CRITERIA], f"{first}:{line}")
+        sb = _numbers([rb.get(c, "") for c in CRITERIA], f"{second}:{line}")
+        if sa and sb:
+            scores = tuple((x + y) / 2 for x, y in zip(sa, sb, strict=True))
+        elif sa or sb:
+            scores = sa or sb
+        else:
+            unscored += 1
+            continue
+        out.append(
+            HumanScore(
+                ra["filename"],
+                ra["object1"],
+                ra["object2"],
+                ra.get("aspect") or "",
+                ra["comparison"],
+                scores,
+            )
+        )
+    return out, unscored
+
+
+def _key(generator: str, scenario: str, object1: str, object2: str, aspect: str) -> tuple:
+    return (
+        generator,
+        scenario,
+        object1.strip().lower(),
+        object2.strip().lower(),
+        aspect.strip().lower(),
+    )
+
+
+def match(humans: Sequence[HumanScore], judged: Sequence[Answer]) -> MatchReport:
+    """Human and judge scores of the same answers, as ``ScoredPair``s (first = people)."""
+    index: dict[tuple, list[Answer]] = {}
+    for answer in judged:
+        key = _key(answer.generator, answer.scenario, answer.object1, answer.object2, answer.aspect)
+        index.setdefault(key, []).append(answer)
+    report = MatchReport(n_human=len(humans))
+    for human in humans:
+        generator, scenario = generator_scenario(human.filename)
+        candidates = index.get(
+            _key(generator, scenario, human.object1, human.object2, human.aspect)
+        )
+        if not candidates:
+            report.n_unmatched += 1
+            continue
+        if len(candidates) > 1:
+            report.n_ambiguous += 1
+        text = human.comparison[:TEXT_PREFIX]
+        answer = max(candidates, key=lambda c: fuzz.ratio(c.comparison[:TEXT_PREFIX], text))
+        if answer.check is None or not answer.check.complete:
+            report.n_judge_incomplete += 1
+            continue
+        people = dict(zip(CRITERIA, human.scores, strict=True))
+        judge = {c: answer.check.scores[i] for i, c in enumerate(CRITERIA, start=1)}
+        people[TOTAL], judge[TOTAL] = sum(human.scores), answer.check.total
+        report.pairs.append(ScoredPair(human.filename, people, judge))
+    return report
