@@ -52,6 +52,40 @@ def _signature(files: list[Path], n: int, human: str) -> Signature:
     )
 
 
+def _rules_report(ctx, report, out_path) -> None:
+    from maieutic.embed.encoder import Encoder
+    from maieutic.tasks.compqa.judge_agreement import rules_agreement
+    from maieutic.tasks.compqa.rules import RuleScorer
+
+    rows = rules_agreement(report, RuleScorer(Encoder()))
+    out = Table(
+        title=f"CompQA: rule-based scorer vs people ({len(report.matched)} answers)",
+        title_justify="left",
+    )
+    for name in ("criterion", "n scored", "human mean", "rules mean", "α interval", "Spearman ρ"):
+        out.add_column(name, justify="right")
+    for r in rows:
+        out.add_row(
+            r["criterion"],
+            str(r["n"]),
+            f"{r['human_mean']:.2f}",
+            f"{r['rules_mean']:.2f}",
+            fmt(r["alpha_interval"], "{:.3f}"),
+            fmt(r["spearman"], "{:.3f}"),
+        )
+    out.caption = "criteria not listed are left to a judge (unscored by the rules)"
+    console_for(out_path).print(out)
+    if out_path:
+        write_json(
+            out_path,
+            {
+                "format": "maieutic.compqa.rules-agreement/1",
+                "provenance": provenance(ctx.params),
+                "rows": rows,
+            },
+        )
+
+
 def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
     out = Table(title=f"CompQA: judge vs people ({n} answers)", title_justify="left")
     for name in ("", "n", "α interval", "Spearman ρ", "p"):
@@ -94,9 +128,15 @@ def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
     type=click.Path(dir_okay=False, exists=True),
     help="Second annotator's file (row-aligned with --hum1).",
 )
+@click.option(
+    "--rules",
+    is_flag=True,
+    help="Score the matched answers with the rule-based scorer instead of the "
+    "judge's scores, and report its agreement with people per criterion.",
+)
 @out_option
 @click.pass_context
-def agree(ctx, judged, table, hum1, hum2, out_path) -> None:
+def agree(ctx, judged, table, hum1, hum2, rules, out_path) -> None:
     """Krippendorff's alpha (interval) and Spearman between the judge and people, all
     criterion scores concatenated ("separately") and on the final score (Table 2)."""
     if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
@@ -104,6 +144,9 @@ def agree(ctx, judged, table, hum1, hum2, out_path) -> None:
     humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)
     files = _judged_files(judged)
     report = match(humans, [a for f in files for a in read_answers(f)])
+    if rules:
+        _rules_report(ctx, report, out_path)
+        return
     if not report.pairs:
         raise DataError("no answer is scored by both the judge and people", where=", ".join(judged))
     rows = {r["column"]: r for r in agreement_table(report.pairs)}

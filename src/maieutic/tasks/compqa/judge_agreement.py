@@ -45,6 +45,8 @@ class MatchReport:
     """How the human and judge answers were matched."""
 
     pairs: list[ScoredPair] = field(default_factory=list)
+    matched: list[tuple[HumanScore, Answer]] = field(default_factory=list)
+    """Every human answer with the judged answer found for it (its text included)."""
     n_human: int = 0
     n_unmatched: int = 0
     n_ambiguous: int = 0
@@ -167,6 +169,7 @@ def match(humans: Sequence[HumanScore], judged: Sequence[Answer]) -> MatchReport
             report.n_ambiguous += 1
         text = human.comparison[:TEXT_PREFIX]
         answer = max(candidates, key=lambda c: fuzz.ratio(c.comparison[:TEXT_PREFIX], text))
+        report.matched.append((human, answer))
         if answer.check is None or not answer.check.complete:
             report.n_judge_incomplete += 1
             continue
@@ -175,3 +178,42 @@ def match(humans: Sequence[HumanScore], judged: Sequence[Answer]) -> MatchReport
         people[TOTAL], judge[TOTAL] = sum(human.scores), answer.check.total
         report.pairs.append(ScoredPair(human.filename, people, judge))
     return report
+
+
+def _or_none(function, *args):
+    from maieutic.stats import UndefinedStatistic
+
+    try:
+        return function(*args)
+    except UndefinedStatistic:
+        return None
+
+
+def rules_agreement(report: MatchReport, scorer) -> list[dict]:
+    """Per criterion the rule scorer judges: how often it scored, and its Krippendorff's
+    alpha (interval) and Spearman's rho with people, on the matched answers' texts."""
+    from maieutic.stats import krippendorff_alpha, spearman
+
+    people: dict[int, list[float]] = {}
+    rules: dict[int, list[float]] = {}
+    for human, answer in report.matched:
+        for criterion, value in scorer.score(
+            answer.comparison, answer.object1, answer.object2
+        ).items():
+            if value is not None:
+                people.setdefault(criterion, []).append(human.scores[criterion - 1])
+                rules.setdefault(criterion, []).append(value)
+    rows = []
+    for criterion in sorted(people):
+        x, y = people[criterion], rules[criterion]
+        row = {
+            "criterion": f"C{criterion}",
+            "n": len(x),
+            "human_mean": sum(x) / len(x),
+            "rules_mean": sum(y) / len(y),
+        }
+        row["alpha_interval"] = _or_none(krippendorff_alpha, [x, y], "interval")
+        rho = _or_none(spearman, x, y)
+        row["spearman"] = rho.r if rho is not None else None  # None: one side constant
+        rows.append(row)
+    return rows

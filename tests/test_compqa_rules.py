@@ -1,0 +1,91 @@
+"""The CompQA rule-based scorer: hand-written answers for each criterion it judges,
+unscored criteria left as None, merging with a judge, and its agreement with people
+on the released files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from maieutic.tasks.compqa.rules import RuleScorer, aspects, merge, sentences
+from tests.conftest import SHARED_DATA
+
+STRUCTURED = """Tea and coffee are popular drinks. This comparison looks at caffeine and price.
+
+**Caffeine:**
+- Coffee holds far more caffeine per cup than tea does in most preparations.
+
+**Price:**
+- Tea usually costs less per cup than coffee in shops and at home.
+
+Overall, tea is the better choice for a calm day."""
+
+
+def test_structure_criteria_on_a_structured_answer():
+    scores = RuleScorer().score(STRUCTURED, "tea", "coffee")
+    assert [name for name, _ in aspects(STRUCTURED, ("tea", "coffee"))] == ["Caffeine", "Price"]
+    assert scores[1] == 1.0  # two introductory sentences before the first aspect
+    assert scores[3] == 1.0  # the introduction names both aspects
+    assert scores[5] == scores[6] == scores[2] == scores[4] == 1.0
+    assert scores[7] == 1.0  # an explicit choice naming an object
+    assert scores[15] == 0.0  # 6 sentences, not 12-20
+    for unscored in (8, 9, 10, 11, 12, 14, 13):  # 13 needs an encoder
+        assert scores[unscored] is None
+
+
+def test_prose_hedges_and_lengths():
+    prose = " ".join(f"Sentence number {i} says something about tea and coffee." for i in range(14))
+    scores = RuleScorer().score(prose + " It depends on what you prefer.", "tea", "coffee")
+    assert len(sentences(prose)) == 14 and scores[15] == 1.0
+    assert scores[7] == 0.0  # "it depends" is no explicit choice
+    assert scores[5] == 0.0 and scores[1] is None and scores[2] is None  # no named aspects
+
+
+class Fixed:
+    """An encoder returning chosen vectors (near duplicates for the first two)."""
+
+    def encode(self, texts):
+        import numpy as np
+
+        vectors = np.eye(len(texts))
+        vectors[1] = vectors[0]
+        return vectors
+
+
+def test_near_duplicates_with_an_encoder():
+    text = "Tea is cheap. Tea costs little. Coffee is strong."
+    assert RuleScorer(Fixed()).score(text, "tea", "coffee")[13] == 0.0
+
+
+def test_merge_takes_the_judge_where_rules_are_silent():
+    rules = dict.fromkeys(range(1, 16)) | {15: 1.0}
+    judge = {c: 0.0 for c in range(1, 16)}
+    merged = merge(rules, judge)
+    assert merged[15] == 1.0 and merged[9] == 0.0 and all(v is not None for v in merged.values())
+
+
+@pytest.mark.slow
+def test_agreement_with_people_on_the_released_files(cli, tmp_path):
+    compqa = SHARED_DATA / "compqa"
+    if not (compqa / "judged").exists():
+        pytest.skip(f"shared data not found at {compqa}")
+    out = tmp_path / "r.json"
+    result = cli(
+        "compqa",
+        "agree",
+        "--rules",
+        "--judged",
+        compqa / "judged" / "gpt-4",
+        "--humans",
+        compqa / "human_evaluation_367.tsv",
+        "--out",
+        out,
+    )
+    assert result.code == 0, result.err
+    rows = {r["criterion"]: r for r in json.loads(out.read_text())["rows"]}
+    assert set(rows) == {"C1", "C2", "C3", "C4", "C5", "C6", "C7", "C13", "C15"}
+    # the README's figures
+    assert round(rows["C5"]["alpha_interval"], 3) == 0.457
+    assert round(rows["C15"]["alpha_interval"], 3) == 0.455
+    assert rows["C2"]["spearman"] is None  # the rules give 1 to every structured answer
