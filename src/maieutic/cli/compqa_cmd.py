@@ -165,3 +165,43 @@ def agree(ctx, judged, table, hum1, hum2, rules, out_path) -> None:
                 "rows": list(rows.values()),
             },
         )
+
+
+@compqa.command("table")
+@click.option(
+    "--judged",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True),
+    help="Scored answers (released judged files with score_dict) or their folder.",
+)
+@out_option
+def table(judged, out_path) -> None:
+    """Mean ± std of the rubric total and of each criterion group per generator and
+    scenario (answers with incomplete scores are counted, not summed)."""
+    from maieutic.tasks.compqa.leaderboard import leaderboard
+
+    files = _judged_files(judged)
+    cells = leaderboard([a for f in files for a in read_answers(f)])
+    out = Table(title="CompQA: rubric scores by generator and scenario", title_justify="left")
+    for name in (
+        "generator",
+        "scenario",
+        "n",
+        "incomplete",
+        "total",
+        "structure",
+        "relevance",
+        "quality",
+    ):
+        out.add_column(name, justify="left" if name == "generator" else "right")
+    for cell in cells:
+        pairs = [cell.total, *(cell.groups.get(g) for g in ("structure", "relevance", "quality"))]
+        shown = [f"{p[0]:.2f} ± {p[1]:.2f}" if p else "—" for p in pairs]
+        out.add_row(cell.generator, cell.scenario, str(cell.n), str(cell.n_incomplete), *shown)
+    out.caption = str(_signature(files, sum(c.n for c in cells), "none"))
+    console_for(out_path).print(out)
+    if out_path:
+        write_json(
+            out_path, {"format": "maieutic.compqa.table/1", "cells": [c.to_json() for c in cells]}
+        )
