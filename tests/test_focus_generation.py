@@ -148,6 +148,19 @@ def test_offsets_are_exact_on_every_dev_argument_and_the_goal_holds(focus_dir):
             'Classification: Lacks Evidence, Weak Evidence\nSpan: ["a, b", "c"]',
             [("LE", "a, b"), ("WE", "c")],
         ),
+        (
+            'Classification: ["Lacks Evidence", "Weak Evidence"] as argued above.\n'
+            'Span: ["taxes don\'t work", "in 1990"] hope this helps',
+            [("LE", "taxes don't work"), ("WE", "in 1990")],
+        ),
+        (
+            '**Classification:** ["Lacks Evidence"]\n**Span:** ["prices rose"]',
+            [("LE", "prices rose")],
+        ),
+        (
+            "```python\n[{'type': 'Lack of Evidence', 'span': \"they don't, ever\"}]\n```",
+            [("LE", "they don't, ever")],
+        ),
     ],
 )
 def test_reply_forms(reply, expected):
@@ -258,6 +271,22 @@ def test_rewrite_keeps_the_span_or_falls_back_to_the_template():
     run = _generator(backend, rewrite=True, seed=2).generate(_dataset())
     assert run.outcomes[0].labels[0].question.startswith("Is “Everyone knows the tax is theft”")
     assert "template kept" in run.outcomes[0].problems[-1]
+
+
+def test_rewrite_may_drop_the_trailing_punctuation_the_template_drops():
+    backend = ScriptedBackend(
+        [
+            'Classification: ["Overgeneralized Statement"]\n'
+            'Span: ["Everyone knows the tax is theft."]',
+            'Classification: ["None of the Above"]\nSpan: ["Null"]',
+            "Is it true that “Everyone knows the tax is theft”?",
+        ]
+    )
+    run = _generator(backend, rewrite=True, seed=3).generate(_dataset())
+    [label] = run.outcomes[0].labels
+    assert label.text == "Everyone knows the tax is theft."
+    assert label.question == "Is it true that “Everyone knows the tax is theft”?"
+    assert not run.outcomes[0].problems
 
 
 def test_generate_then_evaluate_through_the_cli(cli, focus_dir, tmp_path):

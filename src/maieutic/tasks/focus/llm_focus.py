@@ -150,8 +150,15 @@ class LLMFocusGenerator:
         for (key, index), [reply] in replies.items():
             outcome = by_id[key]
             label = outcome.labels[index]
-            text = "" if isinstance(reply, CallFailed) else reply.text.strip().strip('"')
-            if text and label.text in text:
+            if isinstance(reply, CallFailed):
+                outcome.problems.append(
+                    f"rewrite of the {label.type} question failed ({reply.reason}); template kept"
+                )
+                continue
+            text = reply.text.strip().strip('"')
+            # the template drops the span's trailing punctuation; so may the rewrite
+            core = label.text.strip().rstrip(".,;:!?").strip()
+            if text and core in text:
                 outcome.labels[index] = replace(label, question=text)
             else:
                 outcome.problems.append(

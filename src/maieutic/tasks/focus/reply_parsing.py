@@ -22,7 +22,7 @@ from maieutic.generate.parsing import strip_reasoning
 
 MAX_TYPES = 2
 
-_FIELD = re.compile(r"(?im)^\W*(classification|types?|spans?)\s*\**\s*:\s*(.*)$")
+_FIELD = re.compile(r"(?im)^\W*(classification|types?|spans?)\s*\**\s*:\s*\**\s*(.*)$")
 _FENCE = re.compile(r"```(?:json|python)?\s*(.*?)```", re.DOTALL)
 _LINE = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+(.+)$")
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|'(.+)'")
@@ -39,8 +39,11 @@ class ParsedAnswer:
 
 
 def split_list(text: str) -> list[str]:
-    """The items of a list written as JSON, as a Python literal, or loosely."""
+    """The items of a list written as JSON, as a Python literal, or loosely; prose
+    after the closing bracket (``[...] because …``) is not part of the list."""
     text = text.strip().rstrip(".")
+    if text.startswith("[") and "]" in text:
+        text = text[: text.rindex("]") + 1]
     for loader in (json.loads, ast.literal_eval):
         try:
             value = loader(text)
@@ -94,15 +97,27 @@ def _from_fields(text: str) -> ParsedAnswer | None:
     return _collect(split_list(found["types"]), split_list(found.get("spans", "")), ParsedAnswer())
 
 
+def _literal(text: str) -> object | None:
+    """A JSON value at the start of ``text``, or the whole of it as a Python literal
+    (single-quoted keys and strings, as some models write inside code fences)."""
+    try:
+        return json.JSONDecoder().raw_decode(text)[0]
+    except ValueError:
+        pass
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
 def _from_json(text: str) -> ParsedAnswer | None:
     candidates = [m.group(1) for m in _FENCE.finditer(text)]
     start = min((i for i in (text.find("["), text.find("{")) if i >= 0), default=-1)
     if start >= 0:
         candidates.append(text[start:])
     for candidate in candidates:
-        try:
-            value, _ = json.JSONDecoder().raw_decode(candidate.strip())
-        except ValueError:
+        value = _literal(candidate.strip())
+        if value is None:
             continue
         if isinstance(value, dict):
             keys = {k.lower(): v for k, v in value.items()}
