@@ -105,6 +105,30 @@ llm_options = _stack(
     ]
 )
 
+
+def sampling_options(temperature: float, max_tokens: int) -> Callable[[Any], Any]:
+    """``--seed``, ``--temperature`` and ``--max-tokens`` with a command's own defaults."""
+    return _stack(
+        [
+            click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
+            click.option(
+                "--temperature",
+                type=click.FloatRange(0, 2),
+                default=temperature,
+                show_default=True,
+                help="Sampling temperature (llm).",
+            ),
+            click.option(
+                "--max-tokens",
+                type=click.IntRange(1, 32768),
+                default=max_tokens,
+                show_default=True,
+                help="Longest reply, in tokens (llm).",
+            ),
+        ]
+    )
+
+
 out_option = click.option(
     "--out",
     "out_path",

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from maieutic.cli._common import build, progress_bar
-from maieutic.cli._options import llm_options
+from maieutic.cli._options import llm_options, sampling_options
 from maieutic.cli.generate_cmd import generate, meta_path
 from maieutic.data._io import is_stdout, rewritable, write_json
 from maieutic.provenance import provenance
@@ -47,25 +47,10 @@ def _options(func):
             show_default=True,
             help="Questions per paragraph, per page, or for the whole document.",
         ),
-        click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
-        click.option(
-            "--temperature",
-            type=click.FloatRange(0, 2),
-            default=0.3,
-            show_default=True,
-            help="Sampling temperature.",
-        ),
-        click.option(
-            "--max-tokens",
-            type=click.IntRange(1, 32768),
-            default=512,
-            show_default=True,
-            help="Longest reply per passage, in tokens.",
-        ),
     ]
     for option in reversed(options):
         func = option(func)
-    return func
+    return sampling_options(0.3, 512)(func)
 
 
 @generate.command("aura")

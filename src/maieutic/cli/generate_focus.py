@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from maieutic.cli._common import build, echo_warnings, progress_bar
-from maieutic.cli._options import llm_options
+from maieutic.cli._options import llm_options, sampling_options
 from maieutic.cli.generate_cmd import generate, meta_path
 from maieutic.data._io import is_stdout, rewritable, write_json
 from maieutic.data.focus import load_arguments
@@ -57,25 +57,10 @@ def _llm_generation_options(func):
             help="Ask the model to make each filled template fluent (kept only when the "
             "span survives verbatim).",
         ),
-        click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
-        click.option(
-            "--temperature",
-            type=click.FloatRange(0, 2),
-            default=0.3,
-            show_default=True,
-            help="Sampling temperature (llm).",
-        ),
-        click.option(
-            "--max-tokens",
-            type=click.IntRange(1, 32768),
-            default=256,
-            show_default=True,
-            help="Longest reply, in tokens (llm).",
-        ),
     ]
     for option in reversed(options):
         func = option(func)
-    return func
+    return sampling_options(0.3, 256)(func)
 
 
 @generate.command("focus")
