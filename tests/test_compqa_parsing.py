@@ -35,6 +35,16 @@ def test_prose_and_broken_replies():
     assert parse_scores("The answer is well written and deserves a high score.") is None
     partial = parse_scores('{"15": 0}')
     assert partial.total is None and len(partial.problems) == 14
+    # a reply cut at the token limit: its complete pairs, the rest missing
+    cut = parse_scores(
+        '{"2":1, "3":0, "4":1, "5":2, "6":1, "7":1, "8":1, "9":1, "10":1, "11":1, "12":1,'
+    )
+    assert cut.scores == {2: 1, 3: 0, 4: 1, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 1, 12: 1}
+    assert {p[:2] for p in cut.problems} == {
+        ("C5", "out-of-range"), ("C1", "missing"), ("C13", "missing"), ("C14", "missing"),
+        ("C15", "missing"),
+    }  # fmt: skip
+    assert parse_scores("`https://example.com/1:1:2:3:12:48`") is None  # no object
     wrong = parse_scores(json.dumps({**FULL, "7": 3}))
     assert wrong.total is None and ("C7", "out-of-range", "score 3 outside 0–1") in wrong.problems
 

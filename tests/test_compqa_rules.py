@@ -42,6 +42,22 @@ def test_prose_hedges_and_lengths():
     assert scores[5] == 0.0 and scores[1] is None and scores[2] is None  # no named aspects
 
 
+@pytest.mark.parametrize(
+    ("ending", "explicit"),
+    [
+        ("\n\n### The Best Option:\nBaseball", 1.0),  # the structured scenarios' layout
+        ("\n\n**Best option:**\nsoftball", 1.0),
+        ("\n\n### Conclusion\nBaseball", 1.0),
+        ("\n\n### Best option\nBoth, depending on taste", 0.0),  # a hedge is no choice
+        ("\n\n- Speed: Baseball", 0.0),  # a statement, not a choice under a heading
+        ("\n\n### Notes\nBaseball", 0.0),  # no choice word in the heading
+    ],
+)
+def test_a_choice_under_a_heading(ending, explicit):
+    body = "Baseball and softball differ.\n\n- Speed: softball games are shorter than baseball."
+    assert RuleScorer().score(body + ending, "baseball", "softball")[7] == explicit
+
+
 class Fixed:
     """An encoder returning chosen vectors (near duplicates for the first two)."""
 

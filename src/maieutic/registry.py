@@ -100,7 +100,7 @@ class Entry:
 
 
 _ENTRIES: dict[tuple[str, str, str], Entry] = {}
-BUILTIN_TASKS = ("cqs", "focus", "aura")
+BUILTIN_TASKS = ("cqs", "focus", "aura", "compqa")
 """Task subpackages of ``maieutic.tasks`` imported on demand to run their registrations."""
 
 

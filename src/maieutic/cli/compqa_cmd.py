@@ -11,7 +11,6 @@ from rich.table import Table
 from maieutic.cli._common import console_for
 from maieutic.cli._options import out_option
 from maieutic.data._io import write_json
-from maieutic.data.compqa import read_answers
 from maieutic.errors import DataError
 from maieutic.provenance import provenance
 from maieutic.report.tables import fmt
@@ -22,21 +21,26 @@ from maieutic.tasks.compqa.judge_agreement import (
     humans_from_table,
     match,
 )
+from maieutic.tasks.compqa.scored_files import answer_files, read_scored
+
+
+judged_option = click.option(
+    "--judged",
+    multiple=True,
+    required=True,
+    type=click.Path(exists=True),
+    help="Scored answers: released judged files (score_dict), results files of evaluate "
+    "compqa, or their folder. Repeatable.",
+)
 
 
 @click.group()
 def compqa() -> None:
-    """CompQA tools: agreement of a judge with people."""
+    """CompQA tools: tables, agreement of a judge with people, training data."""
 
 
 def _judged_files(paths: tuple[str, ...]) -> list[Path]:
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        files += sorted(path.glob("*.json")) if path.is_dir() else [path]
-    if not files:
-        raise DataError("no judged answer files (JSON) found", where=", ".join(paths))
-    return files
+    return answer_files(paths)
 
 
 def _signature(files: list[Path], n: int, human: str) -> Signature:
@@ -86,11 +90,14 @@ def _rules_report(ctx, report, out_path) -> None:
         )
 
 
-def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
+def _table(rows: dict, counts: dict, signature: Signature, n: int, per_criterion: bool) -> Table:
     out = Table(title=f"CompQA: judge vs people ({n} answers)", title_justify="left")
     for name in ("", "n", "α interval", "Spearman ρ", "p"):
         out.add_column(name, justify="right")
-    for label, key in (("separately", "all criteria"), ("final score", "total")):
+    shown = [("separately", "all criteria"), ("final score", "total")]
+    if per_criterion:
+        shown += [(f"C{i}", f"C{i}") for i in range(1, 16)]
+    for label, key in shown:
         r = rows[key]
         out.add_row(
             label,
@@ -104,14 +111,7 @@ def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
 
 
 @compqa.command("agree")
-@click.option(
-    "--judged",
-    multiple=True,
-    required=True,
-    type=click.Path(exists=True),
-    help="The judge's scored answers: released judged files (score_dict) or their "
-    "folder. Repeatable.",
-)
+@judged_option
 @click.option(
     "--humans",
     "table",
@@ -134,16 +134,19 @@ def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
     help="Score the matched answers with the rule-based scorer instead of the "
     "judge's scores, and report its agreement with people per criterion.",
 )
+@click.option(
+    "--per-criterion", is_flag=True, help="Also show each criterion's row (always in --out)."
+)
 @out_option
 @click.pass_context
-def agree(ctx, judged, table, hum1, hum2, rules, out_path) -> None:
+def agree(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path) -> None:
     """Krippendorff's alpha (interval) and Spearman between the judge and people, all
     criterion scores concatenated ("separately") and on the final score (Table 2)."""
     if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
         raise click.UsageError("give either --humans TABLE or both --hum1 and --hum2")
     humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)
     files = _judged_files(judged)
-    report = match(humans, [a for f in files for a in read_answers(f)])
+    report = match(humans, [a for f in files for a in read_scored(f)])
     if rules:
         _rules_report(ctx, report, out_path)
         return
@@ -152,7 +155,7 @@ def agree(ctx, judged, table, hum1, hum2, rules, out_path) -> None:
     rows = {r["column"]: r for r in agreement_table(report.pairs)}
     signature = _signature(files, len(report.pairs), "table" if table else "annotators")
     counts = {**report.counts(), "human rows left out (unscored or partial)": left_out}
-    console_for(out_path).print(_table(rows, counts, signature, len(report.pairs)))
+    console_for(out_path).print(_table(rows, counts, signature, len(report.pairs), per_criterion))
     if out_path:
         write_json(
             out_path,
@@ -168,13 +171,7 @@ def agree(ctx, judged, table, hum1, hum2, rules, out_path) -> None:
 
 
 @compqa.command("table")
-@click.option(
-    "--judged",
-    multiple=True,
-    required=True,
-    type=click.Path(exists=True),
-    help="Scored answers (released judged files with score_dict) or their folder.",
-)
+@judged_option
 @out_option
 def table(judged, out_path) -> None:
     """Mean ± std of the rubric total and of each criterion group per generator and
@@ -182,7 +179,7 @@ def table(judged, out_path) -> None:
     from maieutic.tasks.compqa.leaderboard import leaderboard
 
     files = _judged_files(judged)
-    cells = leaderboard([a for f in files for a in read_answers(f)])
+    cells = leaderboard([a for f in files for a in read_scored(f)])
     out = Table(title="CompQA: rubric scores by generator and scenario", title_justify="left")
     for name in (
         "generator",
@@ -205,3 +202,33 @@ def table(judged, out_path) -> None:
         write_json(
             out_path, {"format": "maieutic.compqa.table/1", "cells": [c.to_json() for c in cells]}
         )
+
+
+@compqa.command("export-sft")
+@judged_option
+@click.option(
+    "--min-score",
+    type=click.FloatRange(0, 19),
+    default=18.0,
+    show_default=True,
+    help="Lowest rubric total exported (the paper's fine-tuning set used 18).",
+)
+@click.option(
+    "--out",
+    "out_path",
+    required=True,
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Chat-format JSONL to write ('-': standard output).",
+)
+def export_sft(judged, min_score, out_path) -> None:
+    """Answers scoring at least --min-score as chat-format JSONL for fine-tuning (the
+    question as the user turn, the answer as the assistant turn)."""
+    import json
+
+    from maieutic.data._io import write_text
+    from maieutic.tasks.compqa.sft import sft_records
+
+    answers = [a for f in _judged_files(judged) for a in read_scored(f)]
+    export = sft_records(answers, min_score)
+    write_text(out_path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in export.records))
+    click.echo("; ".join(f"{k}: {v}" for k, v in export.counts().items()), err=True)

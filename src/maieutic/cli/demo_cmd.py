@@ -5,7 +5,8 @@ template generator, then evaluates that submission and the bundled sample submis
 against the sample references with the embedded embedding model, shows some of the
 generated questions with the labels they received, and explains every column. Then it
 finds weakness types, spans and Socratic questions (FOCUS) for the bundled sample
-arguments with the model-free cue generator.
+arguments with the model-free cue generator, and scores two bundled comparative
+answers (CompQA) with the offline rubric rules.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from rich.table import Table
 
 from maieutic.cli._common import console_for
 from maieutic.cli.evaluate_cmd import evaluate_cqs
+from maieutic.cli.evaluate_compqa import evaluate_compqa
 from maieutic.cli.generate_cmd import generate_cqs
 from maieutic.cli.generate_focus import generate_focus
 from maieutic.data.focus import load_predictions
@@ -62,6 +64,22 @@ def socratic_table(path: Path) -> Table:
     return table
 
 
+def rubric_table(path: Path) -> Table:
+    """The criteria the rules decided for each bundled comparative answer."""
+    [result] = load_results(path)
+    table = Table(title="comparative answers: criteria the rules decide", title_justify="left")
+    table.add_column("question", overflow="fold")
+    decided = sorted({int(c) for r in result.records() for c in r["score_dict"]})
+    for criterion in decided:
+        table.add_column(f"C{criterion}", justify="right")
+    for record in result.records():
+        aspect = f" {record['aspect']}" if record["aspect"] else ""
+        question = f"{record['object1']} or {record['object2']}{aspect}"
+        scores = record["score_dict"]
+        table.add_row(question, *(fmt(scores.get(str(c)), "{:g}") for c in decided))
+    return table
+
+
 @click.command()
 @click.option(
     "--out-dir",
@@ -100,4 +118,14 @@ def demo(ctx: click.Context, out_dir: str | None) -> None:
         out_path=str(socratic),
     )
     console.print(socratic_table(socratic))
+    rubric = directory / "compqa_rules.json"
+    ctx.invoke(
+        evaluate_compqa, answers=(str(sample_path("compqa/shots.json")),), out_path=str(rubric)
+    )
+    console.print(rubric_table(rubric))
+    console.print(
+        "C1-C7 structure, C13 no repetition, C15 length; the other criteria need a "
+        "judge: maieutic evaluate compqa --evaluator rules+llm",
+        highlight=False,
+    )
     click.echo(f"submissions and full results in {directory}", err=True)

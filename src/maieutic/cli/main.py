@@ -16,9 +16,11 @@ from maieutic.cli.aura_tools import agree, sweep  # noqa: F401 (register the com
 from maieutic.cli.compqa_cmd import compqa
 from maieutic.cli.demo_cmd import demo
 from maieutic.cli.evaluate_cmd import evaluate
+from maieutic.cli.evaluate_compqa import evaluate_compqa  # noqa: F401 (registers it)
 from maieutic.cli.focus_cmd import focus
 from maieutic.cli.generate_aura import generate_aura  # noqa: F401 (registers the command)
 from maieutic.cli.generate_cmd import generate
+from maieutic.cli.generate_compqa import generate_compqa  # noqa: F401 (registers it)
 from maieutic.cli.generate_focus import generate_focus  # noqa: F401 (registers the command)
 from maieutic.cli.meta_eval_aura import meta_eval_aura  # noqa: F401 (registers it)
 from maieutic.cli.meta_eval_cmd import meta_eval

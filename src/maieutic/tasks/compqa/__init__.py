@@ -1,1 +1,50 @@
-"""Comparative question answering (CompQA): human score files and their agreement."""
+"""Comparative question answering ("Argument-Based Comparative Question Answering
+Evaluation Benchmark"): answers to "What is better: A or B?" written under four
+prompting scenarios, scored on a 15-criterion rubric by rules, an LLM judge or both,
+and compared with people's scores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from maieutic.errors import DataError
+from maieutic.registry import register
+from maieutic.tasks import Column, Task
+from maieutic.tasks.compqa import evaluators, generators  # noqa: F401
+from maieutic.tasks.compqa.evaluate import load_answer_file
+
+
+def _no_reference(path: str | Path):
+    raise DataError("CompQA answers are scored on the rubric alone; there is no reference file")
+
+
+def _mean(name: str):
+    def read(result):
+        value = result.summary.get(name) if name == "total" else result.summary["groups"].get(name)
+        return None if value is None else value[0]
+
+    return read
+
+
+@register("task", "compqa", "compqa")
+def task() -> Task:
+    """Comparative answers scored on the 15-criterion rubric (0–19)."""
+    return Task(
+        name="compqa",
+        description=task.__doc__ or "",
+        load_reference=_no_reference,
+        load_submission=load_answer_file,
+        score_description="mean rubric total (0–19) over the answers with all 15 criteria scored",
+        columns=[
+            Column("Struct", _mean("structure"), "{:.2f}", "criteria 1–7 (0–7)"),
+            Column("Rel", _mean("relevance"), "{:.2f}", "criteria 8–10 (0–5)"),
+            Column("Qual", _mean("quality"), "{:.2f}", "criteria 11–15 (0–7)"),
+            Column("n", lambda r: r.summary["n_answers"], "{}", "answers in the file"),
+            Column(
+                "incomplete",
+                lambda r: r.summary["n_incomplete"],
+                "{}",
+                "answers without all 15 scores (no total)",
+            ),
+        ],
+    )

@@ -2,7 +2,8 @@
 
 Accepted: a JSON object (fenced or not, with prose before or after), a Python dict
 (single quotes, trailing commas), bare or quoted keys (``{1: 1, "2": 0}``), ``C3``-style
-keys, and ``1: 1`` / ``Criterion 2 - 0`` lines. The result goes through
+keys, and ``1: 1`` / ``Criterion 2 - 0`` lines, and an object cut short by the token limit
+(its complete ``"key": value`` pairs). The result goes through
 ``maieutic.data.compqa.check_scores``, so every criterion is checked and the total is
 computed here (a total the model wrote is ignored)."""
 
@@ -21,6 +22,7 @@ _LINE = re.compile(
     r"^\s*(?:[-*•]\s*)?(?:criterion|criteria|c)?\s*#?\s*(\d{1,2})\s*[:=\-–)]\s*(\d+(?:\.\d+)?)\b",
     re.IGNORECASE | re.MULTILINE,
 )
+_PAIR = re.compile(r"[\"']?\b(\d{1,2})[\"']?\s*:\s*[\"']?(\d+(?:\.\d+)?)\b")
 _IGNORED_KEYS = {"total", "score", "sum", "final", "final_score", "total_score"}
 
 
@@ -51,4 +53,10 @@ def parse_scores(reply: str) -> ScoreCheck | None:
         if found:
             return check_scores(_drop_totals(found))
     lines = {m.group(1): float(m.group(2)) for m in _LINE.finditer(reply)}
-    return check_scores(lines) if lines else None
+    if lines:
+        return check_scores(lines)
+    if "{" in reply:  # an object cut short (the reply hit its token limit): its pairs
+        pairs = {m.group(1): float(m.group(2)) for m in _PAIR.finditer(reply.split("{", 1)[1])}
+        if pairs:
+            return check_scores(pairs)
+    return None

@@ -78,7 +78,7 @@ def sentences(text: str) -> list[str]:
     joined = " ".join(lines)
     if not joined:
         return []
-    return [s.strip() for s in _segmenter().segment(joined) if re.search(r"[A-Za-z]{3}", s)]
+    return [s.strip() for s in _segmenter().segment(joined) if re.search(r"[^\W\d_]{3}", s)]
 
 
 def aspects(text: str, objects: tuple[str, ...] = ()) -> list[tuple[str, int]]:
@@ -99,6 +99,43 @@ def aspects(text: str, objects: tuple[str, ...] = ()) -> list[tuple[str, int]]:
     return out
 
 
+_HEDGE = re.compile(r"\b(depends|depending|both|either)\b", re.IGNORECASE)
+
+
+def _names_one(text: str, object1: str, object2: str) -> bool:
+    lowered = text.lower()
+    return any(o.strip() and o.lower().strip() in lowered for o in (object1, object2))
+
+
+def _headed_choice(text: str, object1: str, object2: str) -> bool:
+    """A short last line naming an object under a choice heading ("### Best option" /
+    "**The best option:**" then "Baseball"): the layout the structured scenarios ask
+    for, whose heading the sentence split sets aside."""
+    lines = [_MARKER.sub("", line).replace("**", "").strip(" :*#") for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    if len(lines) < 2:
+        return False
+    last, heading = lines[-1], lines[-2]
+    if ":" in heading and len(heading.split(":", 1)[1].split()) > 0:
+        return False  # the line above is a statement, not a heading
+    return (
+        len(last.split()) <= 6
+        and _names_one(last, object1, object2)
+        and not _HEDGE.search(last)
+        and bool(_CHOICE.search(heading) or re.search(r"\b(verdict|conclusion)\b", heading, re.I))
+    )
+
+
+def _closing_choice(said: list[str], object1: str, object2: str) -> bool:
+    """The closing sentences name an object with a choice word and do not hedge."""
+    tail = " ".join(said[-3:])
+    return (
+        bool(_CHOICE.search(tail))
+        and _names_one(tail, object1, object2)
+        and not _HEDGE.search(tail)
+    )
+
+
 class RuleScorer:
     """Scores the criteria text analysis decides; the rest stay unscored."""
 
@@ -113,10 +150,9 @@ class RuleScorer:
         said = sentences(comparison)
         named = aspects(comparison, (object1, object2))
         scores[15] = float(12 <= len(said) <= 20)
-        tail = " ".join(said[-3:]).lower()
-        named_objects = [o for o in (object1, object2) if o.strip() and o.lower().strip() in tail]
-        hedged = re.search(r"\b(depends|depending|both|either)\b", tail) is not None
-        scores[7] = float(bool(_CHOICE.search(tail)) and len(named_objects) >= 1 and not hedged)
+        scores[7] = float(
+            _headed_choice(comparison, object1, object2) or _closing_choice(said, object1, object2)
+        )
         if named:
             intro = sentences(comparison[: named[0][1]])
             scores[1] = float(1 <= len(intro) <= 3)
@@ -128,7 +164,7 @@ class RuleScorer:
             scores[2] = scores[4] = 1.0
             ends = [start for _, start in named[1:]] + [len(comparison)]
             bodies = [comparison[start:end] for (_, start), end in zip(named, ends, strict=True)]
-            described = [len(re.findall(r"[A-Za-z]{2,}", b)) >= 6 for b in bodies]
+            described = [len(re.findall(r"[^\W\d_]{2,}", b)) >= 6 for b in bodies]
             scores[6] = float(sum(described) >= len(described) / 2)
         if self.encoder is not None and len(said) >= 2:
             vectors = np.asarray(self.encoder.encode(said))

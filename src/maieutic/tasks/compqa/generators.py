@@ -1,0 +1,36 @@
+"""The registered generator of the CompQA task: comparative answers under the four
+prompting scenarios."""
+
+from __future__ import annotations
+
+from maieutic.errors import DataError
+from maieutic.llm.types import GenerationParams
+from maieutic.registry import register
+from maieutic.tasks.compqa.generation import ComparativeAnswerGenerator
+from maieutic.tasks.compqa.scenarios import SCENARIOS
+from maieutic.tasks.cqs.evaluators import llm_client
+
+
+@register("generator", "compqa", "llm", uses_llm=True)
+def llm(
+    scenarios: list[str] | None = None,
+    llm: str | None = None,
+    base_url: str | None = None,
+    llm_backend: str = "auto",
+    seed: int = 0,
+    temperature: float = 0.7,
+    max_tokens: int = 768,
+    concurrency: int = 4,
+    timeout: float = 300.0,
+    retries: int = 4,
+) -> ComparativeAnswerGenerator:
+    """A language model answering "What is better: A or B?" in the chosen scenarios."""
+    chosen = list(scenarios or SCENARIOS)
+    unknown = [s for s in chosen if s not in SCENARIOS]
+    if unknown:
+        raise DataError(f"--scenario must be one of {', '.join(SCENARIOS)}, not {unknown[0]!r}")
+    return ComparativeAnswerGenerator(
+        llm_client(llm, base_url, llm_backend, concurrency, timeout, retries),
+        chosen,
+        GenerationParams(temperature, 1.0, max_tokens, seed),
+    )
