@@ -1,4 +1,4 @@
-"""``maieutic compqa agree``: an LLM judge's rubric scores against people's."""
+"""``maieutic compqa``: tables, agreement with people, training data."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from maieutic.tasks.compqa.judge_agreement import (
     match,
 )
 from maieutic.tasks.compqa.scored_files import answer_files, read_scored
-
 
 judged_option = click.option(
     "--judged",
