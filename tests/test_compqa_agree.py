@@ -111,3 +111,28 @@ def test_released_figures(cli, tmp_path):
     assert round(by["all criteria"]["spearman"], 3) == 0.691
     assert round(by["total"]["alpha_interval"], 3) == 0.506
     assert round(by["total"]["spearman"], 3) == 0.495
+
+
+def test_per_criterion_uses_partial_judge_scores():
+    from maieutic.data.compqa import Answer, check_scores
+    from maieutic.tasks.compqa.judge_agreement import HumanScore, MatchReport, judge_per_criterion
+
+    rng = np.random.default_rng(1)
+    report = MatchReport()
+    people, judge = [], []
+    for i in range(30):
+        human = tuple(float(rng.integers(0, 2)) for _ in range(15))
+        given = {"1": float(rng.integers(0, 2))}
+        if i % 3:  # a third of the judge's replies lack criterion 2
+            given["2"] = float(rng.integers(0, 2))
+        answer = Answer("a", "b", "", "text", "g", "1", check_scores(given))
+        report.matched.append((HumanScore("g_scenario_1", "a", "b", "", "text", human), answer))
+        people.append(human)
+        judge.append(given)
+    rows = {r["criterion"]: r for r in judge_per_criterion(report)}
+    assert set(rows) == {"C1", "C2"} and rows["C1"]["n"] == 30 and rows["C2"]["n"] == 20
+    x = [p[1] for p, j in zip(people, judge, strict=True) if "2" in j]
+    y = [j["2"] for j in judge if "2" in j]
+    expected = krippendorff.alpha(np.array([x, y]), level_of_measurement="interval")
+    assert rows["C2"]["alpha_interval"] == pytest.approx(expected)
+    assert rows["C2"]["spearman"] == pytest.approx(spearmanr(x, y).statistic)

@@ -19,6 +19,7 @@ from maieutic.tasks.compqa.human_agreement import agreement_table
 from maieutic.tasks.compqa.judge_agreement import (
     humans_from_annotators,
     humans_from_table,
+    judge_per_criterion,
     match,
 )
 from maieutic.tasks.compqa.scored_files import answer_files, read_scored
@@ -55,29 +56,41 @@ def _signature(files: list[Path], n: int, human: str) -> Signature:
     )
 
 
-def _rules_report(ctx, report, out_path) -> None:
-    from maieutic.embed.encoder import Encoder
-    from maieutic.tasks.compqa.judge_agreement import rules_agreement
-    from maieutic.tasks.compqa.rules import RuleScorer
-
-    rows = rules_agreement(report, RuleScorer(Encoder()))
-    out = Table(
-        title=f"CompQA: rule-based scorer vs people ({len(report.matched)} answers)",
-        title_justify="left",
-    )
-    for name in ("criterion", "n scored", "human mean", "rules mean", "α interval", "Spearman ρ"):
+def criterion_table(rows: list[dict], title: str, mean_key: str, caption: str) -> Table:
+    """Per criterion: how many scored, both means, alpha and Spearman."""
+    out = Table(title=title, title_justify="left")
+    other = mean_key.removesuffix("_mean")
+    for name in (
+        "criterion",
+        "n scored",
+        "human mean",
+        f"{other} mean",
+        "α interval",
+        "Spearman ρ",
+    ):
         out.add_column(name, justify="right")
     for r in rows:
         out.add_row(
             r["criterion"],
             str(r["n"]),
             f"{r['human_mean']:.2f}",
-            f"{r['rules_mean']:.2f}",
+            f"{r[mean_key]:.2f}",
             fmt(r["alpha_interval"], "{:.3f}"),
             fmt(r["spearman"], "{:.3f}"),
         )
-    out.caption = "criteria not listed are left to a judge (unscored by the rules)"
-    console_for(out_path).print(out)
+    out.caption = caption
+    return out
+
+
+def _rules_report(ctx, report, out_path) -> None:
+    from maieutic.embed.encoder import Encoder
+    from maieutic.tasks.compqa.judge_agreement import rules_agreement
+    from maieutic.tasks.compqa.rules import RuleScorer
+
+    rows = rules_agreement(report, RuleScorer(Encoder()))
+    title = f"CompQA: rule-based scorer vs people ({len(report.matched)} answers)"
+    caption = "criteria not listed are left to a judge (unscored by the rules)"
+    console_for(out_path).print(criterion_table(rows, title, "rules_mean", caption))
     if out_path:
         write_json(
             out_path,
@@ -89,14 +102,11 @@ def _rules_report(ctx, report, out_path) -> None:
         )
 
 
-def _table(rows: dict, counts: dict, signature: Signature, n: int, per_criterion: bool) -> Table:
+def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
     out = Table(title=f"CompQA: judge vs people ({n} answers)", title_justify="left")
     for name in ("", "n", "α interval", "Spearman ρ", "p"):
         out.add_column(name, justify="right")
-    shown = [("separately", "all criteria"), ("final score", "total")]
-    if per_criterion:
-        shown += [(f"C{i}", f"C{i}") for i in range(1, 16)]
-    for label, key in shown:
+    for label, key in (("separately", "all criteria"), ("final score", "total")):
         r = rows[key]
         out.add_row(
             label,
@@ -134,7 +144,10 @@ def _table(rows: dict, counts: dict, signature: Signature, n: int, per_criterion
     "judge's scores, and report its agreement with people per criterion.",
 )
 @click.option(
-    "--per-criterion", is_flag=True, help="Also show each criterion's row (always in --out)."
+    "--per-criterion",
+    is_flag=True,
+    help="Also each criterion's agreement, on the answers where the judge gave it a "
+    "valid score (partial score sets count).",
 )
 @out_option
 @click.pass_context
@@ -149,12 +162,24 @@ def agree(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path) -> Non
     if rules:
         _rules_report(ctx, report, out_path)
         return
-    if not report.pairs:
+    criteria = judge_per_criterion(report) if per_criterion else []
+    if not report.pairs and not criteria:
         raise DataError("no answer is scored by both the judge and people", where=", ".join(judged))
-    rows = {r["column"]: r for r in agreement_table(report.pairs)}
+    rows = {r["column"]: r for r in agreement_table(report.pairs)} if report.pairs else {}
     signature = _signature(files, len(report.pairs), "table" if table else "annotators")
     counts = {**report.counts(), "human rows left out (unscored or partial)": left_out}
-    console_for(out_path).print(_table(rows, counts, signature, len(report.pairs), per_criterion))
+    console = console_for(out_path)
+    if rows:
+        console.print(_table(rows, counts, signature, len(report.pairs)))
+    else:
+        console.print(
+            "no answer has a complete judge score: "
+            + "; ".join(f"{k}: {v}" for k, v in counts.items())
+        )
+    if criteria:
+        title = f"CompQA: judge vs people per criterion ({len(report.matched)} answers)"
+        caption = "each criterion on the answers where the judge gave it a valid score"
+        console.print(criterion_table(criteria, title, "judge_mean", caption))
     if out_path:
         write_json(
             out_path,
@@ -165,6 +190,7 @@ def agree(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path) -> Non
                 "signature_string": str(signature),
                 "counts": counts,
                 "rows": list(rows.values()),
+                "per_criterion": criteria,
             },
         )
 

@@ -192,17 +192,33 @@ def _or_none(function, *args):
 def rules_agreement(report: MatchReport, scorer) -> list[dict]:
     """Per criterion the rule scorer judges: how often it scored, and its Krippendorff's
     alpha (interval) and Spearman's rho with people, on the matched answers' texts."""
+    scored = [
+        (human, scorer.score(answer.comparison, answer.object1, answer.object2))
+        for human, answer in report.matched
+    ]
+    return _per_criterion(scored, "rules_mean")
+
+
+def judge_per_criterion(report: MatchReport) -> list[dict]:
+    """Per criterion: the judge's valid scores (partial score sets included, each
+    criterion on the answers where it is valid) against people's."""
+    scored = [
+        (human, dict(answer.check.scores)) for human, answer in report.matched if answer.check
+    ]
+    return _per_criterion(scored, "judge_mean")
+
+
+def _per_criterion(scored, mean_name: str) -> list[dict]:
     from maieutic.stats import krippendorff_alpha, spearman
 
     people: dict[int, list[float]] = {}
-    rules: dict[int, list[float]] = {}
-    for human, answer in report.matched:
-        for criterion, value in scorer.score(
-            answer.comparison, answer.object1, answer.object2
-        ).items():
+    other: dict[int, list[float]] = {}
+    for human, scores in scored:
+        for criterion, value in scores.items():
             if value is not None:
                 people.setdefault(criterion, []).append(human.scores[criterion - 1])
-                rules.setdefault(criterion, []).append(value)
+                other.setdefault(criterion, []).append(value)
+    rules = other
     rows = []
     for criterion in sorted(people):
         x, y = people[criterion], rules[criterion]
@@ -210,7 +226,7 @@ def rules_agreement(report: MatchReport, scorer) -> list[dict]:
             "criterion": f"C{criterion}",
             "n": len(x),
             "human_mean": sum(x) / len(x),
-            "rules_mean": sum(y) / len(y),
+            mean_name: sum(y) / len(y),
         }
         row["alpha_interval"] = _or_none(krippendorff_alpha, [x, y], "interval")
         rho = _or_none(spearman, x, y)
