@@ -119,54 +119,51 @@ def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
     return out
 
 
-@compqa.command("agree")
-@judged_option
-@click.option(
-    "--humans",
-    "table",
-    type=click.Path(dir_okay=False, exists=True),
-    help="People's averaged scores (human_evaluation_367.tsv: C1…C15).",
-)
-@click.option(
-    "--hum1",
-    type=click.Path(dir_okay=False, exists=True),
-    help="First annotator's file (with --hum2): averaged where both scored.",
-)
-@click.option(
-    "--hum2",
-    type=click.Path(dir_okay=False, exists=True),
-    help="Second annotator's file (row-aligned with --hum1).",
-)
-@click.option(
-    "--rules",
-    is_flag=True,
-    help="Score the matched answers with the rule-based scorer instead of the "
-    "judge's scores, and report its agreement with people per criterion.",
-)
-@click.option(
-    "--per-criterion",
-    is_flag=True,
-    help="Also each criterion's agreement, on the answers where the judge gave it a "
-    "valid score (partial score sets count).",
-)
-@out_option
-@click.pass_context
-def agree(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path) -> None:
-    """Krippendorff's alpha (interval) and Spearman between the judge and people, all
-    criterion scores concatenated ("separately") and on the final score (Table 2)."""
-    if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
-        raise click.UsageError("give either --humans TABLE or both --hum1 and --hum2")
-    humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)
-    files = _judged_files(judged)
-    report = match(humans, [a for f in files for a in read_scored(f)])
-    if rules:
-        _rules_report(ctx, report, out_path)
-        return
+def _agree_options(func):
+    """The options of ``compqa agree``."""
+    options = [
+        judged_option,
+        click.option(
+            "--humans",
+            "table",
+            type=click.Path(dir_okay=False, exists=True),
+            help="People's averaged scores (human_evaluation_367.tsv: C1…C15).",
+        ),
+        click.option(
+            "--hum1",
+            type=click.Path(dir_okay=False, exists=True),
+            help="First annotator's file (with --hum2): averaged where both scored.",
+        ),
+        click.option(
+            "--hum2",
+            type=click.Path(dir_okay=False, exists=True),
+            help="Second annotator's file (row-aligned with --hum1).",
+        ),
+        click.option(
+            "--rules",
+            is_flag=True,
+            help="Score the matched answers with the rule-based scorer instead of the "
+            "judge's scores, and report its agreement with people per criterion.",
+        ),
+        click.option(
+            "--per-criterion",
+            is_flag=True,
+            help="Also each criterion's agreement, on the answers where the judge gave it "
+            "a valid score (partial score sets count).",
+        ),
+        out_option,
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _judge_report(ctx, report, files, human_side: str, left_out: int, per_criterion, out_path):
     criteria = judge_per_criterion(report) if per_criterion else []
     if not report.pairs and not criteria:
-        raise DataError("no answer is scored by both the judge and people", where=", ".join(judged))
+        raise DataError("no answer is scored by both the judge and people")
     rows = {r["column"]: r for r in agreement_table(report.pairs)} if report.pairs else {}
-    signature = _signature(files, len(report.pairs), "table" if table else "annotators")
+    signature = _signature(files, len(report.pairs), human_side)
     counts = {**report.counts(), "human rows left out (unscored or partial)": left_out}
     console = console_for(out_path)
     if rows:
@@ -193,6 +190,27 @@ def agree(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path) -> Non
                 "per_criterion": criteria,
             },
         )
+
+
+@compqa.command("agree")
+@_agree_options
+@click.pass_context
+def agree(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path) -> None:
+    """Krippendorff's alpha (interval) and Spearman between the judge and people, all
+    criterion scores concatenated ("separately") and on the final score (Table 2)."""
+    if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
+        raise click.UsageError("give either --humans TABLE or both --hum1 and --hum2")
+    humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)
+    files = _judged_files(judged)
+    report = match(humans, [a for f in files for a in read_scored(f)])
+    if rules:
+        _rules_report(ctx, report, out_path)
+        return
+    human_side = "table" if table else "annotators"
+    try:
+        _judge_report(ctx, report, files, human_side, left_out, per_criterion, out_path)
+    except DataError as exc:
+        raise DataError(str(exc), where=", ".join(judged)) from None
 
 
 @compqa.command("table")

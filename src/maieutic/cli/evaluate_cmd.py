@@ -13,11 +13,11 @@ from maieutic.cli._common import (
     fail_on_call_failures,
     load_submissions,
 )
+from maieutic.cli._evaluator_arg import EvaluatorName, split_evaluator
 from maieutic.cli._options import embedding_options, llm_options, out_option, strict_option
 from maieutic.data._io import rewritable, write_json
 from maieutic.evaluate.results_file import ResultsFile
 from maieutic.provenance import provenance
-from maieutic.registry import names
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.evaluate import official_layout
@@ -44,52 +44,63 @@ def refuse_overwriting_inputs(out_path: str | None, inputs: list[str]) -> None:
             raise click.UsageError(f"--out {out_path} is one of the input files")
 
 
+def _cqs_options(func):
+    """The options of ``evaluate cqs``."""
+    options = [
+        click.option(
+            "--data",
+            "data_path",
+            required=True,
+            type=click.Path(dir_okay=False),
+            help="Labelled dataset (the benchmark's JSON layout, or JSONL).",
+        ),
+        click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False)),
+        click.option(
+            "--evaluator",
+            type=EvaluatorName("cqs"),
+            default="sts",
+            show_default=True,
+            help="sts / chrf: similarity to the references; llm-match: an LLM matches a "
+            "reference; llm-label / llm-rubric: an LLM labels directly; scorer:DIR: a learned "
+            "scorer (maieutic train scorer) labels without references.",
+        ),
+        click.option(
+            "--threshold",
+            type=float,
+            help="Similarity a match must exceed (sts: cosine, default 0.6; chrf: 0–100, "
+            "default 30). LLM judges take none.",
+        ),
+        embedding_options,
+        llm_options,
+        click.option(
+            "--extra-references",
+            multiple=True,
+            type=click.Path(dir_okay=False, exists=True),
+            help="A labelled submission whose questions become extra references (a submission's "
+            "own questions are left out when it is evaluated). Repeatable.",
+        ),
+        out_option,
+        click.option(
+            "--official-out",
+            "official_dir",
+            type=click.Path(file_okay=False),
+            help="Also write each submission's labelled questions in the benchmark script's "
+            "layout, one file per submission, into this directory.",
+        ),
+        click.option(
+            "--skip-unknown",
+            is_flag=True,
+            help="Warn about and skip submission ids absent from the references (default: error).",
+        ),
+        strict_option,
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
 @evaluate.command("cqs")
-@click.option(
-    "--data",
-    "data_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Labelled dataset (the benchmark's JSON layout, or JSONL).",
-)
-@click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option(
-    "--evaluator",
-    type=click.Choice(names("evaluator", "cqs")),
-    default="sts",
-    show_default=True,
-    help="sts / chrf: similarity to the references; llm-match: an LLM matches a "
-    "reference; llm-label / llm-rubric: an LLM labels directly.",
-)
-@click.option(
-    "--threshold",
-    type=float,
-    help="Similarity a match must exceed (sts: cosine, default 0.6; chrf: 0–100, "
-    "default 30). LLM judges take none.",
-)
-@embedding_options
-@llm_options
-@click.option(
-    "--extra-references",
-    multiple=True,
-    type=click.Path(dir_okay=False, exists=True),
-    help="A labelled submission whose questions become extra references (a submission's "
-    "own questions are left out when it is evaluated). Repeatable.",
-)
-@out_option
-@click.option(
-    "--official-out",
-    "official_dir",
-    type=click.Path(file_okay=False),
-    help="Also write each submission's labelled questions in the benchmark script's "
-    "layout, one file per submission, into this directory.",
-)
-@click.option(
-    "--skip-unknown",
-    is_flag=True,
-    help="Warn about and skip submission ids absent from the references (default: error).",
-)
-@strict_option
+@_cqs_options
 @click.pass_context
 def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir, **options):
     """Evaluate critical-question SUBMISSIONS against the references of --data.
@@ -104,19 +115,21 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
     refuse_overwriting_inputs(out_path, [data_path, *submissions])
     # absolute, so the spec recorded in the results rebuilds from any directory
     options["extra_references"] = [str(Path(p).resolve()) for p in options.pop("extra_references")]
-    scorer = build(ctx, "evaluator", "cqs", evaluator, options)
+    registered = split_evaluator(evaluator, options)
+    scorer = build(ctx, "evaluator", "cqs", registered, options)
     results = ResultsFile(out_path, "cqs", provenance(ctx.params), task.run_figures)
 
     def keep(result) -> None:
         results.add(result)  # persisted at once: a later failure loses nothing
         echo_warnings(result.submission, result.warnings)
         if official_dir:
-            path = Path(official_dir) / official_name(evaluator, result)
+            path = Path(official_dir) / official_name(registered, result)
             write_json(path, official_layout(result))
 
     try:
         scorer.evaluate(dataset, loaded, skip_unknown=skip_unknown, on_result=keep)
     finally:
         results.close()
+    echo_warnings(evaluator, getattr(scorer.matcher, "warnings", []))
     print_results(task, results.results, console_for(out_path))
     fail_on_call_failures(scorer.failures, "judge")

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from maieutic.cli._common import build, echo_warnings, progress_bar
+from maieutic.cli._evaluator_arg import RegisteredOrScorer
 from maieutic.cli._options import is_explicit, llm_options
 from maieutic.data._io import is_stdout, rewritable, write_json
 from maieutic.data.cqs import load_cq_dataset
@@ -54,11 +55,12 @@ def _generation_options(func):
         ),
         click.option(
             "--selector",
-            type=click.Choice(names("selector", "cqs")),
+            type=RegisteredOrScorer("selector", "cqs"),
             default="first",
             show_default=True,
             help="How candidates are reduced to 3 (dedup: avoid near-duplicates; overlap: "
-            "prefer questions about the text's own words).",
+            "prefer questions about the text's own words; scorer:DIR: most useful by a "
+            "learned scorer, no two near-duplicates).",
         ),
         click.option(
             "--candidates",

@@ -26,6 +26,7 @@ from maieutic.cli.meta_eval_aura import meta_eval_aura  # noqa: F401 (registers 
 from maieutic.cli.meta_eval_cmd import meta_eval
 from maieutic.cli.serve_cmd import serve_llm
 from maieutic.cli.setup_llm_cmd import setup_llm
+from maieutic.cli.train_cmd import train
 from maieutic.errors import MaieuticError
 
 
@@ -50,6 +51,7 @@ cli.add_command(generate)
 cli.add_command(serve_llm)
 cli.add_command(meta_eval)
 cli.add_command(setup_llm)
+cli.add_command(train)
 
 
 def run(argv: list[str] | None = None) -> int:

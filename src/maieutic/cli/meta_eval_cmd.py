@@ -7,7 +7,14 @@ import time
 import click
 from rich.table import Table
 
-from maieutic.cli._common import build, console_for, fail_on_call_failures, load_submissions
+from maieutic.cli._common import (
+    build,
+    console_for,
+    echo_warnings,
+    fail_on_call_failures,
+    load_submissions,
+)
+from maieutic.cli._evaluator_arg import EvaluatorName, split_evaluator
 from maieutic.cli._options import (
     embedding_options,
     llm_options,
@@ -98,10 +105,11 @@ def _run_sweep(console, items, thresholds, evaluator: str, plot_path: str | None
 )
 @click.option(
     "--evaluator",
-    type=click.Choice(names("evaluator", "cqs")),
+    type=EvaluatorName("cqs"),
     default="sts",
     show_default=True,
-    help="The evaluator to measure.",
+    help="The evaluator to measure (scorer:DIR: a learned scorer; on its own training "
+    "data the figures are not a fair test, and a warning says so).",
 )
 @click.option("--threshold", type=float, help="Threshold of a similarity evaluator.")
 @embedding_options
@@ -121,16 +129,18 @@ def meta_eval_cqs(
     ctx, data_path, evaluator, do_sweep, plot_path, sample, seed, out_path, **options
 ) -> None:
     """Leave-one-out agreement of an evaluator with the human labels of --data."""
-    scale = entry("evaluator", "cqs", evaluator).threshold
+    registered = split_evaluator(evaluator, options)
+    scale = entry("evaluator", "cqs", registered).threshold
     if plot_path and not do_sweep:
         raise click.UsageError("--plot draws the threshold sweep: add --sweep")
     if do_sweep and scale is None:
         raise click.UsageError(f"--sweep needs an evaluator with a threshold, not {evaluator!r}")
     dataset = get_task("cqs").load_reference(data_path)
-    scorer = build(ctx, "evaluator", "cqs", evaluator, options)
+    scorer = build(ctx, "evaluator", "cqs", registered, options)
     start = time.perf_counter()
     items = leave_one_out(dataset, scorer, sample=sample, seed=seed)
     seconds = time.perf_counter() - start
+    echo_warnings(evaluator, getattr(scorer.matcher, "warnings", []))
     result = report(items)
     signature = meta_signature(dataset, scorer, sample, seed)
     console = console_for(out_path)

@@ -133,3 +133,21 @@ _register_judge(
     "llm-rubric",
     "An LLM writes feedback, then scores 1 (Invalid), 2 (Unhelpful) or 3 (Useful).",
 )
+
+
+@register("evaluator", "cqs", "scorer")
+def scorer(scorer: str | None = None, batch_size: int = 64, cache: bool = True) -> CQEvaluator:
+    """A learned scorer (``maieutic train scorer``) labels each question without
+    references: Useful when P(Useful) reaches its stored threshold."""
+    from maieutic.errors import DataError
+    from maieutic.scorers.model import load_scorer
+    from maieutic.tasks.cqs.scorer_matcher import ScorerMatcher
+
+    if not scorer:
+        raise DataError("the scorer evaluator needs its directory: --evaluator scorer:DIR")
+    learned = load_scorer(scorer)
+    if learned.manifest["task"] != "cqs":
+        raise DataError(f"a scorer for task {learned.manifest['task']!r}", where=scorer)
+    model = learned.manifest["features"].get("encoder_model", DEFAULT_MODEL)
+    encoder = Encoder(model, batch_size=batch_size)
+    return CQEvaluator(ScorerMatcher(learned, encoder, EmbeddingStore() if cache else None), None)

@@ -12,6 +12,7 @@ from maieutic.tasks.cqs.evaluators import llm_client
 from maieutic.tasks.cqs.generate import LLMCQGenerator, TemplateCQGenerator
 from maieutic.tasks.cqs.prompts import PromptContext
 from maieutic.tasks.cqs.schemes import SchemeLibrary
+from maieutic.tasks.cqs.selection import make_selector
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
 
 
@@ -30,7 +31,7 @@ def template(
 ) -> TemplateCQGenerator:
     """Model-free: the intervention's argumentation-scheme templates, filled from the text."""
     library = scheme_library(schemes, scheme_mapping)
-    return TemplateCQGenerator(TemplateGenerator(library), create("selector", "cqs", selector))
+    return TemplateCQGenerator(TemplateGenerator(library), make_selector(selector))
 
 
 @register("generator", "cqs", "llm", uses_llm=True)
@@ -62,7 +63,7 @@ def llm(
         llm_client(llm, base_url, llm_backend, concurrency, timeout, retries),
         [create("strategy", "cqs", s) for s in dict.fromkeys(strategies)],
         context,
-        create("selector", "cqs", selector),
+        make_selector(selector),
         GenerationParams(temperature, top_p, max_tokens, seed),
         candidates,
     )

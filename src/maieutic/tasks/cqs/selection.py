@@ -95,3 +95,69 @@ _ENCODER: dict[str, object] = {}  # one model load per process, shared by dedup 
 def overlap() -> Selector:
     """Prefer questions whose content words occur in the text."""
     return make_score_selector(overlap_score)
+
+
+def ranked_diverse_k(
+    candidates: Sequence[str],
+    scores: Sequence[float],
+    vectors: dict[str, np.ndarray],
+    k: int,
+    max_similarity: float,
+) -> list[str]:
+    """The ``k`` best-scoring candidates such that no two kept have a cosine above
+    ``max_similarity``; topped up with the best remaining ones when the cap leaves
+    fewer than ``k`` (an intervention never loses its questions). Best first."""
+    order = [candidates[i] for i in np.argsort(-np.asarray(scores), kind="stable")]
+    kept: list[str] = []
+    for text in order:
+        if len(kept) == k:
+            break
+        if all(float(vectors[text] @ vectors[other]) <= max_similarity for other in kept):
+            kept.append(text)
+    for text in order:
+        if len(kept) == k:
+            break
+        if text not in kept:
+            kept.append(text)
+    return kept
+
+
+@register("selector", "cqs", "scorer")
+def scorer(scorer: str | None = None, max_similarity: float = 0.85) -> Selector:
+    """The most useful candidates by a learned scorer (``--selector scorer:DIR``), no two
+    above a cosine of ``max_similarity``."""
+    from maieutic.embed.encoder import Encoder
+    from maieutic.embed.store import EmbeddingStore, embed_texts
+    from maieutic.errors import DataError
+    from maieutic.scorers.features import pair_features
+    from maieutic.scorers.model import load_scorer
+
+    if not scorer:
+        raise DataError("the scorer selector needs its directory: --selector scorer:DIR")
+    learned = load_scorer(scorer)
+    model = learned.manifest["features"].get("encoder_model") or None
+
+    def select(intervention: Intervention, candidates: Sequence[str], k: int = 3) -> list[str]:
+        candidates = list(dict.fromkeys(candidates))
+        if len(candidates) <= 1:
+            return candidates[:k]
+        encoder = _ENCODER.setdefault(f"encoder:{model}", Encoder(model) if model else Encoder())
+        store = EmbeddingStore()
+        contexts = [intervention.intervention] * len(candidates)
+        schemes = [intervention.schemes[0] if intervention.schemes else ""] * len(candidates)
+        features = pair_features(encoder, contexts, candidates, schemes, store)
+        vectors = embed_texts(candidates, encoder, store)
+        return ranked_diverse_k(
+            candidates, learned.probability(features), vectors, k, max_similarity
+        )
+
+    return select
+
+
+def make_selector(name: str) -> Selector:
+    """A registered selector by name, or ``scorer:DIR``."""
+    from maieutic.registry import create
+
+    if name.startswith("scorer:"):
+        return create("selector", "cqs", "scorer", scorer=name.removeprefix("scorer:"))
+    return create("selector", "cqs", name)

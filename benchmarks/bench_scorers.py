@@ -1,0 +1,173 @@
+"""Learned scorers on the shared dev data, by grouped cross-validation (no text on both
+sides of a fold): the figures issue 11 asks for.
+
+    python benchmarks/bench_scorers.py [--c 0.001] [--skip-generation]
+
+1. CQs usefulness: training time (cold and with cached embeddings), κ (Useful vs
+   rest), three-class κ, AUC, Spearman; and the Useful rate of 3 references chosen per
+   intervention by out-of-fold score against the rate of all references.
+2. Template generation + selection by a scorer trained on the other folds' interventions,
+   scored with STS 0.6 on the held-out interventions (against the plain template
+   generator on the same interventions).
+3. AURA answerability on QGEval: per-question Spearman of the out-of-fold probability
+   with the human rating, and system-ranking Spearman.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy.stats import spearmanr
+
+from maieutic.data.cqs import load_cq_dataset
+from maieutic.embed.encoder import Encoder
+from maieutic.embed.store import EmbeddingStore, embed_texts
+from maieutic.registry import create
+from maieutic.scorers.examples import cqs_examples
+from maieutic.scorers.features import pair_features
+from maieutic.scorers.grouped_cv import grouped_folds
+from maieutic.scorers.train import cross_validate, fit_linear
+from maieutic.scorers.training_run import read_examples, train_from_file
+from maieutic.tasks import get_task
+from maieutic.tasks.cqs.schemes import SchemeLibrary
+from maieutic.tasks.cqs.selection import ranked_diverse_k
+from maieutic.tasks.cqs.template_generator import TemplateGenerator
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+CQS = DATA / "cqs" / "validation-dev.json"
+QGEVAL = DATA / "qgeval" / "instances-dev.json"
+
+
+def _show(name: str, figure: dict | None) -> str:
+    if not figure or figure.get("value") is None:
+        return f"{name} —"
+    return f"{name} {figure['value']:.3f} [{figure['low']:.3f}, {figure['high']:.3f}]"
+
+
+def usefulness(encoder: Encoder, c: float) -> None:
+    """Section 1."""
+    for label in ("cold", "cached"):
+        start = time.perf_counter()
+        trained = train_from_file("cqs", CQS, encoder, c=c, cache=label == "cached")
+        print(f"cqs scorer trained ({label} embeddings): {time.perf_counter() - start:.1f} s")
+    r = trained.report
+    print(
+        "  "
+        + "; ".join(
+            [
+                _show("κ Useful-vs-rest", r["kappa"]),
+                _show("κ 3-class", r.get("kappa_3class")),
+                _show("AUC", r["auc"]),
+                _show("Spearman", r["spearman"]),
+            ]
+        )
+    )
+    examples = read_examples("cqs", CQS)
+    features = pair_features(encoder, examples.contexts, examples.questions, examples.schemes)
+    oof = cross_validate(examples, features, c, 0)["oof_scores"]
+    target, groups = examples.target, np.array(examples.groups)
+    chosen = []
+    for g in sorted(set(examples.groups)):
+        idx = np.flatnonzero(groups == g)
+        chosen += list(idx[np.argsort(-oof[idx], kind="stable")[:3]])
+    print(
+        f"  Useful rate: all references {target.mean():.3f}; 3 chosen per intervention by "
+        f"out-of-fold score {target[chosen].mean():.3f}"
+    )
+
+
+def generation(encoder: Encoder, c: float) -> None:
+    """Section 2: templates + selection on held-out interventions, STS 0.6."""
+    dataset = load_cq_dataset(CQS)
+    examples = cqs_examples(dataset)
+    features = pair_features(encoder, examples.contexts, examples.questions, examples.schemes)
+    store = EmbeddingStore()
+    for scheme_file in (None, DATA / "cqs" / "walton_schemes.jsonl"):
+        library = (
+            SchemeLibrary.from_walton(scheme_file, DATA / "cqs" / "schemes_mapping.csv")
+            if scheme_file
+            else SchemeLibrary.builtin()
+        )
+        templates = TemplateGenerator(library)
+        plain, selected = {}, {}
+        ids = list(dataset.interventions)
+        for train_idx, test_idx in grouped_folds(ids, 5, 0):
+            train_ids = {ids[i] for i in train_idx}
+            rows = [i for i, g in enumerate(examples.groups) if g in train_ids]
+            model = fit_linear(features[rows], [examples.labels[i] for i in rows], c, 0)
+            useful = list(model.classes_).index("Useful")
+            for i in test_idx:
+                item = dataset.interventions[ids[i]]
+                candidates = templates.candidates(item)
+                plain[item.intervention_id] = candidates[:3]
+                x = pair_features(
+                    encoder,
+                    [item.intervention] * len(candidates),
+                    candidates,
+                    [item.schemes[0] if item.schemes else ""] * len(candidates),
+                    store,
+                )
+                p = model.predict_proba(x)[:, useful]
+                vectors = embed_texts(candidates, encoder, store)
+                selected[item.intervention_id] = ranked_diverse_k(candidates, p, vectors, 3, 0.85)
+        name = "benchmark scheme file" if scheme_file else "built-in templates"
+        for label, chosen in (("plain", plain), ("scorer-selected", selected)):
+            print(f"  templates ({name}), {label}: STS 0.6 = {_sts(dataset, chosen):.3f}")
+
+
+def _sts(dataset, chosen: dict[str, list[str]]) -> float:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "submission.json"
+        payload = {
+            iid: {
+                "intervention_id": iid,
+                "intervention": dataset.interventions[iid].intervention,
+                "cqs": [{"id": n, "cq": q} for n, q in enumerate(questions)],
+            }
+            for iid, questions in chosen.items()
+        }
+        path.write_text(json.dumps(payload))
+        submission = get_task("cqs").load_submission(path)
+        [result] = create("evaluator", "cqs", "sts").evaluate(dataset, [submission])
+    return float(result.score)
+
+
+def answerability(encoder: Encoder, c: float) -> None:
+    """Section 3."""
+    examples = read_examples("aura", QGEVAL)
+    features = pair_features(encoder, examples.contexts, examples.questions)
+    cv = cross_validate(examples, features, c, 0)
+    oof = cv["oof_scores"]
+    rho_q = spearmanr(oof, examples.ordinal).statistic
+    systems = sorted(set(examples.systems))
+    system = np.array(examples.systems)
+    ordinal = np.array(examples.ordinal)
+    mean_p = [oof[system == s].mean() for s in systems]
+    mean_h = [ordinal[system == s].mean() for s in systems]
+    rho_s = spearmanr(mean_p, mean_h).statistic
+    print(
+        f"aura answerability: per-question Spearman {rho_q:.3f}; system ranking Spearman "
+        f"{rho_s:.3f} ({len(systems)} systems); {_show('AUC', cv['figures']['auc'])}"
+    )
+
+
+def main() -> None:
+    """Print every figure."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--c", type=float, default=0.001)
+    parser.add_argument("--skip-generation", action="store_true")
+    args = parser.parse_args()
+    encoder = Encoder()
+    usefulness(encoder, args.c)
+    if not args.skip_generation:
+        generation(encoder, args.c)
+    answerability(encoder, args.c)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""Features of a (context, question) pair for the learned scorers.
+
+Embedding part (the embedded sentence encoder, unit vectors): the question's vector,
+the context's vector, their element-wise product and their cosine. Surface part: the
+question's length (log words), its opening word class (what, why, how, when/where,
+who/which, a yes/no auxiliary, other), the share of its content words found in the
+context, and the scheme of the argument when known (hashed into a few buckets, so an
+unseen scheme still has a place). Every distinct text is encoded once per call (and
+read from the on-disk cache when one is given).
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Sequence
+
+import numpy as np
+
+from maieutic.embed.store import EmbeddingStore, embed_texts
+
+WH_CLASSES = ("what", "why", "how", "when|where", "who|which|whose", "aux", "other")
+_AUX = {
+    "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would",
+    "will", "has", "have", "had", "may", "might", "must", "shall",
+}  # fmt: skip
+_WORD = re.compile(r"[a-z']{4,}")
+SCHEME_BUCKETS = 16
+N_SURFACE = 3 + len(WH_CLASSES) + SCHEME_BUCKETS
+
+
+def wh_class(question: str) -> str:
+    """The class of the question's first word."""
+    words = re.findall(r"[a-z']+", question.lower())
+    first = words[0] if words else ""
+    for name in WH_CLASSES[:5]:
+        if first in name.split("|"):
+            return name
+    return "aux" if first in _AUX else "other"
+
+
+def overlap(context: str, question: str) -> float:
+    """Share of the question's content words (4+ letters) that occur in the context."""
+    context_words = set(_WORD.findall(context.lower()))
+    words = _WORD.findall(question.lower())
+    return sum(w in context_words for w in words) / len(words) if words else 0.0
+
+
+def surface(context: str, question: str, scheme: str = "") -> np.ndarray:
+    """The surface features of one pair."""
+    out = np.zeros(N_SURFACE, dtype=np.float32)
+    out[0] = np.log1p(len(question.split()))
+    out[1] = overlap(context, question)
+    out[2] = float(question.rstrip().endswith("?"))
+    out[3 + WH_CLASSES.index(wh_class(question))] = 1.0
+    if scheme:
+        out[3 + len(WH_CLASSES) + zlib.crc32(scheme.lower().encode()) % SCHEME_BUCKETS] = 1.0
+    return out
+
+
+def pair_features(
+    encoder,
+    contexts: Sequence[str],
+    questions: Sequence[str],
+    schemes: Sequence[str] | None = None,
+    store: EmbeddingStore | None = None,
+) -> np.ndarray:
+    """The feature matrix, one row per (context, question) pair."""
+    schemes = schemes if schemes is not None else [""] * len(questions)
+    vectors = embed_texts([*contexts, *questions], encoder, store)
+    q = np.stack([vectors[t] for t in questions]).astype(np.float32)
+    c = np.stack([vectors[t] for t in contexts]).astype(np.float32)
+    cosine = np.sum(q * c, axis=1, keepdims=True)
+    rest = np.stack(
+        [surface(ct, qt, s) for ct, qt, s in zip(contexts, questions, schemes, strict=True)]
+    )
+    return np.hstack([q, c, q * c, cosine, rest])

@@ -1,0 +1,67 @@
+"""A learned scorer as a reference-free critical-questions evaluator: each question is
+labelled Useful when its predicted P(Useful | intervention, question) reaches the
+threshold stored with the scorer, and Unhelpful otherwise (the scorer tells Useful
+from the rest; it does not separate Unhelpful from Invalid). The probability is kept
+as the question's similarity, so results show how sure the scorer was."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from maieutic.data.cqs import Intervention
+from maieutic.embed.store import EmbeddingStore
+from maieutic.scorers.features import pair_features
+from maieutic.scorers.model import LearnedScorer
+from maieutic.tasks.cqs.matchers import Match, WorkItem
+
+REST = "Unhelpful"
+
+
+class ScorerMatcher:
+    """Labels questions with a learned scorer (see the module docstring)."""
+
+    uses_threshold = False
+    name = "scorer"
+
+    def __init__(self, scorer: LearnedScorer, encoder, store: EmbeddingStore | None) -> None:
+        self.scorer = scorer
+        self.encoder = encoder
+        self.store = store
+        self.warnings: list[str] = []
+        self._probability: dict[tuple[str, str], float] = {}
+
+    def prepare(self, items: Sequence[WorkItem]) -> None:
+        """Score every (intervention, question) pair at once (each text encoded once)."""
+        pairs = [
+            (intervention, q)
+            for intervention, questions in items
+            for q in questions
+            if (intervention.intervention_id, q) not in self._probability
+        ]
+        if not pairs:
+            return
+        contexts = [i.intervention for i, _ in pairs]
+        schemes = [i.schemes[0] if i.schemes else "" for i, _ in pairs]
+        features = pair_features(self.encoder, contexts, [q for _, q in pairs], schemes, self.store)
+        for (intervention, q), p in zip(pairs, self.scorer.probability(features), strict=True):
+            self._probability[(intervention.intervention_id, q)] = float(p)
+        seen = self.scorer.seen({i.intervention for i, _ in pairs})
+        if seen:
+            self.warnings.append(
+                f"{seen} intervention text(s) were in the scorer's training data: "
+                "its labels there are not a fair evaluation"
+            )
+
+    def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:
+        """The label of each question from its probability."""
+        self.prepare([(intervention, list(questions))])
+        out = []
+        for q in questions:
+            p = self._probability[(intervention.intervention_id, q)]
+            label = self.scorer.positive if p >= self.scorer.threshold else REST
+            out.append(Match(None, p, label=label, note=f"P({self.scorer.positive}) = {p:.3f}"))
+        return out
+
+    def signature_fields(self) -> dict[str, object]:
+        """The encoder and the scorer's identity."""
+        return {"model": self.encoder.identity, **self.scorer.signature_fields()}
