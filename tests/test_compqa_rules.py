@@ -58,6 +58,17 @@ def test_a_choice_under_a_heading(ending, explicit):
     assert RuleScorer().score(body + ending, "baseball", "softball")[7] == explicit
 
 
+def test_a_label_ending_its_line_does_not_hide_the_next_label():
+    text = (
+        "Intro sentence one. Intro two.\n\nMain aspects of comparison:\n"
+        "- **Speed**: tea is faster to make than coffee in most kitchens.\n"
+        "- **Price**: tea costs less than coffee per cup in most shops."
+    )
+    assert [name for name, _ in aspects(text, ("tea", "coffee"))] == ["Speed", "Price"]
+    labelled_alone = "Intro.\n\nSpeed:\n- tea is quicker.\nPrice:\n- tea is cheaper."
+    assert [name for name, _ in aspects(labelled_alone)] == ["Speed", "Price"]
+
+
 class Fixed:
     """An encoder returning chosen vectors (near duplicates for the first two)."""
 

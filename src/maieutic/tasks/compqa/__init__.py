@@ -26,6 +26,19 @@ def _mean(name: str):
     return read
 
 
+def _view(result) -> dict:
+    """What a one-file table shows: the total's spread and the criteria that were scored
+    (every figure stays in the results file)."""
+    summary = result.summary
+    total = summary.get("total")
+    scored = {k: v for k, v in summary["criteria"].items() if v is not None}
+    return {
+        "total_std": total[1] if total else None,
+        "n_complete": summary["n_complete"],
+        "criterion means": ", ".join(f"{k} {v:.2f}" for k, v in scored.items()),
+    }
+
+
 @register("task", "compqa", "compqa")
 def task() -> Task:
     """Comparative answers scored on the 15-criterion rubric (0–19)."""
@@ -47,4 +60,5 @@ def task() -> Task:
                 "answers without all 15 scores (no total)",
             ),
         ],
+        summary_view=_view,
     )

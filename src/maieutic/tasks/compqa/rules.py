@@ -33,9 +33,12 @@ _HEADING_LINE = re.compile(
     r"^\s*(?:#{1,6}\s*(?P<md>[^\n]+?)|(?:\d+[.)]\s*)?\*\*(?P<bold>[^*\n]+?)\*\*:?)\s*:?\s*$",
     re.MULTILINE,
 )
+# The label ends at its colon; what follows (on the line, or the next) is only looked at,
+# not consumed: a label ending a line ("Main aspects:") must not swallow the next line's
+# start, which would hide the label there.
 _LABEL = re.compile(
-    r"^\s*(?:[-*•]|\d+[.)])?\s*(?:\*\*)?"
-    r"(?P<label>[A-Z][\w /&'()-]{2,40}?)(?:\*\*)?\s*:(?:\*\*)?\s+\S",
+    r"^[ \t]*(?:[-*•]|\d+[.)])?[ \t]*(?:\*\*)?"
+    r"(?P<label>[A-Z][\w /&'()-]{2,40}?)(?:\*\*)?[ \t]*:(?:\*\*)?(?=[ \t]+\S|[ \t]*\n\s*\S)",
     re.MULTILINE,
 )
 _MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)]|#{1,6})\s*")
