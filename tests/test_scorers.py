@@ -208,3 +208,31 @@ def test_scorer_option_values(cli, tmp_path):
     )
     result = cli("evaluate", "cqs", "--data", data, submission, "--evaluator", f"scorer:{tmp_path}")
     assert result.code == 2 and "not a scorer directory" in result.err
+
+
+@pytest.mark.slow
+def test_scorer_evaluates_and_selects_end_to_end(cli, tmp_path):
+    data = tmp_path / "tiny.json"
+    data.write_text(json.dumps(TINY))
+    scorer_dir = tmp_path / "scorer"
+    assert cli("train", "scorer", "--task", "cqs", "--data", data, "--out", scorer_dir).code == 0
+    out = tmp_path / "generated.json"
+    generated = cli(
+        "generate", "cqs", "--data", data, "--out", out, "--selector", f"scorer:{scorer_dir}"
+    )
+    assert generated.code == 0, generated.err
+    submission = json.loads(out.read_text())
+    assert all(len(item["cqs"]) == 3 for item in submission.values())
+    results = tmp_path / "results.json"
+    scored = cli(
+        "evaluate", "cqs", "--data", data, out, "--evaluator", f"scorer:{scorer_dir}",
+        "--out", results,
+    )  # fmt: skip
+    assert scored.code == 0, scored.err
+    assert "were in the scorer's training data" in scored.err
+    [result] = json.loads(results.read_text())["results"]
+    manifest = load_scorer(scorer_dir).manifest
+    assert result["signature"]["scorer_data"] == manifest["training"]["data_sha256"][:12]
+    assert result["signature"]["scorer"] == load_scorer(scorer_dir).identity()
+    labels = {q["label"] for item in result["items"] for q in item["cqs"]}
+    assert labels <= {"Useful", "Unhelpful"}
