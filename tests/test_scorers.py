@@ -94,6 +94,10 @@ def test_saved_model_round_trip_and_signature(tmp_path):
     assert loaded.seen(["context 3", "other text"]) == 1
     assert loaded.manifest["cv"]["auc"]["value"] > 0.8  # the signal is learnable
     manifest = json.loads((tmp_path / "s" / "manifest.json").read_text())
+    manifest["features"]["version"] = "pair-v0"
+    (tmp_path / "s" / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(DataError, match="train the scorer again"):
+        load_scorer(tmp_path / "s")
     manifest["format"] = "other/1"
     (tmp_path / "s" / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(DataError, match="format 'other/1'"):

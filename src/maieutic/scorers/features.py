@@ -1,7 +1,10 @@
 """Features of a (context, question) pair for the learned scorers.
 
-Embedding part (the embedded sentence encoder, unit vectors): the question's vector,
-the context's vector, their element-wise product and their cosine. Surface part: the
+Embedding part (the embedded sentence encoder, unit vectors): the question's vector and
+its cosine with the context. (The context's own vector and the element-wise product
+were tried and left out: under grouped cross-validation on the CQs dev data they lowered
+AUC from 0.696 to 0.685 and κ from 0.29 to 0.26 — a context vector is constant within
+a group, so it can only memorise texts.) Surface part: the
 question's length (log words), its opening word class (what, why, how, when/where,
 who/which, a yes/no auxiliary, other), the share of its content words found in the
 context, and the scheme of the argument when known (hashed into a few buckets, so an
@@ -74,4 +77,4 @@ def pair_features(
     rest = np.stack(
         [surface(ct, qt, s) for ct, qt, s in zip(contexts, questions, schemes, strict=True)]
     )
-    return np.hstack([q, c, q * c, cosine, rest])
+    return np.hstack([q, cosine, rest])

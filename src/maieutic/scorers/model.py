@@ -25,7 +25,7 @@ from maieutic.errors import DataError
 MANIFEST = "manifest.json"
 WEIGHTS = "model.npz"
 FORMAT = "maieutic.scorer/1"
-FEATURES_VERSION = "pair-v1"
+FEATURES_VERSION = "pair-v2"
 
 
 def context_hash(text: str) -> str:
@@ -142,6 +142,13 @@ def load_scorer(directory: str | Path) -> LearnedScorer:
     if manifest.get("format") != FORMAT:
         raise DataError(
             f"{MANIFEST}: format {manifest.get('format')!r}, expected {FORMAT!r}",
+            where=str(directory),
+        )
+    version = manifest.get("features", {}).get("version")
+    if version != FEATURES_VERSION:
+        raise DataError(
+            f"trained on features {version!r}; this maieutic computes {FEATURES_VERSION!r}: "
+            "train the scorer again",
             where=str(directory),
         )
     with np.load(weights_path, allow_pickle=False) as arrays:
