@@ -8,7 +8,8 @@ sides of a fold): the figures issue 11 asks for.
    intervention by out-of-fold score against the rate of all references.
 2. Template generation + selection by a scorer trained on the other folds' interventions,
    scored with STS 0.6 on the held-out interventions (against the plain template
-   generator on the same interventions).
+   generator on the same interventions), with one filling per template and with every
+   slot filled in every plausible way (``--fill every``).
 3. AURA answerability on QGEval: per-question Spearman of the out-of-fold probability
    with the human rating, and system-ranking Spearman.
 """
@@ -94,7 +95,8 @@ def generation(encoder: Encoder, c: float) -> None:
             else SchemeLibrary.builtin()
         )
         templates = TemplateGenerator(library)
-        plain, selected = {}, {}
+        every = TemplateGenerator(library, every_fill=True)
+        plain, plain_every, selected, selected_every = {}, {}, {}, {}
         ids = list(dataset.interventions)
         for train_idx, test_idx in grouped_folds(ids, 5, 0):
             train_ids = {ids[i] for i in train_idx}
@@ -103,20 +105,27 @@ def generation(encoder: Encoder, c: float) -> None:
             useful = list(model.classes_).index("Useful")
             for i in test_idx:
                 item = dataset.interventions[ids[i]]
-                candidates = templates.candidates(item)
-                plain[item.intervention_id] = candidates[:3]
-                x = pair_features(
-                    encoder,
-                    [item.intervention] * len(candidates),
-                    candidates,
-                    [item.schemes[0] if item.schemes else ""] * len(candidates),
-                    store,
-                )
-                p = model.predict_proba(x)[:, useful]
-                vectors = embed_texts(candidates, encoder, store)
-                selected[item.intervention_id] = ranked_diverse_k(candidates, p, vectors, 3, 0.85)
+                plain[item.intervention_id] = templates.candidates(item)[:3]
+                plain_every[item.intervention_id] = every.candidates(item)[:3]
+                for generator, chosen in ((templates, selected), (every, selected_every)):
+                    candidates = generator.candidates(item)
+                    x = pair_features(
+                        encoder,
+                        [item.intervention] * len(candidates),
+                        candidates,
+                        [item.schemes[0] if item.schemes else ""] * len(candidates),
+                        store,
+                    )
+                    p = model.predict_proba(x)[:, useful]
+                    vectors = embed_texts(candidates, encoder, store)
+                    chosen[item.intervention_id] = ranked_diverse_k(candidates, p, vectors, 3, 0.85)
         name = "benchmark scheme file" if scheme_file else "built-in templates"
-        for label, chosen in (("plain", plain), ("scorer-selected", selected)):
+        for label, chosen in (
+            ("plain", plain),
+            ("scorer-selected", selected),
+            ("every slot filling, first 3", plain_every),
+            ("every slot filling, scorer-selected", selected_every),
+        ):
             print(f"  templates ({name}), {label}: STS 0.6 = {_sts(dataset, chosen):.3f}")
 
 
@@ -140,7 +149,7 @@ def _sts(dataset, chosen: dict[str, list[str]]) -> float:
 def answerability(encoder: Encoder, c: float) -> None:
     """Section 3."""
     examples = read_examples("aura", QGEVAL)
-    features = pair_features(encoder, examples.contexts, examples.questions)
+    features = pair_features(encoder, examples.contexts, examples.questions, version="pair-v1")
     cv = cross_validate(examples, features, c, 0)
     oof = cv["oof_scores"]
     rho_q = spearmanr(oof, examples.ordinal).statistic

@@ -172,7 +172,6 @@ def test_a_scorer_from_a_tiny_fixture_separates_useful_from_useless(cli, tmp_pat
     assert result.code == 0, result.err
     assert "grouped 5-fold cross-validation" in result.out
     from maieutic.embed.encoder import Encoder
-    from maieutic.scorers.features import pair_features
 
     scorer = load_scorer(out)
     text = "Cities should plant more trees because summers are getting hotter."
@@ -180,7 +179,7 @@ def test_a_scorer_from_a_tiny_fixture_separates_useful_from_useless(cli, tmp_pat
         "Would planting more trees actually make city summers cooler?",
         "How many legs does a spider have?",
     ]
-    p = scorer.probability(pair_features(Encoder(), [text, text], questions))
+    p = scorer.score(Encoder(), [text, text], questions)
     assert p[0] > p[1]
 
 

@@ -51,6 +51,13 @@ def aura_options(func):
             "directory; default cross-encoder/ms-marco-MiniLM-L-6-v2).",
         ),
         click.option(
+            "--answerability",
+            metavar="similarity|scorer:DIR",
+            help="Who decides that a question is answerable: similarity (the threshold "
+            "above, default) or scorer:DIR (a scorer from maieutic train scorer --task aura, "
+            "with its stored threshold; retrieval is unchanged).",
+        ),
+        click.option(
             "--top-k",
             type=click.IntRange(1, 100),
             default=5,

@@ -63,6 +63,15 @@ def _generation_options(func):
             "learned scorer, no two near-duplicates).",
         ),
         click.option(
+            "--fill",
+            type=click.Choice(["auto", "first", "every"]),
+            default="auto",
+            show_default=True,
+            help="Template slots (template generator): first: the most likely phrase of "
+            "each slot; every: each slot in every plausible way, so a selector can choose; "
+            "auto: every with a scorer:DIR selector, else first.",
+        ),
+        click.option(
             "--candidates",
             type=click.IntRange(1, 64),
             default=1,

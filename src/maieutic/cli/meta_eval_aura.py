@@ -42,6 +42,49 @@ def _systems_table(report: dict) -> Table:
     return table
 
 
+def _agreement_lines(report: dict) -> list[tuple[str, str]]:
+    """The agreement figures as (name, value) rows; the learned scorer's beside the
+    similarity score's when there is one (its warnings are printed)."""
+    lines = [
+        (
+            "questions (unanswerable: human mean < 2.5)",
+            f"{report['n_questions']} ({report['n_unanswerable']})",
+        ),
+        (
+            "Spearman, score vs human rating (per question)",
+            fmt(report["spearman_question"], "{:.3f}"),
+        ),
+        ("ROC AUC, low score → unanswerable", fmt(report["roc_auc_unanswerable"], "{:.3f}")),
+        (
+            "Spearman of system rankings (answerable share"
+            + (", learned decisions)" if report.get("learned") else ")"),
+            fmt(report["spearman_system_answerable"], "{:.3f}"),
+        ),
+        (
+            "Spearman of system rankings (mean score)",
+            fmt(report["spearman_system_score"], "{:.3f}"),
+        ),
+    ]
+    if learned := report.get("learned"):
+        lines += [
+            (
+                "learned scorer: Spearman, probability vs human rating",
+                fmt(learned["spearman_question"], "{:.3f}"),
+            ),
+            (
+                "learned scorer: ROC AUC, low probability → unanswerable",
+                fmt(learned["roc_auc_unanswerable"], "{:.3f}"),
+            ),
+            (
+                "learned scorer: Spearman of system rankings (mean probability)",
+                fmt(learned["spearman_system_probability"], "{:.3f}"),
+            ),
+        ]
+        for warning in learned["warnings"]:
+            click.echo(f"warning: {warning}", err=True)
+    return lines
+
+
 @meta_eval.command("aura")
 @click.option(
     "--qgeval",
@@ -65,25 +108,7 @@ def meta_eval_aura(ctx, qgeval_path, evaluator, out_path, **options):
     signature = scorer.signature(
         Document(read_text(Path(qgeval_path)), qgeval_path), report["n_questions"]
     )
-    lines = [
-        (
-            "questions (unanswerable: human mean < 2.5)",
-            f"{report['n_questions']} ({report['n_unanswerable']})",
-        ),
-        (
-            "Spearman, score vs human rating (per question)",
-            fmt(report["spearman_question"], "{:.3f}"),
-        ),
-        ("ROC AUC, low score → unanswerable", fmt(report["roc_auc_unanswerable"], "{:.3f}")),
-        (
-            "Spearman of system rankings (answerable share)",
-            fmt(report["spearman_system_answerable"], "{:.3f}"),
-        ),
-        (
-            "Spearman of system rankings (mean score)",
-            fmt(report["spearman_system_score"], "{:.3f}"),
-        ),
-    ]
+    lines = _agreement_lines(report)
     table = Table(
         title="aura · agreement with human answerability", show_header=False, title_justify="left"
     )

@@ -21,11 +21,11 @@ from typing import Any
 import numpy as np
 
 from maieutic.errors import DataError
+from maieutic.scorers.features import FEATURE_SETS, pair_features
 
 MANIFEST = "manifest.json"
 WEIGHTS = "model.npz"
 FORMAT = "maieutic.scorer/1"
-FEATURES_VERSION = "pair-v2"
 
 
 def context_hash(text: str) -> str:
@@ -88,6 +88,16 @@ class LearnedScorer:
         """P(positive) per pair."""
         return self.model.probabilities(features)[:, self.model.classes.index(self.positive)]
 
+    def features(self, encoder, contexts, questions, schemes=None, store=None) -> np.ndarray:
+        """The pairs' features, in the feature set this scorer was trained on."""
+        return pair_features(
+            encoder, contexts, questions, schemes, store, self.manifest["features"]["version"]
+        )
+
+    def score(self, encoder, contexts, questions, schemes=None, store=None) -> np.ndarray:
+        """P(positive) of each (context, question) pair."""
+        return self.probability(self.features(encoder, contexts, questions, schemes, store))
+
     def seen(self, contexts) -> int:
         """How many of ``contexts`` were in the training data."""
         trained = set(self.manifest.get("trained_contexts", []))
@@ -145,10 +155,10 @@ def load_scorer(directory: str | Path) -> LearnedScorer:
             where=str(directory),
         )
     version = manifest.get("features", {}).get("version")
-    if version != FEATURES_VERSION:
+    if version not in FEATURE_SETS:
         raise DataError(
-            f"trained on features {version!r}; this maieutic computes {FEATURES_VERSION!r}: "
-            "train the scorer again",
+            f"trained on features {version!r}; this maieutic computes "
+            f"{', '.join(FEATURE_SETS)}: train the scorer again",
             where=str(directory),
         )
     with np.load(weights_path, allow_pickle=False) as arrays:

@@ -25,7 +25,6 @@ from maieutic.scorers.examples import Examples
 from maieutic.scorers.figures import binary_figures, three_class_kappa
 from maieutic.scorers.grouped_cv import out_of_fold
 from maieutic.scorers.model import (
-    FEATURES_VERSION,
     FORMAT,
     LearnedScorer,
     LinearModel,
@@ -112,6 +111,7 @@ def train(
     encoder_model: str = "",
     c: float = DEFAULT_C,
     seed: int = 0,
+    features_version: str = "pair-v2",
 ) -> Trained:
     """Cross-validate, then fit on all the data and build the saved scorer."""
     cv = cross_validate(examples, features, c, seed)
@@ -126,7 +126,7 @@ def train(
         "threshold_rule": "accept the data's positive rate (out-of-fold probabilities)",
         "model": {"family": "logistic-regression", "C": c, "standardised": True},
         "features": {
-            "version": FEATURES_VERSION,
+            "version": features_version,
             "encoder": encoder_identity,
             "encoder_model": encoder_model,
         },

@@ -9,7 +9,7 @@ from maieutic.embed.encoder import Encoder
 from maieutic.embed.store import EmbeddingStore
 from maieutic.errors import DataError
 from maieutic.scorers.examples import Examples, cqs_examples, qgeval_examples
-from maieutic.scorers.features import pair_features
+from maieutic.scorers.features import DEFAULT_FEATURES, pair_features
 from maieutic.scorers.train import DEFAULT_C, Trained, train
 
 TASKS = ("cqs", "aura")
@@ -54,6 +54,7 @@ def train_from_file(
         examples.questions,
         examples.schemes,
         EmbeddingStore() if cache else None,
+        DEFAULT_FEATURES[task],
     )
     return train(
         examples,
@@ -65,4 +66,5 @@ def train_from_file(
         encoder_model=encoder.model_name,
         c=c,
         seed=seed,
+        features_version=DEFAULT_FEATURES[task],
     )

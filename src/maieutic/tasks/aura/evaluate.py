@@ -13,7 +13,9 @@ from maieutic.data.flags import Flag
 from maieutic.evaluate.result import EvalResult
 from maieutic.registry import Spec
 from maieutic.signature import Signature
+from maieutic.tasks.aura.learned import LearnedAnswerability
 from maieutic.tasks.aura.metrics import (
+    Mapping,
     answerability,
     coverage,
     non_redundancy,
@@ -56,8 +58,10 @@ class AuraEvaluator:
         top_k: int = 5,
         link_threshold: float = 0.85,
         entropy: str = "paper",
+        learned: LearnedAnswerability | None = None,
     ) -> None:
         self.reranker = reranker
+        self.learned = learned
         self.threshold = threshold
         self.top_k = top_k
         self.link_threshold = link_threshold
@@ -91,17 +95,29 @@ class AuraEvaluator:
                 "entropy": self.entropy,
                 "link": self.link_threshold,
                 "retriever": encoder.display_name,
+                **(self.learned.signature_fields() if self.learned else {}),
             },
         )
+
+    def map(
+        self, document: Document, indexed: IndexedDocument, questions: Sequence[str]
+    ) -> tuple[list[Mapping], list[str], list[float] | None]:
+        """Each question's unit, span and answerable decision (and the learned scorer's
+        probability when one decides answerability)."""
+        mappings, spans = map_questions(
+            indexed, questions, self.reranker, self.threshold, self.top_k
+        )
+        if self.learned is None:
+            return mappings, spans, None
+        mappings, probability = self.learned.decide(document.text, mappings, spans)
+        return mappings, spans, probability
 
     def score_set(
         self, document: Document, questions: Sequence[str]
     ) -> tuple[dict[str, Any], list[dict]]:
         """The four metrics and the per-question records for one set."""
         indexed = self.index(document)
-        mappings, spans = map_questions(
-            indexed, questions, self.reranker, self.threshold, self.top_k
-        )
+        mappings, spans, probability = self.map(document, indexed, questions)
         metrics = {
             "answerability": answerability(mappings),
             "coverage": coverage(indexed.units, mappings),
@@ -122,6 +138,9 @@ class AuraEvaluator:
             }
             for m, span in zip(mappings, spans, strict=True)
         ]
+        if probability is not None:
+            for record, p in zip(records, probability, strict=True):
+                record["answerable_probability"] = p
         return metrics, records
 
     def evaluate(
@@ -146,6 +165,8 @@ class AuraEvaluator:
                 "n_necessary": n_necessary,
             }
             warnings = [f.short for f in submission.flags]
+            if self.learned:
+                warnings += self.learned.warnings
             if not records:
                 warnings.append(
                     "the question set is empty: every metric is 0 but non-redundancy (1)"

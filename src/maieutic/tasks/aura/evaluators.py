@@ -8,6 +8,7 @@ from maieutic.embed.store import EmbeddingStore
 from maieutic.errors import DataError
 from maieutic.registry import ThresholdScale, register
 from maieutic.tasks.aura.evaluate import AuraEvaluator
+from maieutic.tasks.aura.learned import LearnedAnswerability
 from maieutic.tasks.aura.metrics import ENTROPY_VARIANTS
 from maieutic.tasks.aura.pipeline import Reranker, Threshold
 
@@ -43,6 +44,7 @@ def _build(
     top_k,
     link_threshold,
     entropy,
+    answerability,
 ) -> AuraEvaluator:
     if threshold_rule not in ("gt", "ge"):
         raise DataError(f"--threshold-rule must be gt or ge, not {threshold_rule!r}")
@@ -50,11 +52,27 @@ def _build(
         raise DataError(f"--entropy must be one of {', '.join(ENTROPY_VARIANTS)}")
     if top_k < 1:
         raise DataError("--top-k must be at least 1")
+    if answerability and answerability != "similarity" and not answerability.startswith("scorer:"):
+        raise DataError(f"--answerability takes similarity or scorer:DIR, not {answerability!r}")
     encoder = Encoder(embedding_model, backend=embedding_backend, batch_size=batch_size)
-    reranker = Reranker(encoder, cross_encoder, EmbeddingStore() if cache else None)
+    store = EmbeddingStore() if cache else None
+    reranker = Reranker(encoder, cross_encoder, store)
+    learned = None
+    if answerability and answerability != "similarity":
+        learned = LearnedAnswerability.from_option(
+            answerability, _scorer_encoder(answerability, encoder), store
+        )
     return AuraEvaluator(
-        reranker, Threshold(threshold, threshold_rule), top_k, link_threshold, entropy
+        reranker, Threshold(threshold, threshold_rule), top_k, link_threshold, entropy, learned
     )
+
+
+def _scorer_encoder(option: str, retriever: Encoder) -> Encoder:
+    """The encoder the scorer was trained with (the retriever's when they agree)."""
+    from maieutic.scorers.model import load_scorer
+
+    model = load_scorer(option.removeprefix("scorer:")).manifest["features"].get("encoder_model")
+    return retriever if not model or model == retriever.model_name else Encoder(model)
 
 
 @register("evaluator", "aura", "aura", threshold=COSINE)
@@ -68,6 +86,7 @@ def aura(
     top_k: int = 5,
     link_threshold: float = 0.85,
     entropy: str = "paper",
+    answerability: str | None = None,
 ) -> AuraEvaluator:
     """Offline: units retrieved and reranked by the bi-encoder's cosine."""
     return _build(
@@ -81,6 +100,7 @@ def aura(
         top_k,
         link_threshold,
         entropy,
+        answerability,
     )
 
 
@@ -96,6 +116,7 @@ def aura_cross(
     top_k: int = 5,
     link_threshold: float = 0.85,
     entropy: str = "paper",
+    answerability: str | None = None,
 ) -> AuraEvaluator:
     """As the paper: bi-encoder retrieval, cross-encoder reranking (raw logits)."""
     return _build(
@@ -109,4 +130,5 @@ def aura_cross(
         top_k,
         link_threshold,
         entropy,
+        answerability,
     )

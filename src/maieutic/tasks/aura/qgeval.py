@@ -24,7 +24,6 @@ from maieutic.errors import DataError
 from maieutic.stats import UndefinedStatistic, spearman
 from maieutic.tasks.aura.evaluate import AuraEvaluator
 from maieutic.tasks.aura.metrics import coverage
-from maieutic.tasks.aura.pipeline import map_questions
 
 UNANSWERABLE_BELOW = 2.5
 """A question whose mean human answerability rating is below this is unanswerable."""
@@ -71,18 +70,31 @@ def _safe_spearman(x: list[float], y: list[float]) -> float | None:
         return None
 
 
+def _system_rankings(per_system, names, key: str) -> float | None:
+    return _safe_spearman(
+        [float(np.mean(per_system[n][key])) for n in names],
+        [float(np.mean(per_system[n]["human"])) for n in names],
+    )
+
+
+def _auc_unanswerable(unanswerable: list[bool], scores: list[float]) -> float | None:
+    if any(unanswerable) and not all(unanswerable):
+        # a low score should flag an unanswerable question
+        return float(roc_auc_score(unanswerable, -np.asarray(scores)))
+    return None
+
+
 def qgeval_agreement(evaluator: AuraEvaluator, instances: list[dict[str, Any]]) -> dict[str, Any]:
-    """The agreement report (see the module docstring)."""
-    scores, human, unanswerable = [], [], []
+    """The agreement report (see the module docstring). With a learned answerability
+    scorer, its probability is reported beside the similarity score (``learned``)."""
+    scores, human, unanswerable, learned = [], [], [], []
     per_system: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for item in instances:
         document = Document(item["passage"], str(item.get("id", "")))
         indexed = evaluator.index(document)
         questions = [q["prediction"] for q in item["questions"]]
-        mappings, _ = map_questions(
-            indexed, questions, evaluator.reranker, evaluator.threshold, evaluator.top_k
-        )
-        for q, mapping in zip(item["questions"], mappings, strict=True):
+        mappings, _, probability = evaluator.map(document, indexed, questions)
+        for n, (q, mapping) in enumerate(zip(item["questions"], mappings, strict=True)):
             scores.append(mapping.score)
             human.append(float(q["answerability"]))
             unanswerable.append(q["answerability"] < UNANSWERABLE_BELOW)
@@ -91,26 +103,32 @@ def qgeval_agreement(evaluator: AuraEvaluator, instances: list[dict[str, Any]]) 
             system["score"].append(mapping.score)
             system["coverage"].append(coverage(indexed.units, [mapping]))
             system["human"].append(float(q["answerability"]))
-    auc = None
-    if any(unanswerable) and not all(unanswerable):
-        # a low score should flag an unanswerable question
-        auc = float(roc_auc_score(unanswerable, -np.asarray(scores)))
+            if probability is not None:
+                learned.append(probability[n])
+                system["probability"].append(probability[n])
     systems = {
         name: {k: float(np.mean(v)) for k, v in figures.items()} | {"n": len(figures["human"])}
         for name, figures in sorted(per_system.items())
     }
     names = list(systems)
-    return {
+    report = {
         "n_questions": len(scores),
         "n_passages": len(instances),
         "n_unanswerable": int(sum(unanswerable)),
         "spearman_question": _safe_spearman(scores, human),
-        "roc_auc_unanswerable": auc,
-        "spearman_system_answerable": _safe_spearman(
-            [systems[n]["answerable"] for n in names], [systems[n]["human"] for n in names]
-        ),
-        "spearman_system_score": _safe_spearman(
-            [systems[n]["score"] for n in names], [systems[n]["human"] for n in names]
-        ),
+        "roc_auc_unanswerable": _auc_unanswerable(unanswerable, scores),
+        "spearman_system_answerable": _system_rankings(per_system, names, "answerable"),
+        "spearman_system_score": _system_rankings(per_system, names, "score"),
         "systems": systems,
     }
+    if evaluator.learned is not None:
+        # the answerable share above is then the scorer's decisions; the similarity
+        # score's figures stay beside it for comparison
+        report["learned"] = {
+            "spearman_question": _safe_spearman(learned, human),
+            "roc_auc_unanswerable": _auc_unanswerable(unanswerable, learned),
+            "spearman_system_probability": _system_rankings(per_system, names, "probability"),
+            "threshold": evaluator.learned.scorer.threshold,
+            "warnings": list(evaluator.learned.warnings),
+        }
+    return report

@@ -120,6 +120,7 @@ class TemplateCQGenerator:
             dataset,
             self.spec,
             schemes=self.templates.library.source,
+            fill="every" if self.templates.every_fill else "first",
             selector=self.spec.args.get("selector"),
         )
 

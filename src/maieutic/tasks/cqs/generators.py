@@ -27,11 +27,24 @@ def scheme_library(schemes: str | None, scheme_mapping: str | None) -> SchemeLib
 
 @register("generator", "cqs", "template")
 def template(
-    selector: str = "first", schemes: str | None = None, scheme_mapping: str | None = None
+    selector: str = "first",
+    schemes: str | None = None,
+    scheme_mapping: str | None = None,
+    fill: str = "auto",
 ) -> TemplateCQGenerator:
-    """Model-free: the intervention's argumentation-scheme templates, filled from the text."""
+    """Model-free: the intervention's argumentation-scheme templates, filled from the text.
+
+    ``fill``: ``first`` fills each slot with its most likely phrase; ``every`` fills
+    each slot in every plausible way (over-generation for a selector to choose from);
+    ``auto`` is ``every`` when the selector is a learned scorer, else ``first``.
+    """
+    if fill not in ("auto", "first", "every"):
+        raise DataError(f"fill must be auto, first or every, not {fill!r}")
+    every = fill == "every" or (fill == "auto" and selector.startswith("scorer:"))
     library = scheme_library(schemes, scheme_mapping)
-    return TemplateCQGenerator(TemplateGenerator(library), make_selector(selector))
+    return TemplateCQGenerator(
+        TemplateGenerator(library, every_fill=every), make_selector(selector)
+    )
 
 
 @register("generator", "cqs", "llm", uses_llm=True)

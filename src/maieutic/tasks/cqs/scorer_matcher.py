@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 from maieutic.data.cqs import Intervention
 from maieutic.embed.store import EmbeddingStore
-from maieutic.scorers.features import pair_features
 from maieutic.scorers.model import LearnedScorer
 from maieutic.tasks.cqs.matchers import Match, WorkItem
 
@@ -42,8 +41,9 @@ class ScorerMatcher:
             return
         contexts = [i.intervention for i, _ in pairs]
         schemes = [i.schemes[0] if i.schemes else "" for i, _ in pairs]
-        features = pair_features(self.encoder, contexts, [q for _, q in pairs], schemes, self.store)
-        for (intervention, q), p in zip(pairs, self.scorer.probability(features), strict=True):
+        questions = [q for _, q in pairs]
+        scores = self.scorer.score(self.encoder, contexts, questions, schemes, self.store)
+        for (intervention, q), p in zip(pairs, scores, strict=True):
             self._probability[(intervention.intervention_id, q)] = float(p)
         seen = self.scorer.seen({i.intervention for i, _ in pairs})
         if seen:

@@ -129,7 +129,6 @@ def scorer(scorer: str | None = None, max_similarity: float = 0.85) -> Selector:
     from maieutic.embed.encoder import Encoder
     from maieutic.embed.store import EmbeddingStore, embed_texts
     from maieutic.errors import DataError
-    from maieutic.scorers.features import pair_features
     from maieutic.scorers.model import load_scorer
 
     if not scorer:
@@ -145,11 +144,9 @@ def scorer(scorer: str | None = None, max_similarity: float = 0.85) -> Selector:
         store = EmbeddingStore()
         contexts = [intervention.intervention] * len(candidates)
         schemes = [intervention.schemes[0] if intervention.schemes else ""] * len(candidates)
-        features = pair_features(encoder, contexts, candidates, schemes, store)
+        scores = learned.score(encoder, contexts, candidates, schemes, store)
         vectors = embed_texts(candidates, encoder, store)
-        return ranked_diverse_k(
-            candidates, learned.probability(features), vectors, k, max_similarity
-        )
+        return ranked_diverse_k(candidates, scores, vectors, k, max_similarity)
 
     return select
 
