@@ -28,6 +28,14 @@ pip install -q --find-links "$WHEELHOUSE" -e '.[test]'
 # the portable wheel in place; pip would otherwise keep a build it sees as satisfying.
 pip install -q --force-reinstall --no-deps --no-index --find-links "$WHEELHOUSE" \
   "llama-cpp-python==$LLAMA_VERSION"
+# The browser tests of `maieutic serve` drive Debian's Chromium (never a downloaded one).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get install -y -q chromium >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo apt-get install -y -q chromium >/dev/null
+  fi
+fi
 ruff check src tests benchmarks
 ruff format --check src tests benchmarks
 pytest "$@"

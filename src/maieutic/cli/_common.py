@@ -10,7 +10,6 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from maieutic.data._io import is_stdout
 from maieutic.data.flags import refuse_flags
@@ -96,21 +95,9 @@ def console_for(out_path: str | None) -> Console:
 
 @contextlib.contextmanager
 def progress_bar(label: str) -> Iterator[Any]:
-    """A progress bar on stderr (silent when stderr is not a terminal); yields an
-    ``update(done, total)`` callback."""
-    console = Console(stderr=True)
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        disable=not console.is_terminal,
-        transient=True,
-    ) as progress:
-        task_id = progress.add_task(label, total=None)
+    """A progress bar on stderr (see ``maieutic.progress``: silent when output is not a
+    terminal or with ``--quiet``); yields an ``update(done, total)`` callback."""
+    from maieutic.progress import progress
 
-        def update(done: int, total: int) -> None:
-            progress.update(task_id, completed=done, total=total)
-
+    with progress(label) as update:
         yield update

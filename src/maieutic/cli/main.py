@@ -11,6 +11,8 @@ import sys
 import click
 
 from maieutic._version import __version__
+from maieutic.cli.app_cmd import serve
+from maieutic.cli.ask_cmd import ask
 from maieutic.cli.aura_cmd import aura
 from maieutic.cli.aura_tools import agree, sweep  # noqa: F401 (register the commands)
 from maieutic.cli.compqa_cmd import compqa
@@ -24,6 +26,7 @@ from maieutic.cli.generate_compqa import generate_compqa  # noqa: F401 (register
 from maieutic.cli.generate_focus import generate_focus  # noqa: F401 (registers the command)
 from maieutic.cli.meta_eval_aura import meta_eval_aura  # noqa: F401 (registers it)
 from maieutic.cli.meta_eval_cmd import meta_eval
+from maieutic.cli.report_cmd import report
 from maieutic.cli.serve_cmd import serve_llm
 from maieutic.cli.setup_llm_cmd import setup_llm
 from maieutic.cli.train_cmd import train
@@ -35,13 +38,24 @@ from maieutic.errors import MaieuticError
 )
 @click.version_option(__version__, prog_name="maieutic")
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="No progress bars (they are shown only on a terminal anyway).",
+)
 @click.pass_context
-def cli(ctx: click.Context, debug: bool) -> None:
+def cli(ctx: click.Context, debug: bool, quiet: bool) -> None:
     """Generate questions that challenge a text, and evaluate them reproducibly."""
+    from maieutic.progress import set_quiet
+
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    if quiet:
+        set_quiet(True)
 
 
+cli.add_command(ask)
 cli.add_command(evaluate)
 cli.add_command(focus)
 cli.add_command(aura)
@@ -52,6 +66,8 @@ cli.add_command(serve_llm)
 cli.add_command(meta_eval)
 cli.add_command(setup_llm)
 cli.add_command(train)
+cli.add_command(report)
+cli.add_command(serve)
 
 
 def run(argv: list[str] | None = None) -> int:

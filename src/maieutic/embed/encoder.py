@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from maieutic.errors import DataError, RunError
+from maieutic.progress import progress
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 LEADERBOARD_MODEL = "stsb-mpnet-base-v2"
@@ -154,12 +155,32 @@ class Encoder:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         model = self.load()
-        vectors = model.encode(
-            list(texts),
-            batch_size=self.batch_size,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-        )
+        texts = list(texts)
+        chunk = max(self.batch_size * 16, 1)  # progress steps; one call for small inputs
+        parts = []
+        with progress(f"encoding {len(texts):,} texts") as update:
+            for start in range(0, len(texts), chunk):
+                parts.append(
+                    model.encode(
+                        texts[start : start + chunk],
+                        batch_size=self.batch_size,
+                        convert_to_numpy=True,
+                        normalize_embeddings=True,
+                        show_progress_bar=False,
+                    )
+                )
+                update(min(start + chunk, len(texts)), len(texts))
         self.n_encoded += len(texts)
-        return np.asarray(vectors, dtype=np.float32)
+        return np.asarray(np.concatenate(parts), dtype=np.float32)
+
+
+_SHARED: dict[str, Encoder] = {}
+
+
+def shared_encoder(model: str = DEFAULT_MODEL) -> Encoder:
+    """One encoder per model for the whole process: commands and the web app that use
+    several components (a selector, a scorer, AURA) load the model once."""
+    key = DEFAULT_MODEL if model in _EMBEDDED_ALIASES else model
+    if key not in _SHARED:
+        _SHARED[key] = Encoder(model)
+    return _SHARED[key]

@@ -40,14 +40,19 @@ def fan_out(
     jobs: Sequence[tuple[Hashable, ChatRequest]],
     on_progress: Callable[[int, int], None] | None = None,
 ) -> tuple[dict[Hashable, list[ChatResult | CallFailed]], FanOutStats]:
-    """Run every job's request; replies grouped by item key in job order."""
+    """Run every job's request; replies grouped by item key in job order. Without an
+    ``on_progress`` callback, a "model calls" progress bar shows the calls."""
+    if on_progress is None:
+        from maieutic.progress import progress as progress_bar
+
+        with progress_bar("model calls") as update:
+            return fan_out(client, jobs, update)
     done = 0
 
     def progress(_: int, __: object) -> None:
         nonlocal done
         done += 1
-        if on_progress:
-            on_progress(done, len(jobs))
+        on_progress(done, len(jobs))
 
     replies = client.run_all([request for _, request in jobs], on_done=progress)
     grouped: dict[Hashable, list[ChatResult | CallFailed]] = {key: [] for key, _ in jobs}

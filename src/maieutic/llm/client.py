@@ -212,5 +212,18 @@ class LLMClient:
     def run_all(
         self, requests: Sequence[ChatRequest], on_done=None
     ) -> list[ChatResult | CallFailed]:
-        """Synchronous wrapper around ``complete_all``."""
-        return asyncio.run(self.complete_all(requests, on_done))
+        """Synchronous wrapper around ``complete_all`` (with a "model calls" progress bar
+        when the caller passes no ``on_done``)."""
+        if on_done is not None:
+            return asyncio.run(self.complete_all(requests, on_done))
+        from maieutic.progress import progress
+
+        with progress("model calls", len(requests)) as update:
+            finished = 0
+
+            def count(*_) -> None:
+                nonlocal finished
+                finished += 1
+                update(finished, len(requests))
+
+            return asyncio.run(self.complete_all(requests, count))

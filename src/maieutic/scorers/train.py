@@ -21,6 +21,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from maieutic import __version__
+from maieutic.progress import progress
 from maieutic.scorers.examples import Examples
 from maieutic.scorers.figures import binary_figures, three_class_kappa
 from maieutic.scorers.grouped_cv import out_of_fold
@@ -82,10 +83,14 @@ def cross_validate(examples: Examples, features: np.ndarray, c: float, seed: int
 
         predict.classes = lambda query: pipeline.predict(features[query])
         fitted.append(predict)
+        update(len(fitted), FOLDS)
         return predict
 
     fitted: list = []
-    oof = out_of_fold(index, target, examples.groups, fit_rows, base_rate_threshold, FOLDS, seed)
+    with progress(f"cross-validating ({FOLDS} grouped folds)", FOLDS) as update:
+        oof = out_of_fold(
+            index, target, examples.groups, fit_rows, base_rate_threshold, FOLDS, seed
+        )
     for f, predict in enumerate(fitted):  # three-class decisions, on each fold's test side
         test = np.flatnonzero(oof.fold == f)
         predicted_class[test] = predict.classes(test)

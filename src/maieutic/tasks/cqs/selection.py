@@ -77,18 +77,15 @@ def dedup(max_similarity: float = 0.85, cache: bool = True) -> Selector:
     def select(intervention: Intervention, candidates: Sequence[str], k: int = 3) -> list[str]:
         if len(candidates) <= 1:
             return list(candidates[:k])
-        from maieutic.embed.encoder import Encoder
+        from maieutic.embed.encoder import shared_encoder
         from maieutic.embed.store import EmbeddingStore, embed_texts
 
-        encoder = _ENCODER.setdefault("encoder", Encoder())
+        encoder = shared_encoder()
         store = EmbeddingStore() if cache else None
         vectors = embed_texts(list(candidates), encoder, store)
         return diverse_k(candidates, vectors, k, max_similarity)
 
     return select
-
-
-_ENCODER: dict[str, object] = {}  # one model load per process, shared by dedup selectors
 
 
 @register("selector", "cqs", "overlap")
@@ -126,7 +123,7 @@ def ranked_diverse_k(
 def scorer(scorer: str | None = None, max_similarity: float = 0.85) -> Selector:
     """The most useful candidates by a learned scorer (``--selector scorer:DIR``), no two
     above a cosine of ``max_similarity``."""
-    from maieutic.embed.encoder import Encoder
+    from maieutic.embed.encoder import shared_encoder
     from maieutic.embed.store import EmbeddingStore, embed_texts
     from maieutic.errors import DataError
     from maieutic.scorers.model import load_scorer
@@ -140,7 +137,7 @@ def scorer(scorer: str | None = None, max_similarity: float = 0.85) -> Selector:
         candidates = list(dict.fromkeys(candidates))
         if len(candidates) <= 1:
             return candidates[:k]
-        encoder = _ENCODER.setdefault(f"encoder:{model}", Encoder(model) if model else Encoder())
+        encoder = shared_encoder(model) if model else shared_encoder()
         store = EmbeddingStore()
         contexts = [intervention.intervention] * len(candidates)
         schemes = [intervention.schemes[0] if intervention.schemes else ""] * len(candidates)

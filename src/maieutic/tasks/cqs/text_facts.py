@@ -58,8 +58,12 @@ def _phrase(text: str, names: frozenset[str] = frozenset()) -> str:
     return text
 
 
+_MARKUP = re.compile(r"^(?:[-*•+]\s+|\d{1,2}[.)]\s+|#{1,6}\s+)")
+
+
 def _sentences(body: str) -> list[str]:
-    parts = [p.strip().strip('"“”') for p in _SENTENCE_SPLIT.split(body)]
+    # a list item's bullet or a heading's hashes are layout, not words of the claim
+    parts = [_MARKUP.sub("", p.strip()).strip('"“”') for p in _SENTENCE_SPLIT.split(body)]
     return [p for p in parts if len(p.split()) >= 4]
 
 

@@ -1,0 +1,213 @@
+"""The ``ask`` pipeline: a plain text in; three critical questions, up to two Socratic
+questions with their weakness type and span, and — for a long document — a question
+set with its AURA scores out.
+
+Every part runs through the registered components of its task (the template or LLM
+generator of cqs, the cue or LLM generator of focus, AURA's evaluator), so ``ask``
+gives what ``generate``/``evaluate`` would give on the same text; each part carries
+its component's signature. One embedding model is loaded per process and shared.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from maieutic.ask.document_questions import document_questions
+from maieutic.ask.schemes import guess_schemes
+from maieutic.data.cqs import CQDataset, Intervention
+from maieutic.data.focus_types import FocusItem, FocusSet
+from maieutic.data.focus_typology import typology
+from maieutic.registry import create
+
+LONG_DOCUMENT_CHARS = 1500
+"""From this length (or four paragraphs) a text is a document: AURA assesses a question
+set about it. A paragraph-long argument gets only the critical and Socratic questions."""
+FORMAT = "maieutic.ask/1"
+
+
+@dataclass
+class AskOptions:
+    """How to ask: offline on the embedded defaults unless a model is named."""
+
+    llm: str | None = None
+    base_url: str | None = None
+    scorer: str | None = None
+    """A usefulness scorer directory (``maieutic train scorer --task cqs``) to select
+    the critical questions from over-generated candidates."""
+    candidates: int = 3
+    """Samples per strategy for the LLM critical-question generator."""
+    seed: int = 0
+    document: bool | None = None
+    """Assess a question set with AURA: None decides by length."""
+
+    @property
+    def uses_llm(self) -> bool:
+        """Whether a language model was named."""
+        return bool(self.llm or self.base_url)
+
+
+@dataclass
+class AskResult:
+    """What ``ask`` found for one text."""
+
+    text: str
+    source: str
+    cqs: list[dict[str, Any]] = field(default_factory=list)
+    focus: list[dict[str, Any]] = field(default_factory=list)
+    aura: dict[str, Any] | None = None
+    signatures: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    """Parts that fell short (a model call failed, a reply had no usable question):
+    what was found is kept, and the command exits with code 1."""
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as written by ``--format json`` (format ``maieutic.ask/1``)."""
+        return {"format": FORMAT, **asdict(self)}
+
+
+def _is_document(text: str, options: AskOptions) -> bool:
+    if options.document is not None:
+        return options.document
+    paragraphs = [p for p in text.split("\n\n") if p.strip()]
+    return len(text) >= LONG_DOCUMENT_CHARS or len(paragraphs) >= 4
+
+
+def _llm_args(options: AskOptions) -> dict[str, Any]:
+    return {"llm": options.llm, "base_url": options.base_url, "seed": options.seed}
+
+
+def critical_questions(
+    text: str, options: AskOptions
+) -> tuple[list[dict], str, list[str], str | None]:
+    """Three critical questions (with the schemes they came from), the generator's
+    signature, warnings, and why it fell short (None when it did not)."""
+    schemes = guess_schemes(text)
+    item = Intervention("ask", text, schemes=schemes)
+    dataset = CQDataset({"ask": item}, source="<ask>")
+    selector = f"scorer:{options.scorer}" if options.scorer else "dedup"
+    if options.uses_llm:
+        generator = create(
+            "generator", "cqs", "llm", candidates=options.candidates, selector=selector,
+            **_llm_args(options),
+        )  # fmt: skip
+    else:
+        generator = create("generator", "cqs", "template", selector=selector)
+    run = generator.generate(dataset)
+    [outcome] = run.outcomes
+    found = outcome.questions if not outcome.failed else outcome.candidates[:3]
+    failure = f"critical questions: {outcome.reason}" if outcome.failed else None
+    questions = [{"question": q, "schemes": list(schemes)} for q in found]
+    return questions, str(generator.signature(dataset)), list(run.warnings), failure
+
+
+def socratic_questions(
+    text: str, options: AskOptions
+) -> tuple[list[dict], str, list[str], str | None]:
+    """Up to two Socratic questions with weakness type, span and offsets; the
+    signature, problems, and why it failed (None when it did not)."""
+    item = FocusItem("ask", text, None)
+    dataset = FocusSet({"ask": item}, source="<ask>", name="ask")
+    name = "llm" if options.uses_llm else "cues"
+    args = _llm_args(options) if options.uses_llm else {}
+    generator = create("generator", "focus", name, **args)
+    run = generator.generate(dataset)
+    [outcome] = run.outcomes
+    failure = f"Socratic questions: {outcome.failure}" if outcome.failed else None
+    names = typology()
+    labels = [
+        {
+            "type": label.type,
+            "type_name": names.name(label.type),
+            "span": label.text,
+            "start": label.start,
+            "end": label.end,
+            "question": label.question,
+        }
+        for label in outcome.labels
+        if label.type != "NONE"
+    ]
+    return labels, str(generator.signature(dataset)), list(outcome.problems), failure
+
+
+def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
+    """A question set about the document and its four AURA scores."""
+    from maieutic.data.aura import Document
+    from maieutic.embed.encoder import shared_encoder
+    from maieutic.embed.store import EmbeddingStore
+    from maieutic.tasks.aura.evaluate import AuraEvaluator
+    from maieutic.tasks.aura.evaluators import COSINE
+    from maieutic.tasks.aura.pipeline import Reranker, Threshold
+
+    document = Document(text, "<ask>")
+    if options.uses_llm:
+        generator = create("generator", "aura", "llm", **_llm_args(options))
+        run = generator.generate(document)
+        questions = list(dict.fromkeys(q for o in run.outcomes for q in o.questions))
+        failures = [o.failure for o in run.outcomes if o.failure]
+        origin = "llm"
+    else:
+        questions, origin, failures = document_questions(text), "paragraph templates", []
+    evaluator = AuraEvaluator(
+        Reranker(shared_encoder(), None, EmbeddingStore()), Threshold(COSINE.default)
+    )
+    [result] = evaluator.evaluate(document, [_question_set(questions)])
+    summary = {
+        k: result.summary[k] for k in ("answerability", "coverage", "non_redundancy", "entropy")
+    }
+    report = {
+        "questions": [
+            {
+                "question": r["question"],
+                "answerable": r["answerable"],
+                "score": r["score"],
+                "span": r["span"],
+            }
+            for r in result.items
+        ],
+        "origin": origin,
+        "scores": summary,
+        "score": result.score,
+        "failures": failures,
+    }
+    return report, str(result.signature)
+
+
+def _question_set(questions: list[str]):
+    from maieutic.tasks.aura.evaluate import QuestionSet
+
+    return QuestionSet(questions, "<ask>", "ask")
+
+
+def ask_text(text: str, options: AskOptions | None = None, source: str = "<argument>") -> AskResult:
+    """Every part of ``ask`` for ``text`` (already read and checked)."""
+    from maieutic.tasks.compqa.evaluate import looks_english
+
+    options = options or AskOptions()
+    start = time.perf_counter()
+    result = AskResult(text, source)
+    if not looks_english(text):
+        result.warnings.append(
+            "the text does not look English: the templates, cues and embedded models are "
+            "English-only, so the questions may not fit it"
+        )
+    result.cqs, result.signatures["cqs"], warnings, failure = critical_questions(text, options)
+    result.warnings += warnings
+    result.failures += [failure] if failure else []
+    result.focus, result.signatures["focus"], problems, failure = socratic_questions(text, options)
+    result.warnings += problems
+    result.failures += [failure] if failure else []
+    if _is_document(text, options):
+        result.aura, result.signatures["aura"] = assessed_questions(text, options)
+        result.failures += [f"document questions: {f}" for f in result.aura["failures"][:1]]
+    result.seconds = round(time.perf_counter() - start, 3)
+    return result
+
+
+def text_fingerprint(text: str) -> str:
+    """A short content hash of the text (for logs and the web app)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]

@@ -1,0 +1,68 @@
+"""Reading the text to ask about: an argument on the command line, a text, Markdown or
+PDF file, or standard input — and refusing what cannot be a text, with one line."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from maieutic.errors import DataError
+
+MAX_ASK_CHARS = int(os.environ.get("MAIEUTIC_ASK_MAX_CHARS", 2_000_000))
+"""About 600 pages: beyond it, encoding every unit on a CPU takes many minutes (the same
+limit as AURA's documents), so the text is refused with the limit named."""
+TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text", ".rst", ""}
+
+
+def _decode(data: bytes, where: str) -> str:
+    if b"\x00" in data[:65536]:
+        raise DataError("binary data, expected text, Markdown or PDF", where=where)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"not UTF-8 text (byte {exc.start})", where=where) from None
+
+
+def _read_file(path: Path) -> str:
+    if path.is_dir():
+        raise DataError("is a directory, expected a text, Markdown or PDF file", where=str(path))
+    if path.suffix.lower() == ".pdf":
+        from maieutic.data.aura import read_pdf
+
+        return "\n\n".join(read_pdf(path))
+    size = path.stat().st_size
+    if size > 4 * MAX_ASK_CHARS:  # refuse before reading a huge file into memory
+        raise DataError(
+            f"the file is {size:,} bytes, over the {MAX_ASK_CHARS:,}-character limit "
+            "(split it, or raise MAIEUTIC_ASK_MAX_CHARS)",
+            where=str(path),
+        )
+    return _decode(path.read_bytes(), str(path))
+
+
+def read_input(source: str) -> tuple[str, str]:
+    """The text and where it came from (``-``: standard input; an existing file's path:
+    the file; anything else: the text itself)."""
+    if source == "-":
+        text, where = _decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
+    elif len(source) < 4096 and "\n" not in source and Path(source).expanduser().is_file():
+        path = Path(source).expanduser()
+        text, where = _read_file(path), str(path)
+    else:
+        text, where = source, "<argument>"
+    return check_text(text, where), where
+
+
+def check_text(text: str, where: str) -> str:
+    """The text, stripped; a ``DataError`` when it is empty or over the limit."""
+    text = text.strip()
+    if not text:
+        raise DataError("the text is empty: nothing to ask about", where=where)
+    if len(text) > MAX_ASK_CHARS:
+        raise DataError(
+            f"the text has {len(text):,} characters, over the {MAX_ASK_CHARS:,} limit "
+            "(split it, or raise MAIEUTIC_ASK_MAX_CHARS)",
+            where=where,
+        )
+    return text

@@ -1,0 +1,114 @@
+"""Showing an ``ask`` result: in the terminal (rich, the Socratic spans highlighted in
+the text), as Markdown, or as JSON."""
+
+from __future__ import annotations
+
+import json
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from maieutic.ask.pipeline import AskResult
+
+SPAN_STYLES = ("bold black on yellow", "bold black on cyan")
+MAX_SHOWN_CHARS = 3000
+"""A long document is shown only up to here in the terminal (the spans are marked in
+what is shown; the JSON keeps the whole text)."""
+
+
+def highlighted(result: AskResult) -> Text:
+    """The text with each Socratic question's span styled, numbered like the questions."""
+    shown = result.text[:MAX_SHOWN_CHARS]
+    text = Text(shown)
+    for n, label in enumerate(result.focus):
+        start, end = label.get("start"), label.get("end")
+        if start is not None and end is not None and end <= len(shown):
+            text.stylize(SPAN_STYLES[n % len(SPAN_STYLES)], start, end)
+    if len(result.text) > MAX_SHOWN_CHARS:
+        text.append(f"\n… ({len(result.text) - MAX_SHOWN_CHARS:,} more characters)", style="dim")
+    return text
+
+
+def _aura_table(aura: dict) -> Table:
+    table = Table(title=f"questions about the document ({aura['origin']})", title_justify="left")
+    table.add_column("question")
+    table.add_column("answerable", justify="center")
+    table.add_column("score", justify="right")
+    for q in aura["questions"]:
+        table.add_row(q["question"], "yes" if q["answerable"] else "no", f"{q['score']:.2f}")
+    scores = aura["scores"]
+    table.caption = (
+        f"AURA {aura['score'] + 0.0:.3f} = mean of answerability "
+        f"{scores['answerability'] + 0.0:.2f}, coverage {scores['coverage'] + 0.0:.2f}, "
+        f"non-redundancy {scores['non_redundancy'] + 0.0:.2f}, "
+        f"entropy {scores['entropy'] + 0.0:.2f}"
+    )
+    return table
+
+
+def print_terminal(result: AskResult, console: Console) -> None:
+    """The rich terminal view."""
+    console.print(Panel(highlighted(result), title=result.source, title_align="left"))
+    console.print(Text("Critical questions", style="bold"))
+    for n, q in enumerate(result.cqs, start=1):
+        console.print(f"  {n}. {q['question']}")
+    console.print(Text("Socratic questions", style="bold"))
+    if not result.focus:
+        console.print("  none: no weakness cue found")
+    for n, label in enumerate(result.focus):
+        marker = Text(f"  [{label['type_name']}] ", style=SPAN_STYLES[n % len(SPAN_STYLES)])
+        console.print(Group(marker + Text(label["question"] or "")))
+    if result.aura:
+        console.print(_aura_table(result.aura))
+    for warning in result.warnings:
+        console.print(f"warning: {warning}", style="yellow")
+    for task, signature in result.signatures.items():
+        console.print(f"{task}: {signature}", style="dim", soft_wrap=True)
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_").replace("`", "\\`")
+
+
+def to_markdown(result: AskResult) -> str:
+    """The Markdown view: spans in bold in the quoted text."""
+    marked, last = [], 0
+    spans = sorted(
+        (label["start"], label["end"]) for label in result.focus if label.get("start") is not None
+    )
+    for start, end in spans:
+        if start < last:
+            continue  # overlapping spans: the first one is marked
+        marked += [_md_escape(result.text[last:start]), f"**{_md_escape(result.text[start:end])}**"]
+        last = end
+    marked.append(_md_escape(result.text[last:]))
+    quoted = "\n".join(f"> {line}" if line else ">" for line in "".join(marked).splitlines())
+    lines = [quoted, "", "## Critical questions", ""]
+    lines += [f"{n}. {_md_escape(q['question'])}" for n, q in enumerate(result.cqs, start=1)]
+    lines += ["", "## Socratic questions", ""]
+    lines += [
+        f"- **{label['type_name']}** — {_md_escape(label['question'] or '')} "
+        f"(span: “{_md_escape(label['span'])}”)"
+        for label in result.focus
+    ] or ["- none: no weakness cue found"]
+    if result.aura:
+        aura = result.aura
+        lines += ["", f"## Questions about the document ({aura['origin']})", ""]
+        lines += ["| question | answerable | score |", "|---|---|---|"]
+        for q in aura["questions"]:
+            cell = _md_escape(q["question"]).replace("|", "\\|")
+            lines.append(f"| {cell} | {'yes' if q['answerable'] else 'no'} | {q['score']:.2f} |")
+        lines += ["", f"AURA score {aura['score']:.3f}: " + ", ".join(
+            f"{k.replace('_', '-')} {v + 0.0:.2f}" for k, v in aura["scores"].items()
+        )]  # fmt: skip
+    if result.warnings:
+        lines += [""] + [f"*Warning: {_md_escape(w)}*" for w in result.warnings]
+    lines += ["", "<!-- signatures"] + [f"{k}: {v}" for k, v in result.signatures.items()] + ["-->"]
+    return "\n".join(lines) + "\n"
+
+
+def to_json(result: AskResult) -> str:
+    """The JSON view."""
+    return json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,87 @@
+"""``maieutic ask``: questions for the text in front of you."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.console import Console
+
+from maieutic.cli._options import _stack
+
+ask_options = _stack(
+    [
+        click.option(
+            "--format",
+            "output_format",
+            type=click.Choice(["terminal", "json", "markdown"]),
+            default="terminal",
+            show_default=True,
+            help="terminal: spans highlighted in the text; json: everything, with the "
+            "signatures; markdown: for notes and slides.",
+        ),
+        click.option(
+            "--llm",
+            default=None,
+            help="Language model for all three parts: its name at --base-url, or a GGUF "
+            "file (default: no model — templates, cues and AURA's bi-encoder).",
+        ),
+        click.option(
+            "--base-url",
+            default=None,
+            help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1.",
+        ),
+        click.option(
+            "--scorer",
+            type=click.Path(file_okay=False),
+            default=None,
+            help="Usefulness scorer (maieutic train scorer --task cqs) that picks the "
+            "critical questions from every template filling or LLM sample.",
+        ),
+        click.option(
+            "--candidates",
+            type=click.IntRange(1, 16),
+            default=3,
+            show_default=True,
+            help="LLM samples pooled for the critical questions.",
+        ),
+        click.option(
+            "--document/--no-document",
+            default=None,
+            help="Assess a question set about the text with AURA (default: for texts of "
+            "1,500 characters or four paragraphs and more).",
+        ),
+        click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
+    ]
+)
+
+
+@click.command("ask")
+@click.argument("source", metavar="TEXT|FILE|-")
+@ask_options
+def ask(source: str, output_format: str, **options) -> None:
+    """Critical and Socratic questions for a text: TEXT itself, a .txt/.md/.pdf FILE, or
+    - for standard input. A long document also gets a question set with its AURA scores.
+
+    \b
+      maieutic ask "We should ban cars downtown because pollution harms children."
+      maieutic ask essay.md --format markdown
+      cat op-ed.txt | maieutic ask - --format json
+    """
+    from maieutic.ask import AskOptions, ask_text, read_input
+    from maieutic.ask.render import print_terminal, to_json, to_markdown
+
+    text, where = read_input(source)
+    result = ask_text(text, AskOptions(**options), source=where)
+    if output_format == "json":
+        sys.stdout.write(to_json(result))
+    elif output_format == "markdown":
+        sys.stdout.write(to_markdown(result))
+    else:
+        print_terminal(result, Console(soft_wrap=False))
+    if output_format != "terminal":
+        for warning in result.warnings:
+            click.echo(f"warning: {warning}", err=True)
+    if result.failures:
+        click.echo(f"maieutic: error: {'; '.join(result.failures)}", err=True)
+        sys.exit(1)
