@@ -1,0 +1,220 @@
+"""Read the files a report is made of and say what each one is.
+
+Every input is read and checked before anything is drawn, so a bad file stops the
+report with one line naming the file and the problem (a ``DataError``), never with
+half a page. Results files are read with ``load_results``; the meta-evaluation and
+tool outputs keep their JSON as it is, checked for the fields the report reads.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from maieutic.data._io import read_text
+from maieutic.errors import DataError
+from maieutic.evaluate.result import EvalResult
+from maieutic.evaluate.results_file import RESULTS_FORMAT, load_results
+
+KINDS: dict[str, str] = {
+    RESULTS_FORMAT: "results",
+    "maieutic.meta-eval/2": "cqs-meta-eval",
+    "maieutic.cqs-compare/2": "cqs-compare",
+    "maieutic.aura.meta-eval/1": "aura-meta-eval",
+    "maieutic.aura.sweep/1": "aura-sweep",
+    "maieutic.aura.compare/1": "aura-compare",
+    # shown as their figures and tables, without a dedicated layout
+    "maieutic.compqa.human-agreement/2": "generic",
+    "maieutic.compqa.rules-agreement/1": "generic",
+    "maieutic.compqa.judge-agreement/1": "generic",
+    "maieutic.compqa.table/1": "generic",
+    "maieutic.focus.agreement/1": "generic",
+    "maieutic.aura.agree/1": "generic",
+}
+"""Every format the report reads, and the kind of section it gets."""
+
+NOT_RESULTS: dict[str, str] = {
+    "maieutic.generation/2": "the record of a generation run (.meta.json): evaluate the "
+    "submission beside it and report the results file",
+    "maieutic.ask/1": "the output of maieutic ask, not a results file",
+    "maieutic.scorer/1": "a learned scorer's manifest, not a results file",
+}
+"""Formats maieutic writes that hold no results, with what to do instead."""
+
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "results": ("task", "results"),
+    "cqs-meta-eval": ("report", "signature"),
+    "cqs-compare": ("evaluators", "kappa", "signatures", "submissions", "overall"),
+    "aura-meta-eval": ("signature", "systems", "n_questions"),
+    "aura-sweep": ("rows", "chosen"),
+    "aura-compare": ("sets",),
+    "generic": (),
+}
+"""Top-level fields each kind must have."""
+
+RESULT_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "task": str,
+    "submission": str,
+    "source": str,
+    "signature": dict,
+    "evaluator": dict,
+    "summary": dict,
+    "items": list,
+}
+"""Fields of one result record, with the JSON type each must have."""
+
+
+@dataclass
+class InputFile:
+    """One input file: where it is, its format and kind, and what was read from it."""
+
+    index: int
+    """Its position on the command line (section anchors are built from it)."""
+    path: Path
+    name: str
+    """The path as the user gave it, for headings and messages."""
+    format: str
+    kind: str
+    data: dict[str, Any]
+    results: list[EvalResult] = field(default_factory=list)
+
+    @property
+    def task(self) -> str | None:
+        """The task the file is about, when it says (or its results say)."""
+        task = self.data.get("task")
+        if not isinstance(task, str) and self.results:
+            task = self.results[0].task
+        return task if isinstance(task, str) else None
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return "a number"
+    return names.get(type(value), type(value).__name__)
+
+
+def read_json_object(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path`` (``DataError`` for anything else)."""
+    text = read_text(path)
+    if not text.strip():
+        raise DataError("file is empty", where=str(path))
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", where=str(path)
+        ) from None
+    if not isinstance(data, dict):
+        raise DataError(f"expected a JSON object, found {_json_type(data)}", where=str(path))
+    return data
+
+
+def classify(data: dict[str, Any], where: str) -> tuple[str, str]:
+    """The format and the kind of section of a parsed file."""
+    fmt = data.get("format")
+    if fmt is None and data and all(isinstance(v, dict) and "cqs" in v for v in data.values()):
+        raise DataError(
+            "this looks like critical questions (a submission or a dataset), not results: "
+            "evaluate it first (maieutic evaluate cqs … --out results.json) and report that",
+            where=where,
+        )
+    if fmt is None:
+        raise DataError(
+            'no "format" field: not a file written by maieutic (give a results file from '
+            "maieutic evaluate, or a meta-eval output)",
+            where=where,
+        )
+    if not isinstance(fmt, str):
+        raise DataError(f'"format" must be a string, found {_json_type(fmt)}', where=where)
+    if fmt in NOT_RESULTS:
+        raise DataError(f"format {fmt!r} is {NOT_RESULTS[fmt]}", where=where)
+    if fmt not in KINDS:
+        known = ", ".join(sorted(KINDS))
+        raise DataError(f"unknown format {fmt!r} (the report reads: {known})", where=where)
+    kind = KINDS[fmt]
+    for name in REQUIRED[kind]:
+        if name not in data:
+            raise DataError(f"missing field {name!r} (format {fmt})", where=where)
+    return fmt, kind
+
+
+def check_result(record: Any, at: str, where: str) -> None:
+    """Refuse a result record (at JSON path ``at``) without the fields the report (and
+    ``load_results``) read."""
+    if not isinstance(record, dict):
+        raise DataError(f"{at}: expected an object, found {_json_type(record)}", where=where)
+    for name, kind in RESULT_FIELDS.items():
+        if name not in record:
+            raise DataError(f"{at}: missing field {name!r}", where=where)
+        if not isinstance(record[name], kind):
+            expected = _json_type(kind()) if isinstance(kind, type) else "a value"
+            found = _json_type(record[name])
+            raise DataError(f"{at}.{name}: expected {expected}, found {found}", where=where)
+    if "score" not in record:
+        raise DataError(f"{at}: missing field 'score'", where=where)
+    score = record["score"]
+    if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
+        raise DataError(
+            f"{at}.score: expected a number or null, found {_json_type(score)}", where=where
+        )
+    for name in ("kind", "task", "name"):
+        if name not in record["evaluator"]:
+            raise DataError(f"{at}.evaluator: missing field {name!r}", where=where)
+    for position_, item in enumerate(record["items"]):
+        if not isinstance(item, dict):
+            found = _json_type(item)
+            raise DataError(
+                f"{at}.items[{position_}]: expected an object, found {found}", where=where
+            )
+
+
+def _results(path: Path, data: dict[str, Any]) -> list[EvalResult]:
+    where = str(path)
+    records = data["results"]
+    if not isinstance(records, list):
+        raise DataError(f'"results" must be a list, found {_json_type(records)}', where=where)
+    if not records:
+        raise DataError("the file holds no results", where=where)
+    for position, record in enumerate(records):
+        check_result(record, f"results[{position}]", where)
+    try:
+        return load_results(path)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        # a shape the checks above let through: still one line, naming the file
+        raise DataError(
+            f"cannot read the results ({type(exc).__name__}: {exc})", where=where
+        ) from None
+
+
+def load_input(index: int, path: str | Path) -> InputFile:
+    """Read and check one input file."""
+    name = str(path)
+    path = Path(path)
+    data = read_json_object(path)
+    fmt, kind = classify(data, name)
+    results = _results(path, data) if kind == "results" else []
+    if kind == "aura-compare":
+        sets = data["sets"]
+        if not isinstance(sets, list) or not sets:
+            raise DataError('"sets" must be a non-empty list of results', where=name)
+        for position, record in enumerate(sets):
+            check_result(record, f"sets[{position}]", name)
+        try:
+            results = [EvalResult.from_json(r) for r in sets]
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise DataError(
+                f"cannot read the sets ({type(exc).__name__}: {exc})", where=name
+            ) from None
+    return InputFile(index, path, name, fmt, kind, data, results)
+
+
+def load_inputs(paths: list[Path | str]) -> list[InputFile]:
+    """Every input read and checked, in the order given."""
+    if not paths:
+        raise DataError("give at least one results file")
+    return [load_input(i, p) for i, p in enumerate(paths)]

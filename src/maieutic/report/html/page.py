@@ -1,0 +1,154 @@
+"""Assemble the report: read every input, build the sections, render the page.
+
+``render_report`` is the library entry point (the command line and the web app call
+it); ``write_report`` renders first and writes only a finished page, through a
+temporary file renamed into place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from maieutic._version import __version__
+from maieutic.data._io import write_text
+from maieutic.errors import DataError
+from maieutic.report.html.context import TextFinder
+from maieutic.report.html.intervals import method_note
+from maieutic.report.html.loader import InputFile, load_inputs
+from maieutic.report.html.sections_common import (
+    Entry,
+    comparability_note,
+    inputs_section_table,
+    interval_blocks,
+    issues_block,
+    leaderboard,
+    provenance_line,
+    runs_block,
+)
+from maieutic.report.html.templating import Block, Section, render
+
+TASK_TITLES = {
+    "cqs": "Critical questions (CQs)",
+    "focus": "FOCUS: weakness types and spans",
+    "aura": "AURA: question sets",
+    "compqa": "CompQA: comparative answers",
+}
+AXIS_LABELS = {"cqs": "overall score", "focus": "macro-F1", "compqa": "rubric total"}
+
+RENDER_ERRORS = (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError)
+"""What a file of the right format but an unexpected shape raises while being drawn."""
+
+
+def _entries(files: Sequence[InputFile]) -> dict[str, list[Entry]]:
+    """Results grouped by task in order of appearance; a name two files share is shown
+    with its file."""
+    flat = [(f, r) for f in files for r in f.results]
+    names = [r.submission for _, r in flat]
+    by_task: dict[str, list[Entry]] = {}
+    for n, (f, r) in enumerate(flat):
+        label = r.submission if names.count(r.submission) == 1 else f"{r.submission} [{f.name}]"
+        by_task.setdefault(r.task, []).append(Entry(f, r, label, f"system-{n}"))
+    return by_task
+
+
+def _task_blocks(task: str) -> Callable[[list[Entry], TextFinder], list[Block]] | None:
+    from maieutic.report.html import sections_aura, sections_compqa, sections_cqs, sections_focus
+
+    return {
+        "cqs": sections_cqs.cqs_blocks,
+        "focus": sections_focus.focus_blocks,
+        "aura": sections_aura.aura_blocks,
+        "compqa": sections_compqa.compqa_blocks,
+    }.get(task)
+
+
+def _task_section(task: str, entries: list[Entry], finder: TextFinder) -> Section:
+    files = list(dict.fromkeys(e.file.index for e in entries))
+    by_index = {e.file.index: e.file for e in entries}
+    blocks = [Block("Summary", comparability_note(entries), table=leaderboard(task, entries))]
+    if (runs := runs_block([by_index[i] for i in files])) is not None:
+        blocks.append(runs)
+    blocks += interval_blocks(entries, AXIS_LABELS.get(task, "score"))
+    detail = _task_blocks(task)
+    if detail is None:
+        blocks.append(
+            Block(note=f"This version of the report has no detailed view of the task {task!r}.")
+        )
+    else:
+        blocks += detail(entries, finder)
+    if (issues := issues_block(entries)) is not None:
+        blocks.append(issues)
+    names = ", ".join(by_index[i].name for i in files)
+    return Section(f"task-{task}", TASK_TITLES.get(task, f"Task: {task}"), blocks, f"From {names}.")
+
+
+def _file_section(file: InputFile) -> Section | None:
+    from maieutic.report.html.sections_generic import generic_blocks
+    from maieutic.report.html.sections_meta import META_SECTIONS
+
+    builder = META_SECTIONS.get(file.kind)
+    if builder is not None:
+        title, blocks = builder(file)
+    elif file.kind == "generic":
+        title, blocks = f"{file.format}", generic_blocks(file)
+    else:
+        return None
+    lead = provenance_line(file)
+    return Section(f"file-{file.index}", f"{title}: {file.name}", blocks, lead)
+
+
+def build_sections(files: Sequence[InputFile]) -> list[Section]:
+    """The page's sections: the inputs, one per task of the results, one per other file."""
+    finder = TextFinder()
+    sections: list[Section] = []
+    for task, entries in _entries(files).items():
+        try:
+            sections.append(_task_section(task, entries, finder))
+        except RENDER_ERRORS as exc:
+            where = ", ".join(dict.fromkeys(e.file.name for e in entries))
+            raise DataError(
+                f"cannot draw the {task} results ({type(exc).__name__}: {exc})", where=where
+            ) from None
+    for file in files:
+        try:
+            section = _file_section(file)
+        except RENDER_ERRORS as exc:
+            raise DataError(
+                f"cannot draw this file ({type(exc).__name__}: {exc})", where=file.name
+            ) from None
+        if section is not None:
+            sections.append(section)
+    inputs = Block(note="Each file with what made it.", table=inputs_section_table(files))
+    sections.append(Section("inputs", "Inputs and provenance", [inputs]))
+    return sections
+
+
+def render_report(paths: list[Path | str], title: str | None = None) -> str:
+    """The HTML text of a self-contained report on ``paths`` (results files of any task,
+    meta-evaluation outputs). Raises ``DataError`` naming the file when one cannot be
+    read or drawn. The same inputs always give the same text."""
+    files = load_inputs(list(paths))
+    sections = build_sections(files)
+    tasks = sorted({r.task for f in files for r in f.results})
+    n_results = sum(len(f.results) for f in files)
+    lead = f"{len(files)} input file{'s' if len(files) != 1 else ''}"
+    if n_results:
+        lead += f" · {n_results} result{'s' if n_results != 1 else ''} · tasks: {', '.join(tasks)}"
+    return str(
+        render(
+            "page.html.j2",
+            title=title or "maieutic report",
+            lead=lead,
+            method=method_note(),
+            sections=sections,
+            version=__version__,
+        )
+    )
+
+
+def write_report(paths: list[Path | str], out: str | Path, title: str | None = None) -> None:
+    """Render the report and only then write it to ``out`` (atomically; ``-``: standard
+    output), so a bad input never leaves a partial file."""
+    text = render_report(paths, title)
+    write_text(out, text)

@@ -1,0 +1,223 @@
+"""What every task's section has: the inputs, a leaderboard with each row's signature,
+the bootstrap intervals, repeated-run summaries, and the flags and warnings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from maieutic.errors import DataError
+from maieutic.evaluate.result import EvalResult
+from maieutic.report.html.intervals import system_interval
+from maieutic.report.html.loader import InputFile
+from maieutic.report.html.plots import IntervalRow, interval_chart
+from maieutic.report.html.svg import finite
+from maieutic.report.html.tables import Cell, Header, Table, code, headers, number
+from maieutic.report.html.templating import Block, render
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One result in the report: the file it came from and the name it is shown by."""
+
+    file: InputFile
+    result: EvalResult
+    label: str
+    """The submission name, with the file added when two files share it."""
+    anchor: str
+
+
+def provenance_line(file: InputFile) -> str:
+    """Who made a file and how, in one line (empty when the file does not say)."""
+    provenance = file.data.get("provenance")
+    if not isinstance(provenance, dict):
+        return ""
+    parts = []
+    if version := provenance.get("maieutic_version"):
+        parts.append(f"maieutic {version}")
+    git = provenance.get("git")
+    if isinstance(git, dict) and git.get("commit"):
+        parts.append(f"commit {str(git['commit'])[:10]}{' (dirty)' if git.get('dirty') else ''}")
+    if created := provenance.get("created"):
+        parts.append(f"written {created}")
+    command = provenance.get("command")
+    if isinstance(command, list) and command:
+        parts.append("command: " + " ".join(str(c) for c in command))
+    return " · ".join(parts)
+
+
+def _anchor(file: InputFile) -> str:
+    """Where a file is shown: its task's section (results) or its own."""
+    if file.results:
+        return f"task-{file.results[0].task}"
+    return f"file-{file.index}"
+
+
+def inputs_section_table(files: Sequence[InputFile]) -> Table:
+    """One row per input file: what it is and where it came from."""
+    table = Table(
+        [
+            Header("#", numeric=True),
+            Header("file"),
+            Header("format"),
+            Header("task"),
+            Header("results", numeric=True),
+            Header("provenance"),
+        ],
+        sortable=False,
+    )
+    for file in files:
+        count = len(file.results) if file.results else None
+        table.add(
+            number(file.index + 1, "{}"),
+            Cell(Markup('<a href="#{}">{}</a>').format(_anchor(file), file.name)),
+            Cell(Markup("<code>{}</code>").format(file.format)),
+            file.task or "",
+            number(count, "{}"),
+            Cell(provenance_line(file), cls="small"),
+        )
+    return table
+
+
+def _cell(value: Callable[[EvalResult], Any], result: EvalResult, pattern: str) -> Cell:
+    try:
+        shown = value(result)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, StopIteration):
+        shown = None  # a figure this result does not have: a dash, as in the CLI
+    return number(shown, pattern) if shown is None or not isinstance(shown, str) else Cell(shown)
+
+
+def leaderboard(task: str, entries: Sequence[Entry]) -> Table:
+    """Systems ranked by score (as ``maieutic evaluate`` prints them), the task's own
+    columns, and the signature of every row."""
+    from maieutic.tasks import get_task
+
+    try:
+        columns = [(c.header, c.description, c.fmt, c.value) for c in get_task(task).columns]
+    except DataError:
+        # a task this version does not know: what every result has
+        columns = [
+            ("items", "per-item records", "{}", lambda r: len(r.items)),
+            ("flags", "tolerated problems in the input", "{}", lambda r: len(r.flags)),
+        ]
+    several_files = len({e.file.index for e in entries}) > 1
+    table = Table(
+        [Header("#", numeric=True), Header("submission")]
+        + ([Header("file")] if several_files else [])
+        + [Header("score", "the task's headline figure", numeric=True)]
+        + [Header(name, about, numeric=True) for name, about, _, _ in columns]
+        + [Header("signature", "the settings the score depends on")],
+        caption="Ranked by score; click a header to sort by another column.",
+    )
+    ranked = sorted(
+        entries, key=lambda e: -(e.result.score if e.result.score is not None else -1e300)
+    )
+    for rank, e in enumerate(ranked, start=1):
+        table.add(
+            number(rank, "{}"),
+            Cell(Markup('<a href="#{}">{}</a>').format(e.anchor, e.label)),
+            *([Cell(e.file.name)] if several_files else []),
+            number(e.result.score),
+            *(_cell(value, e.result, pattern) for _, _, pattern, value in columns),
+            code(str(e.result.signature)),
+        )
+    return table
+
+
+def comparability_note(entries: Sequence[Entry]) -> str:
+    """A warning when the rows were not all made under one signature."""
+    signatures = {str(e.result.signature) for e in entries}
+    if len(signatures) <= 1:
+        return "All rows share one signature: their scores are comparable."
+    return (
+        f"These rows were made under {len(signatures)} different signatures: compare scores "
+        "only between rows whose signatures agree."
+    )
+
+
+def interval_blocks(entries: Sequence[Entry], axis_label: str) -> list[Block]:
+    """Each system's score with its seeded bootstrap interval: a chart and a table."""
+    intervals = [(e, system_interval(e.result)) for e in entries]
+    table = Table(
+        [
+            Header("submission"),
+            *headers("score", "low", "high", "items", numeric_from=0),
+            Header("interval of"),
+        ],
+    )
+    rows = []
+    for e, iv in intervals:
+        table.add(
+            e.label,
+            number(iv.estimate),
+            number(iv.low),
+            number(iv.high),
+            number(iv.n, "{}"),
+            iv.note,
+        )
+        if finite(iv.estimate):
+            whisker = finite(iv.low) and finite(iv.high)
+            low, high = (iv.low, iv.high) if whisker else (None, None)
+            rows.append(IntervalRow(e.label, iv.estimate, low, high))
+    chart = (
+        interval_chart(rows, axis_label, f"{axis_label} with 95% bootstrap intervals")
+        if rows
+        else None
+    )
+    return [
+        Block(
+            "Scores with bootstrap intervals",
+            "Bars: the stored score; whiskers: the interval (see the method line at the top).",
+            chart,
+            table,
+        )
+    ]
+
+
+def runs_block(files: Sequence[InputFile]) -> Block | None:
+    """Mean ± std over repeated runs (NAME-run1, NAME-run2, …), as results files store it."""
+    table = Table(
+        [
+            Header("system"),
+            Header("file"),
+            Header("figure"),
+            *headers("mean", "std", "runs", numeric_from=0),
+        ]
+    )
+    for file in files:
+        runs = file.data.get("repeated_runs")
+        for name, figures in runs.items() if isinstance(runs, dict) else []:
+            for figure, row in figures.items() if isinstance(figures, dict) else []:
+                if isinstance(row, dict):
+                    table.add(
+                        name,
+                        file.name,
+                        figure,
+                        number(row.get("mean")),
+                        number(row.get("std")),
+                        number(row.get("n"), "{}"),
+                    )
+    if not table.rows:
+        return None
+    return Block(
+        "Repeated runs", "Mean and standard deviation over runs of one system.", table=table
+    )
+
+
+def issues_block(entries: Sequence[Entry]) -> Block | None:
+    """Flags (tolerated problems in the input) and warnings, per system, collapsed."""
+    systems = [
+        (e.label, [f"{f.at}: {f.message} [{f.code}]" for f in e.result.flags], e.result.warnings)
+        for e in entries
+        if e.result.flags or e.result.warnings
+    ]
+    if not systems:
+        return None
+    return Block(
+        "Flags and warnings",
+        "Problems in the submissions that were scored anyway (--strict refuses them).",
+        html=render("issues.html.j2", systems=systems),
+    )

@@ -1,0 +1,55 @@
+"""The jinja2 environment of the report (templates are package data) and the page's
+building blocks: a ``Section`` is a titled list of ``Block``s, each a table, a chart,
+a note or pre-rendered markup."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from maieutic.report.html.tables import Table
+
+
+@dataclass
+class Block:
+    """One piece of a section: a heading with a note, a chart, a table and/or markup."""
+
+    title: str = ""
+    note: str = ""
+    chart: Markup | None = None
+    table: Table | None = None
+    html: Markup | None = None
+
+
+@dataclass
+class Section:
+    """A top-level part of the page (it gets an entry in the contents)."""
+
+    anchor: str
+    title: str
+    blocks: list[Block] = field(default_factory=list)
+    lead: str = ""
+    """A line under the title (e.g. which files the section draws on)."""
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """The template environment: autoescaping on, undefined names are errors."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("maieutic.report.html", "templates"),
+        # every value from an input file (questions, arguments, file names) is escaped
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def render(template: str, **context: Any) -> Markup:
+    """A template rendered to markup (safe to embed in another template)."""
+    return Markup(environment().get_template(template).render(**context))
