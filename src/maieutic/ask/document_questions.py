@@ -26,6 +26,7 @@ _SUBJECT = re.compile(
     re.IGNORECASE,
 )
 _NAME = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)*\b")
+_CLAUSE_WORDS = {"that", "which", "who", "say", "says", "said", "think", "thinks", "if"}
 _WORD = re.compile(r"[a-z][a-z'-]{4,}")
 _COMMON = set(
     [
@@ -78,7 +79,8 @@ def _question(paragraph: str) -> str | None:
     first = next(iter(sentences(paragraph)), paragraph).strip()
     if match := _COPULA.match(first):
         subject = match.group("subject").strip()
-        if len(subject.split()) <= 6:
+        # a clause ("mechanics say that the injectors are…") is not a subject
+        if len(subject.split()) <= 6 and not _CLAUSE_WORDS & set(subject.lower().split()):
             return f"What {match.group('verb').lower()} {_lower_first(subject)}?"
     if match := _SUBJECT.match(first):
         return f"What does the text say about {_lower_first(match.group('subject').strip())}?"

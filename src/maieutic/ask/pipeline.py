@@ -22,6 +22,9 @@ from maieutic.data.focus_types import FocusItem, FocusSet
 from maieutic.data.focus_typology import typology
 from maieutic.registry import create
 
+MAX_ASSESSED_CHARS = 50_000
+"""The longest document whose question set ``ask`` assesses with AURA (about 15 pages,
+some 10 s on 2 cores); beyond it ``maieutic evaluate aura`` is the tool."""
 LONG_DOCUMENT_CHARS = 1500
 """From this length (or four paragraphs) a text is a document: AURA assesses a question
 set about it. A paragraph-long argument gets only the critical and Socratic questions."""
@@ -185,7 +188,7 @@ def _question_set(questions: list[str]):
 
 def ask_text(text: str, options: AskOptions | None = None, source: str = "<argument>") -> AskResult:
     """Every part of ``ask`` for ``text`` (already read and checked)."""
-    from maieutic.tasks.compqa.evaluate import looks_english
+    from maieutic.ask.language import looks_english
 
     options = options or AskOptions()
     start = time.perf_counter()
@@ -202,10 +205,29 @@ def ask_text(text: str, options: AskOptions | None = None, source: str = "<argum
     result.warnings += problems
     result.failures += [failure] if failure else []
     if _is_document(text, options):
-        result.aura, result.signatures["aura"] = assessed_questions(text, options)
-        result.failures += [f"document questions: {f}" for f in result.aura["failures"][:1]]
+        _assess(text, options, result)
     result.seconds = round(time.perf_counter() - start, 3)
     return result
+
+
+def _assess(text: str, options: AskOptions, result: AskResult) -> None:
+    """The AURA part, which never costs the other parts their questions."""
+    from maieutic.errors import DataError
+
+    if len(text) > MAX_ASSESSED_CHARS:
+        result.warnings.append(
+            f"the document has {len(text):,} characters, over the {MAX_ASSESSED_CHARS:,} "
+            "that ask assesses with AURA: no question set (use maieutic evaluate aura)"
+        )
+        return
+    try:
+        result.aura, result.signatures["aura"] = assessed_questions(text, options)
+    except DataError as exc:  # nothing to ask about (a table of numbers, one sentence…)
+        result.warnings.append(f"no question set assessed: {exc.message}")
+        return
+    result.failures += [f"document questions: {f}" for f in result.aura["failures"][:1]]
+    if not result.aura["questions"]:
+        result.warnings.append("no question about the document could be written offline")
 
 
 def text_fingerprint(text: str) -> str:

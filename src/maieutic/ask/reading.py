@@ -9,10 +9,11 @@ from pathlib import Path
 
 from maieutic.errors import DataError
 
-MAX_ASK_CHARS = int(os.environ.get("MAIEUTIC_ASK_MAX_CHARS", 2_000_000))
-"""About 600 pages: beyond it, encoding every unit on a CPU takes many minutes (the same
-limit as AURA's documents), so the text is refused with the limit named."""
-TEXT_SUFFIXES = {".txt", ".md", ".markdown", ".text", ".rst", ""}
+MAX_ASK_CHARS = int(os.environ.get("MAIEUTIC_ASK_MAX_CHARS", 200_000))
+"""About 60 pages: ``ask`` is interactive, and beyond this the document's assessment
+takes minutes and gigabytes; longer texts are refused with the limit named (split them,
+or use ``maieutic evaluate aura`` on the whole document)."""
+FILE_SUFFIXES = {".txt", ".md", ".markdown", ".text", ".rst", ".pdf"}
 
 
 def _decode(data: bytes, where: str) -> str:
@@ -45,13 +46,35 @@ def read_input(source: str) -> tuple[str, str]:
     """The text and where it came from (``-``: standard input; an existing file's path:
     the file; anything else: the text itself)."""
     if source == "-":
-        text, where = _decode(sys.stdin.buffer.read(), "<stdin>"), "<stdin>"
-    elif len(source) < 4096 and "\n" not in source and Path(source).expanduser().is_file():
+        # read at most what could pass the limit: an endless pipe is refused, not slurped
+        data = sys.stdin.buffer.read(4 * MAX_ASK_CHARS + 1)
+        if len(data) > 4 * MAX_ASK_CHARS:
+            raise DataError(
+                f"standard input is over the {MAX_ASK_CHARS:,}-character limit "
+                "(split it, or raise MAIEUTIC_ASK_MAX_CHARS)",
+                where="<stdin>",
+            )
+        text, where = _decode(data, "<stdin>"), "<stdin>"
+    elif _looks_like_a_path(source):
         path = Path(source).expanduser()
+        if not path.exists():
+            raise DataError("file not found (quote a text that is not a file name)", where=source)
         text, where = _read_file(path), str(path)
     else:
         text, where = source, "<argument>"
     return check_text(text, where), where
+
+
+def _looks_like_a_path(source: str) -> bool:
+    """An existing file or folder, or one word that names a file (a known suffix or a
+    path separator): a missing ``essay.md`` is an error, not a text to ask about."""
+    if len(source) >= 4096 or "\n" in source:
+        return False
+    if Path(source).expanduser().exists():
+        return True
+    if any(c.isspace() for c in source.strip()):
+        return False
+    return Path(source).suffix.lower() in FILE_SUFFIXES or "/" in source or "\\" in source
 
 
 def check_text(text: str, where: str) -> str:

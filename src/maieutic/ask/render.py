@@ -37,7 +37,7 @@ def _aura_table(aura: dict) -> Table:
     table.add_column("answerable", justify="center")
     table.add_column("score", justify="right")
     for q in aura["questions"]:
-        table.add_row(q["question"], "yes" if q["answerable"] else "no", f"{q['score']:.2f}")
+        table.add_row(Text(q["question"]), "yes" if q["answerable"] else "no", f"{q['score']:.2f}")
     scores = aura["scores"]
     table.caption = (
         f"AURA {aura['score'] + 0.0:.3f} = mean of answerability "
@@ -50,26 +50,34 @@ def _aura_table(aura: dict) -> Table:
 
 def print_terminal(result: AskResult, console: Console) -> None:
     """The rich terminal view."""
-    console.print(Panel(highlighted(result), title=result.source, title_align="left"))
+    # user text never goes through rich's markup parser: "[/x]" in an argument is text
+    console.print(Panel(highlighted(result), title=Text(result.source), title_align="left"))
     console.print(Text("Critical questions", style="bold"))
     for n, q in enumerate(result.cqs, start=1):
-        console.print(f"  {n}. {q['question']}")
+        console.print(Text(f"  {n}. {q['question']}"))
     console.print(Text("Socratic questions", style="bold"))
     if not result.focus:
-        console.print("  none: no weakness cue found")
+        console.print(Text("  none: no weakness cue found"))
     for n, label in enumerate(result.focus):
         marker = Text(f"  [{label['type_name']}] ", style=SPAN_STYLES[n % len(SPAN_STYLES)])
         console.print(Group(marker + Text(label["question"] or "")))
     if result.aura:
         console.print(_aura_table(result.aura))
     for warning in result.warnings:
-        console.print(f"warning: {warning}", style="yellow")
+        console.print(Text(f"warning: {warning}", style="yellow"))
     for task, signature in result.signatures.items():
-        console.print(f"{task}: {signature}", style="dim", soft_wrap=True)
+        console.print(Text(f"{task}: {signature}", style="dim"), soft_wrap=True)
+
+
+_MD_SPECIAL = str.maketrans(
+    {c: "\\" + c for c in "\\*_`[]#|"} | {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+)
 
 
 def _md_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("*", "\\*").replace("_", "\\_").replace("`", "\\`")
+    """User text as literal Markdown: emphasis, links, code and tables escaped, and HTML
+    turned into entities so a renderer never passes a tag or a comment through."""
+    return text.translate(_MD_SPECIAL)
 
 
 def to_markdown(result: AskResult) -> str:
@@ -98,14 +106,15 @@ def to_markdown(result: AskResult) -> str:
         lines += ["", f"## Questions about the document ({aura['origin']})", ""]
         lines += ["| question | answerable | score |", "|---|---|---|"]
         for q in aura["questions"]:
-            cell = _md_escape(q["question"]).replace("|", "\\|")
+            cell = _md_escape(q["question"])
             lines.append(f"| {cell} | {'yes' if q['answerable'] else 'no'} | {q['score']:.2f} |")
         lines += ["", f"AURA score {aura['score']:.3f}: " + ", ".join(
             f"{k.replace('_', '-')} {v + 0.0:.2f}" for k, v in aura["scores"].items()
         )]  # fmt: skip
     if result.warnings:
         lines += [""] + [f"*Warning: {_md_escape(w)}*" for w in result.warnings]
-    lines += ["", "<!-- signatures"] + [f"{k}: {v}" for k, v in result.signatures.items()] + ["-->"]
+    lines += ["", "Signatures:", "", "```"]
+    lines += [f"{k}: {v}" for k, v in result.signatures.items()] + ["```"]
     return "\n".join(lines) + "\n"
 
 

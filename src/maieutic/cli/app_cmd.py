@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from maieutic.errors import RunError
 from maieutic.web.server import DEFAULT_HOST, DEFAULT_PORT
 
 
@@ -55,4 +56,4 @@ def serve(host: str, port: int, max_upload_mb: float) -> None:
             announce=lambda url: click.echo(f"maieutic: serving {url} (Ctrl+C stops it)"),
         )
     except OSError as exc:  # port taken, address not on this machine
-        raise click.UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise RunError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

@@ -76,6 +76,8 @@ def run(argv: list[str] | None = None) -> int:
     debug = "--debug" in args
     if debug:  # accepted anywhere on the line, not only before the subcommand
         args = ["--debug", *(a for a in args if a != "--debug")]
+    if "--quiet" in args:  # likewise
+        args = ["--quiet", *(a for a in args if a != "--quiet")]
     try:
         code = cli.main(args=args, prog_name="maieutic", standalone_mode=False)
     except click.exceptions.Abort:

@@ -211,10 +211,22 @@ def read_pdf(path: Path) -> list[str]:
         from pypdf.errors import PdfReadError
     except ImportError as exc:  # pragma: no cover - pypdf is a dependency
         raise DataError(f"reading PDF needs pypdf ({exc})", where=str(path)) from None
+    import logging
+
+    # pypdf logs each repair it attempts ("EOF marker not found"…): the user gets one
+    # line, ours, instead
+    pdf_log = logging.getLogger("pypdf")
+    level, pdf_log.level = pdf_log.level, logging.CRITICAL
     try:
         pages = [page.extract_text() or "" for page in PdfReader(str(path)).pages]
     except (PdfReadError, OSError, ValueError) as exc:
         raise DataError(f"not a readable PDF ({exc})", where=str(path)) from None
+    except Exception as exc:  # pypdf raises many types on damaged files (limits, recursion)
+        raise DataError(
+            f"not a readable PDF ({type(exc).__name__}: {exc})", where=str(path)
+        ) from None
+    finally:
+        pdf_log.setLevel(level)
     if not "".join(pages).strip():
         raise DataError("the PDF has no text layer (a scan?); run OCR first", where=str(path))
     return pages

@@ -38,9 +38,18 @@ def _candidates(value: Any, results_path: Path) -> list[Path]:
     if not isinstance(value, str) or not value or value == "-":
         return []
     path = Path(value)
-    if path.is_absolute():
-        return [path]
-    return list(dict.fromkeys([Path.cwd() / path, results_path.parent / path]))
+    found = [path] if path.is_absolute() else [Path.cwd() / path, results_path.parent / path]
+    # only regular files of a readable size: a recorded path may name a device or a FIFO
+    return [p for p in dict.fromkeys(found) if _plain_file(p)]
+
+
+def _plain_file(path: Path) -> bool:
+    from maieutic.data._io import MAX_INPUT_BYTES
+
+    try:
+        return path.is_file() and path.stat().st_size <= MAX_INPUT_BYTES
+    except OSError:
+        return False
 
 
 def _options(source: InputFile) -> dict[str, Any]:

@@ -109,6 +109,8 @@ def read_json_object(path: Path) -> dict[str, Any]:
         raise DataError(
             f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})", where=str(path)
         ) from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply to be a results file", where=str(path)) from None
     if not isinstance(data, dict):
         raise DataError(f"expected a JSON object, found {_json_type(data)}", where=str(path))
     return data
