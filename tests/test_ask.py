@@ -182,3 +182,19 @@ def test_ask_with_the_real_llm_server(cli):
     assert data["signatures"]["focus"].startswith("task:focus|gen:llm")
     assert (result.code == 1) == bool(data["failures"])
     assert json.loads(again.out)["cqs"] == data["cqs"]  # cached and seeded: the same
+
+
+@pytest.mark.slow
+def test_each_part_is_announced_in_order():
+    from maieutic.ask import AskOptions, ask_text
+
+    steps = []
+    ask_text(DOCUMENT, AskOptions(), on_step=steps.append)
+    assert steps == [
+        "writing critical questions",
+        "finding weaknesses and Socratic questions",
+        "assessing questions about the document (AURA)",
+    ]
+    steps.clear()
+    ask_text(ARGUMENT, AskOptions(), on_step=steps.append)
+    assert len(steps) == 2  # a paragraph is not assessed

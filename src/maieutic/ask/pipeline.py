@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -186,8 +187,15 @@ def _question_set(questions: list[str]):
     return QuestionSet(questions, "<ask>", "ask")
 
 
-def ask_text(text: str, options: AskOptions | None = None, source: str = "<argument>") -> AskResult:
-    """Every part of ``ask`` for ``text`` (already read and checked)."""
+def ask_text(
+    text: str,
+    options: AskOptions | None = None,
+    source: str = "<argument>",
+    on_step: Callable[[str], None] | None = None,
+) -> AskResult:
+    """Every part of ``ask`` for ``text`` (already read and checked); ``on_step`` is
+    told which part is running (the web app shows it)."""
+    step = on_step or (lambda _: None)
     from maieutic.ask.language import looks_english
 
     options = options or AskOptions()
@@ -198,13 +206,16 @@ def ask_text(text: str, options: AskOptions | None = None, source: str = "<argum
             "the text does not look English: the templates, cues and embedded models are "
             "English-only, so the questions may not fit it"
         )
+    step("writing critical questions")
     result.cqs, result.signatures["cqs"], warnings, failure = critical_questions(text, options)
     result.warnings += warnings
     result.failures += [failure] if failure else []
+    step("finding weaknesses and Socratic questions")
     result.focus, result.signatures["focus"], problems, failure = socratic_questions(text, options)
     result.warnings += problems
     result.failures += [failure] if failure else []
     if _is_document(text, options):
+        step("assessing questions about the document (AURA)")
         _assess(text, options, result)
     result.seconds = round(time.perf_counter() - start, 3)
     return result

@@ -94,8 +94,7 @@ def run_ask(text: str, source: str, step: Step) -> dict[str, Any]:
     # loaded once per process and kept: later asks skip the ~10 s load
     step("loading the embedding model (about 10 s the first time)")
     shared_encoder().load()
-    step("finding critical and Socratic questions")
-    return ask_text(text, AskOptions(), source=source).to_json()
+    return ask_text(text, AskOptions(), source=source, on_step=step).to_json()
 
 
 def load_leaderboard_inputs(
