@@ -59,20 +59,10 @@ def _build(
     reranker = Reranker(encoder, cross_encoder, store)
     learned = None
     if answerability and answerability != "similarity":
-        learned = LearnedAnswerability.from_option(
-            answerability, _scorer_encoder(answerability, encoder), store
-        )
+        learned = LearnedAnswerability.from_option(answerability, encoder, store)
     return AuraEvaluator(
         reranker, Threshold(threshold, threshold_rule), top_k, link_threshold, entropy, learned
     )
-
-
-def _scorer_encoder(option: str, retriever: Encoder) -> Encoder:
-    """The encoder the scorer was trained with (the retriever's when they agree)."""
-    from maieutic.scorers.model import load_scorer
-
-    model = load_scorer(option.removeprefix("scorer:")).manifest["features"].get("encoder_model")
-    return retriever if not model or model == retriever.model_name else Encoder(model)
 
 
 @register("evaluator", "aura", "aura", threshold=COSINE)

@@ -43,12 +43,18 @@ class LearnedAnswerability:
         self.warnings: list[str] = []
 
     @classmethod
-    def from_option(cls, value: str, encoder, store=None) -> LearnedAnswerability:
-        """From ``scorer:DIR``."""
+    def from_option(cls, value: str, retriever, store=None) -> LearnedAnswerability:
+        """From ``scorer:DIR``; the scorer reads with the encoder it was trained with
+        (the retriever's when they agree, so the model is loaded once)."""
+        from maieutic.embed.encoder import shared_encoder
+
         if not value.startswith("scorer:") or not value.removeprefix("scorer:"):
             raise DataError(f"--answerability takes scorer:DIR, not {value!r}")
         directory = value.removeprefix("scorer:")
-        return cls(load_scorer(directory), directory, encoder, store)
+        scorer = load_scorer(directory)
+        model = scorer.manifest["features"].get("encoder_model")
+        same = not model or model == retriever.model_name
+        return cls(scorer, directory, retriever if same else shared_encoder(model), store)
 
     def decide(
         self, document_text: str, mappings: Sequence[Mapping], spans: Sequence[str]

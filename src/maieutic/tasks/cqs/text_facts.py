@@ -67,12 +67,21 @@ def _sentences(body: str) -> list[str]:
     return [p for p in parts if len(p.split()) >= 4]
 
 
-def read_facts(text: str) -> TextFacts:
-    """Extract speaker, claim, premise, cause/effect, action and subject phrases."""
+@dataclass(frozen=True)
+class _Reading:
+    """The speaker, sentences and recurring names of an intervention."""
+
+    speaker_raw: str
+    sentences: list[str]
+    names: Counter
+    name_words: frozenset[str]
+    """First words of names: they keep their capital when they open a phrase."""
+
+
+def _read(text: str) -> _Reading:
     match = _SPEAKER.match(text)
     speaker_raw = match.group(1).strip() if match else ""
     body = text[match.end() :] if match else text
-    speaker = speaker_raw.title() if speaker_raw.isupper() else speaker_raw
     sentences = _sentences(body) or [body.strip()]
     names = Counter(
         n
@@ -80,8 +89,15 @@ def read_facts(text: str) -> TextFacts:
         for n in _CAPITALISED.findall(s)
         if n not in _STOP_NAMES and n.upper() != speaker_raw.upper()
     )
-    # first words of names keep their capital when they open a phrase
-    name_words = frozenset(n.split()[0] for n in names)
+    return _Reading(speaker_raw, sentences, names, frozenset(n.split()[0] for n in names))
+
+
+def read_facts(text: str) -> TextFacts:
+    """Extract speaker, claim, premise, cause/effect, action and subject phrases."""
+    reading = _read(text)
+    speaker_raw, sentences, names = reading.speaker_raw, reading.sentences, reading.names
+    name_words = reading.name_words
+    speaker = speaker_raw.title() if speaker_raw.isupper() else speaker_raw
     action, action_sentence = "", ""
     for sentence in sentences:
         if m := _MODAL.search(sentence):
@@ -124,17 +140,9 @@ def read_fact_options(text: str, limit: int = MAX_OPTIONS) -> dict[str, list[str
     ``limit`` so that filling every combination stays small.
     """
     first = read_facts(text)
-    match = _SPEAKER.match(text)
-    body = text[match.end() :] if match else text
-    sentences = _sentences(body) or [body.strip()]
-    names = Counter(
-        n
-        for s in sentences
-        for n in _CAPITALISED.findall(s)
-        if n not in _STOP_NAMES and n.upper() != first.speaker.upper()
-    )
-    name_words = frozenset(n.split()[0] for n in names)
-    phrase = lambda s: _phrase(s, name_words)  # noqa: E731 - one-line local helper
+    reading = _read(text)
+    sentences, names = reading.sentences, reading.names
+    phrase = lambda s: _phrase(s, reading.name_words)  # noqa: E731 - one-line local helper
     actions = [m.group(1) for s in sentences if (m := _MODAL.search(s))]
     pairs = []
     for sentence in sentences:
