@@ -9,7 +9,9 @@ sides of a fold): the figures issue 11 asks for.
 2. Template generation + selection by a scorer trained on the other folds' interventions,
    scored with STS 0.6 on the held-out interventions (against the plain template
    generator on the same interventions), with one filling per template and with every
-   slot filled in every plausible way (``--fill every``).
+   slot filled in every plausible way (``--fill every``); the selecting scorer learned
+   from the references (``train scorer``) or from the templates' own candidates
+   labelled by the reference each matches (``train scorer --examples templates``).
 3. AURA answerability on QGEval: per-question Spearman of the out-of-fold probability
    with the human rating, and system-ranking Spearman.
 """
@@ -32,6 +34,7 @@ from maieutic.registry import create
 from maieutic.scorers.examples import cqs_examples
 from maieutic.scorers.features import pair_features
 from maieutic.scorers.grouped_cv import grouped_folds
+from maieutic.scorers.template_examples import template_examples
 from maieutic.scorers.train import cross_validate, fit_linear
 from maieutic.scorers.training_run import read_examples, train_from_file
 from maieutic.tasks import get_task
@@ -88,45 +91,58 @@ def generation(encoder: Encoder, c: float) -> None:
     examples = cqs_examples(dataset)
     features = pair_features(encoder, examples.contexts, examples.questions, examples.schemes)
     store = EmbeddingStore()
-    for scheme_file in (None, DATA / "cqs" / "walton_schemes.jsonl"):
-        library = (
-            SchemeLibrary.from_walton(scheme_file, DATA / "cqs" / "schemes_mapping.csv")
-            if scheme_file
-            else SchemeLibrary.builtin()
-        )
+    libraries = {
+        "built-in templates": SchemeLibrary.builtin(),
+        "benchmark scheme file": SchemeLibrary.from_walton(
+            DATA / "cqs" / "walton_schemes.jsonl", DATA / "cqs" / "schemes_mapping.csv"
+        ),
+    }
+    # The selector of `train scorer --examples templates`: candidates of both libraries,
+    # labelled by the reference each matches (labels depend on the intervention alone,
+    # so they are made once; each fold learns from its training interventions' rows).
+    matched = template_examples(dataset, list(libraries.values()), encoder, store)
+    matched_x = pair_features(encoder, matched.contexts, matched.questions, matched.schemes, store)
+    ids = list(dataset.interventions)
+    for name, library in libraries.items():
         templates = TemplateGenerator(library)
         every = TemplateGenerator(library, every_fill=True)
-        plain, plain_every, selected, selected_every = {}, {}, {}, {}
-        ids = list(dataset.interventions)
+        rows = {key: {} for key in ("plain", "selected", "plain_every", "every", "matched")}
         for train_idx, test_idx in grouped_folds(ids, 5, 0):
             train_ids = {ids[i] for i in train_idx}
-            rows = [i for i, g in enumerate(examples.groups) if g in train_ids]
-            model = fit_linear(features[rows], [examples.labels[i] for i in rows], c, 0)
-            useful = list(model.classes_).index("Useful")
+            on_train = [i for i, g in enumerate(examples.groups) if g in train_ids]
+            judge = fit_linear(features[on_train], [examples.labels[i] for i in on_train], c, 0)
+            on_train = [i for i, g in enumerate(matched.groups) if g in train_ids]
+            selector = fit_linear(matched_x[on_train], [matched.labels[i] for i in on_train], c, 0)
             for i in test_idx:
                 item = dataset.interventions[ids[i]]
-                plain[item.intervention_id] = templates.candidates(item)[:3]
-                plain_every[item.intervention_id] = every.candidates(item)[:3]
-                for generator, chosen in ((templates, selected), (every, selected_every)):
-                    candidates = generator.candidates(item)
-                    x = pair_features(
-                        encoder,
-                        [item.intervention] * len(candidates),
-                        candidates,
-                        [item.schemes[0] if item.schemes else ""] * len(candidates),
-                        store,
-                    )
-                    p = model.predict_proba(x)[:, useful]
-                    vectors = embed_texts(candidates, encoder, store)
-                    chosen[item.intervention_id] = ranked_diverse_k(candidates, p, vectors, 3, 0.85)
-        name = "benchmark scheme file" if scheme_file else "built-in templates"
-        for label, chosen in (
-            ("plain", plain),
-            ("scorer-selected", selected),
-            ("every slot filling, first 3", plain_every),
-            ("every slot filling, scorer-selected", selected_every),
+                rows["plain"][item.intervention_id] = templates.candidates(item)[:3]
+                rows["plain_every"][item.intervention_id] = every.candidates(item)[:3]
+                for generator, model, key in (
+                    (templates, judge, "selected"),
+                    (every, judge, "every"),
+                    (every, selector, "matched"),
+                ):
+                    chosen = _select(encoder, store, generator, model, item)
+                    rows[key][item.intervention_id] = chosen
+        for label, key in (
+            ("plain", "plain"),
+            ("scorer-selected", "selected"),
+            ("every slot filling, first 3", "plain_every"),
+            ("every slot filling, selected by the usefulness scorer", "every"),
+            ("every slot filling, selected by the template-trained scorer", "matched"),
         ):
-            print(f"  templates ({name}), {label}: STS 0.6 = {_sts(dataset, chosen):.3f}")
+            print(f"  templates ({name}), {label}: STS 0.6 = {_sts(dataset, rows[key]):.3f}")
+
+
+def _select(encoder, store, generator, model, item) -> list[str]:
+    """The 3 candidates ``model`` ranks highest, no two above cosine 0.85."""
+    candidates = generator.candidates(item)
+    scheme = item.schemes[0] if item.schemes else ""
+    n = len(candidates)
+    x = pair_features(encoder, [item.intervention] * n, candidates, [scheme] * n, store)
+    p = model.predict_proba(x)[:, list(model.classes_).index("Useful")]
+    vectors = embed_texts(candidates, encoder, store)
+    return ranked_diverse_k(candidates, p, vectors, 3, 0.85)
 
 
 def _sts(dataset, chosen: dict[str, list[str]]) -> float:

@@ -40,25 +40,56 @@ def figures_table(report: dict, title: str) -> Table:
     return table
 
 
+def _data_options(func):
+    """What the scorer learns from."""
+    options = [
+        click.option(
+            "--task",
+            type=click.Choice(["cqs", "aura"]),
+            required=True,
+            help="cqs: P(Useful | intervention, question); aura: P(answerable | passage, "
+            "question).",
+        ),
+        click.option(
+            "--data",
+            "data_path",
+            type=click.Path(dir_okay=False),
+            help="Labelled critical questions (the benchmark's layout) for --task cqs.",
+        ),
+        click.option(
+            "--qgeval",
+            "qgeval_path",
+            type=click.Path(dir_okay=False),
+            help="QGEval-style answerability ratings (instances JSON) for --task aura.",
+        ),
+        click.option(
+            "--examples",
+            type=click.Choice(["references", "templates"]),
+            default="references",
+            show_default=True,
+            help="cqs: learn from the labelled reference questions (a usefulness judge), "
+            "or from the template generator's candidates labelled by the reference each "
+            "matches (a selector for generate cqs --generator template).",
+        ),
+        click.option(
+            "--schemes",
+            type=click.Path(dir_okay=False, exists=True),
+            help="--examples templates: a scheme file (walton_schemes.jsonl) whose "
+            "templates join the built-in ones.",
+        ),
+        click.option(
+            "--scheme-mapping",
+            type=click.Path(dir_okay=False, exists=True),
+            help="CSV mapping the dataset's scheme labels to --schemes names.",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
 @train.command("scorer")
-@click.option(
-    "--task",
-    type=click.Choice(["cqs", "aura"]),
-    required=True,
-    help="cqs: P(Useful | intervention, question); aura: P(answerable | passage, question).",
-)
-@click.option(
-    "--data",
-    "data_path",
-    type=click.Path(dir_okay=False),
-    help="Labelled critical questions (the benchmark's layout) for --task cqs.",
-)
-@click.option(
-    "--qgeval",
-    "qgeval_path",
-    type=click.Path(dir_okay=False),
-    help="QGEval-style answerability ratings (instances JSON) for --task aura.",
-)
+@_data_options
 @click.option(
     "--out",
     "out_dir",
@@ -76,7 +107,9 @@ def figures_table(report: dict, title: str) -> Table:
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Folds and model seed.")
 @embedding_options
-def train_scorer(task, data_path, qgeval_path, out_dir, c, seed, **embedding) -> None:
+def train_scorer(
+    task, data_path, qgeval_path, examples, schemes, scheme_mapping, out_dir, c, seed, **embedding
+) -> None:
     """Learn a scorer, report its grouped cross-validation figures (no text on both
     sides of a fold), then fit on all the data and save it."""
     from maieutic.embed.encoder import Encoder
@@ -85,13 +118,20 @@ def train_scorer(task, data_path, qgeval_path, out_dir, c, seed, **embedding) ->
     path = data_path if task == "cqs" else qgeval_path
     if path is None or (data_path and qgeval_path):
         raise click.UsageError("give --data for --task cqs, or --qgeval for --task aura")
+    if examples == "templates" and task != "cqs":
+        raise click.UsageError("--examples templates is for --task cqs")
+    if (schemes or scheme_mapping) and examples != "templates":
+        raise click.UsageError("--schemes and --scheme-mapping go with --examples templates")
     encoder = Encoder(
         embedding["embedding_model"],
         backend=embedding["embedding_backend"],
         batch_size=embedding["batch_size"],
     )
-    trained = train_from_file(task, path, encoder, c=c, seed=seed, cache=not embedding["no_cache"])
+    trained = train_from_file(
+        task, path, encoder, c=c, seed=seed, cache=not embedding["no_cache"], kind=examples,
+        schemes=schemes, scheme_mapping=scheme_mapping,
+    )  # fmt: skip
     directory = trained.scorer.save(out_dir)
-    title = f"{task} scorer: grouped {trained.report['folds']}-fold cross-validation"
+    title = f"{task} scorer ({examples}): grouped {trained.report['folds']}-fold cross-validation"
     console_for(None).print(figures_table(trained.report, title))
     click.echo(f"wrote {directory} (threshold {trained.scorer.threshold:.3f})", err=True)

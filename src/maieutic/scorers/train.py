@@ -117,8 +117,12 @@ def train(
     c: float = DEFAULT_C,
     seed: int = 0,
     features_version: str = "pair-v2",
+    source: dict[str, Any] | None = None,
 ) -> Trained:
-    """Cross-validate, then fit on all the data and build the saved scorer."""
+    """Cross-validate, then fit on all the data and build the saved scorer.
+
+    ``source`` says what the pairs are (e.g. ``{"examples": "templates", ...}``); it is
+    recorded with the training data and so enters the scorer's identity."""
     cv = cross_validate(examples, features, c, seed)
     pipeline = fit_linear(features, examples.labels, c, seed)
     threshold = base_rate_threshold(cv["oof_scores"], examples.target)
@@ -141,6 +145,7 @@ def train(
             "n_pairs": len(examples),
             "n_groups": len(set(examples.groups)),
             "seed": seed,
+            **(source or {}),
         },
         "trained_contexts": sorted({context_hash(c) for c in examples.contexts}),
         "cv": cv["figures"],

@@ -3,6 +3,7 @@ save. Shared by ``maieutic train scorer`` and the benchmarks."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from maieutic.embed.encoder import Encoder
@@ -10,17 +11,40 @@ from maieutic.embed.store import EmbeddingStore
 from maieutic.errors import DataError
 from maieutic.scorers.examples import Examples, cqs_examples, qgeval_examples
 from maieutic.scorers.features import DEFAULT_FEATURES, pair_features
+from maieutic.scorers.template_examples import MATCH_THRESHOLD, template_examples
 from maieutic.scorers.train import DEFAULT_C, Trained, train
+from maieutic.tasks.cqs.schemes import SchemeLibrary
 
 TASKS = ("cqs", "aura")
+EXAMPLE_KINDS = ("references", "templates")
+"""What a CQs scorer learns from: the dataset's labelled reference questions (a
+usefulness judge), or the template generator's candidates labelled by the reference
+they match (a selector for ``generate cqs --generator template``)."""
 
 
-def read_examples(task: str, path: str | Path) -> Examples:
-    """The labelled pairs of ``path`` for ``task``."""
+def read_examples(
+    task: str,
+    path: str | Path,
+    *,
+    kind: str = "references",
+    libraries: Sequence[SchemeLibrary] = (),
+    encoder: Encoder | None = None,
+    store: EmbeddingStore | None = None,
+) -> Examples:
+    """The labelled pairs of ``path`` for ``task`` (for ``kind="templates"``, the
+    candidates of ``libraries``' templates, embedded with ``encoder`` to match them)."""
+    if kind not in EXAMPLE_KINDS:
+        raise DataError(f"--examples must be one of {', '.join(EXAMPLE_KINDS)}")
+    if kind == "templates" and task != "cqs":
+        raise DataError("--examples templates is for --task cqs")
     if task == "cqs":
         from maieutic.data.cqs import load_cq_dataset
 
-        examples = cqs_examples(load_cq_dataset(path))
+        dataset = load_cq_dataset(path)
+        if kind == "templates":
+            examples = template_examples(dataset, libraries, encoder, store)
+        else:
+            examples = cqs_examples(dataset)
     elif task == "aura":
         from maieutic.tasks.aura.qgeval import load_qgeval
 
@@ -45,17 +69,36 @@ def train_from_file(
     c: float = DEFAULT_C,
     seed: int = 0,
     cache: bool = True,
+    kind: str = "references",
+    schemes: str | Path | None = None,
+    scheme_mapping: str | Path | None = None,
 ) -> Trained:
-    """The trained scorer and its cross-validation figures."""
-    examples = read_examples(task, path)
+    """The trained scorer and its cross-validation figures.
+
+    With ``kind="templates"`` the pairs are the built-in templates' candidates, and
+    those of a scheme file when ``schemes`` is given (trained on both, a selector ranks
+    either's fillings well; see ``maieutic.scorers.template_examples``)."""
+    store = EmbeddingStore() if cache else None
+    libraries = [SchemeLibrary.builtin()]
+    if kind == "templates" and schemes:
+        libraries.append(SchemeLibrary.from_walton(schemes, scheme_mapping))
+    elif scheme_mapping and not schemes:
+        raise DataError("--scheme-mapping needs --schemes")
+    examples = read_examples(
+        task, path, kind=kind, libraries=libraries, encoder=encoder, store=store
+    )
     features = pair_features(
         encoder,
         examples.contexts,
         examples.questions,
         examples.schemes,
-        EmbeddingStore() if cache else None,
+        store,
         DEFAULT_FEATURES[task],
     )
+    source = {"examples": kind}
+    if kind == "templates":
+        source["templates"] = ["built-in"] + ([Path(schemes).name] if schemes else [])
+        source["match"] = f"sts cosine > {MATCH_THRESHOLD}"
     return train(
         examples,
         features,
@@ -67,4 +110,5 @@ def train_from_file(
         c=c,
         seed=seed,
         features_version=DEFAULT_FEATURES[task],
+        source=source,
     )
