@@ -32,10 +32,11 @@ from maieutic.embed.encoder import Encoder
 from maieutic.embed.store import EmbeddingStore, embed_texts
 from maieutic.registry import create
 from maieutic.scorers.examples import cqs_examples
-from maieutic.scorers.features import pair_features
+from maieutic.scorers.features import DEFAULT_FEATURES, WITH_NGRAMS, pair_features
 from maieutic.scorers.grouped_cv import grouped_folds
+from maieutic.scorers.model import LearnedScorer
 from maieutic.scorers.template_examples import template_examples
-from maieutic.scorers.train import cross_validate, fit_linear
+from maieutic.scorers.train import cross_validate, default_c, fit_model
 from maieutic.scorers.training_run import read_examples, train_from_file
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.schemes import SchemeLibrary
@@ -53,7 +54,7 @@ def _show(name: str, figure: dict | None) -> str:
     return f"{name} {figure['value']:.3f} [{figure['low']:.3f}, {figure['high']:.3f}]"
 
 
-def usefulness(encoder: Encoder, c: float) -> None:
+def usefulness(encoder: Encoder, c: float | None) -> None:
     """Section 1."""
     for label in ("cold", "cached"):
         start = time.perf_counter()
@@ -73,7 +74,9 @@ def usefulness(encoder: Encoder, c: float) -> None:
     )
     examples = read_examples("cqs", CQS)
     features = pair_features(encoder, examples.contexts, examples.questions, examples.schemes)
-    oof = cross_validate(examples, features, c, 0)["oof_scores"]
+    version = DEFAULT_FEATURES["cqs"]
+    c = default_c(version) if c is None else c
+    oof = cross_validate(examples, features, c, 0, ngrams=version in WITH_NGRAMS)["oof_scores"]
     target, groups = examples.target, np.array(examples.groups)
     chosen = []
     for g in sorted(set(examples.groups)):
@@ -85,11 +88,9 @@ def usefulness(encoder: Encoder, c: float) -> None:
     )
 
 
-def generation(encoder: Encoder, c: float) -> None:
+def generation(encoder: Encoder, c: float | None) -> None:
     """Section 2: templates + selection on held-out interventions, STS 0.6."""
     dataset = load_cq_dataset(CQS)
-    examples = cqs_examples(dataset)
-    features = pair_features(encoder, examples.contexts, examples.questions, examples.schemes)
     store = EmbeddingStore()
     libraries = {
         "built-in templates": SchemeLibrary.builtin(),
@@ -97,50 +98,64 @@ def generation(encoder: Encoder, c: float) -> None:
             DATA / "cqs" / "walton_schemes.jsonl", DATA / "cqs" / "schemes_mapping.csv"
         ),
     }
-    # The selector of `train scorer --examples templates`: candidates of both libraries,
-    # labelled by the reference each matches (labels depend on the intervention alone,
-    # so they are made once; each fold learns from its training interventions' rows).
-    matched = template_examples(dataset, list(libraries.values()), encoder, store)
-    matched_x = pair_features(encoder, matched.contexts, matched.questions, matched.schemes, store)
+    # The judge of `train scorer` (the references) and the selector of `train scorer
+    # --examples templates` (candidates of both libraries, labelled by the reference
+    # each matches; labels depend on the intervention alone, so they are made once and
+    # each fold learns from its training interventions' rows).
+    sources = {
+        "usefulness scorer": cqs_examples(dataset),
+        "template-trained scorer": template_examples(
+            dataset, list(libraries.values()), encoder, store
+        ),
+    }
+    dense = {
+        name: pair_features(encoder, ex.contexts, ex.questions, ex.schemes, store)
+        for name, ex in sources.items()
+    }
+    version = DEFAULT_FEATURES["cqs"]
     ids = list(dataset.interventions)
     for name, library in libraries.items():
         templates = TemplateGenerator(library)
         every = TemplateGenerator(library, every_fill=True)
-        rows = {key: {} for key in ("plain", "selected", "plain_every", "every", "matched")}
+        rows = {key: {} for key in ("plain", "first", "plain_every", *sources)}
         for train_idx, test_idx in grouped_folds(ids, 5, 0):
             train_ids = {ids[i] for i in train_idx}
-            on_train = [i for i, g in enumerate(examples.groups) if g in train_ids]
-            judge = fit_linear(features[on_train], [examples.labels[i] for i in on_train], c, 0)
-            on_train = [i for i, g in enumerate(matched.groups) if g in train_ids]
-            selector = fit_linear(matched_x[on_train], [matched.labels[i] for i in on_train], c, 0)
+            scorers = {}
+            for source, ex in sources.items():
+                on_train = [i for i, g in enumerate(ex.groups) if g in train_ids]
+                scorers[source] = _fit(ex.subset(on_train), dense[source][on_train], version, c)
             for i in test_idx:
                 item = dataset.interventions[ids[i]]
                 rows["plain"][item.intervention_id] = templates.candidates(item)[:3]
                 rows["plain_every"][item.intervention_id] = every.candidates(item)[:3]
-                for generator, model, key in (
-                    (templates, judge, "selected"),
-                    (every, judge, "every"),
-                    (every, selector, "matched"),
-                ):
-                    chosen = _select(encoder, store, generator, model, item)
-                    rows[key][item.intervention_id] = chosen
+                chosen = _select(encoder, store, templates, scorers["usefulness scorer"], item)
+                rows["first"][item.intervention_id] = chosen
+                for source, scorer in scorers.items():
+                    chosen = _select(encoder, store, every, scorer, item)
+                    rows[source][item.intervention_id] = chosen
         for label, key in (
             ("plain", "plain"),
-            ("scorer-selected", "selected"),
+            ("one filling per template, selected by the usefulness scorer", "first"),
             ("every slot filling, first 3", "plain_every"),
-            ("every slot filling, selected by the usefulness scorer", "every"),
-            ("every slot filling, selected by the template-trained scorer", "matched"),
+            *((f"every slot filling, selected by the {s}", s) for s in sources),
         ):
             print(f"  templates ({name}), {label}: STS 0.6 = {_sts(dataset, rows[key]):.3f}")
 
 
-def _select(encoder, store, generator, model, item) -> list[str]:
-    """The 3 candidates ``model`` ranks highest, no two above cosine 0.85."""
+def _fit(examples, dense, version: str, c: float | None) -> LearnedScorer:
+    """A scorer fitted on ``examples`` as ``train scorer`` fits its final model."""
+    c = default_c(version) if c is None else c
+    model, ngrams = fit_model(examples, dense, version, c, 0)
+    manifest = {"positive": examples.positive, "features": {"version": version}}
+    return LearnedScorer(model, manifest, ngrams)
+
+
+def _select(encoder, store, generator, scorer: LearnedScorer, item) -> list[str]:
+    """The 3 candidates ``scorer`` ranks highest, no two above cosine 0.85."""
     candidates = generator.candidates(item)
     scheme = item.schemes[0] if item.schemes else ""
     n = len(candidates)
-    x = pair_features(encoder, [item.intervention] * n, candidates, [scheme] * n, store)
-    p = model.predict_proba(x)[:, list(model.classes_).index("Useful")]
+    p = scorer.score(encoder, [item.intervention] * n, candidates, [scheme] * n, store)
     vectors = embed_texts(candidates, encoder, store)
     return ranked_diverse_k(candidates, p, vectors, 3, 0.85)
 
@@ -162,11 +177,12 @@ def _sts(dataset, chosen: dict[str, list[str]]) -> float:
     return float(result.score)
 
 
-def answerability(encoder: Encoder, c: float) -> None:
+def answerability(encoder: Encoder, c: float | None) -> None:
     """Section 3."""
     examples = read_examples("aura", QGEVAL)
-    features = pair_features(encoder, examples.contexts, examples.questions, version="pair-v1")
-    cv = cross_validate(examples, features, c, 0)
+    version = DEFAULT_FEATURES["aura"]
+    features = pair_features(encoder, examples.contexts, examples.questions, version=version)
+    cv = cross_validate(examples, features, default_c(version) if c is None else c, 0)
     oof = cv["oof_scores"]
     rho_q = spearmanr(oof, examples.ordinal).statistic
     systems = sorted(set(examples.systems))
@@ -184,7 +200,7 @@ def answerability(encoder: Encoder, c: float) -> None:
 def main() -> None:
     """Print every figure."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--c", type=float, default=0.001)
+    parser.add_argument("--c", type=float, default=None, help="default: per feature set")
     parser.add_argument("--skip-generation", action="store_true")
     args = parser.parse_args()
     encoder = Encoder()

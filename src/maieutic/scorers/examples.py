@@ -42,6 +42,14 @@ class Examples:
     def __len__(self) -> int:
         return len(self.questions)
 
+    def subset(self, rows) -> Examples:
+        """The pairs at ``rows``, in that order."""
+        pick = lambda values: [values[i] for i in rows]  # noqa: E731
+        return Examples(
+            pick(self.contexts), pick(self.questions), pick(self.schemes), pick(self.groups),
+            pick(self.labels), pick(self.ordinal), pick(self.systems), self.positive,
+        )  # fmt: skip
+
 
 def cqs_examples(dataset: CQDataset) -> Examples:
     """Every labelled reference question of ``dataset``."""

@@ -11,7 +11,14 @@ Two named feature sets; a scorer's manifest records the one it was trained on.
   element-wise product and their cosine. On QGEval the product carries the signal
   (grouped CV, system-ranking Spearman 0.81 with it, 0.60 without).
 
-Both add the surface part: the
+- ``pair-v3`` (critical questions, the default): ``pair-v2`` plus the question's word
+  unigrams and bigrams (sublinear TF-IDF over a vocabulary learned from the training
+  questions, at least two of them; ``QuestionNgrams``). Wordings such as "Is there
+  evidence that…" or "What other factors…" recur across interventions with the same
+  label, which a sentence vector blurs: on the CQs dev data (grouped CV) AUC 0.698 →
+  0.724 and κ 0.298 → 0.335.
+
+All add the surface part: the
 question's length (log words), its opening word class (what, why, how, when/where,
 who/which, a yes/no auxiliary, other), the share of its content words found in the
 context, and the scheme of the argument when known (hashed into a few buckets, so an
@@ -24,8 +31,10 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
+from sklearn.feature_extraction.text import TfidfVectorizer
 
 from maieutic.embed.store import EmbeddingStore, embed_texts
 
@@ -68,8 +77,49 @@ def surface(context: str, question: str, scheme: str = "") -> np.ndarray:
     return out
 
 
-FEATURE_SETS = ("pair-v1", "pair-v2")
-DEFAULT_FEATURES = {"cqs": "pair-v2", "aura": "pair-v1"}
+FEATURE_SETS = ("pair-v1", "pair-v2", "pair-v3")
+DEFAULT_FEATURES = {"cqs": "pair-v3", "aura": "pair-v1"}
+WITH_NGRAMS = {"pair-v3"}
+"""Feature sets with a learned n-gram vocabulary (fitted on each training side)."""
+NGRAM_MIN_QUESTIONS = 2
+
+
+def dense_version(version: str) -> str:
+    """The feature set of the part computed without a learned vocabulary."""
+    return "pair-v2" if version in WITH_NGRAMS else version
+
+
+def _vectorizer(vocabulary=None) -> TfidfVectorizer:
+    return TfidfVectorizer(
+        ngram_range=(1, 2), min_df=NGRAM_MIN_QUESTIONS, sublinear_tf=True, vocabulary=vocabulary
+    )
+
+
+@dataclass
+class QuestionNgrams:
+    """A question's word 1–2-grams as L2-normalised sublinear TF-IDF, over a vocabulary
+    and inverse document frequencies learned from training questions (scikit-learn's
+    ``TfidfVectorizer``; the terms and weights are stored with the scorer as plain
+    arrays, so a saved scorer rebuilds the same transform)."""
+
+    terms: list[str]
+    idf: np.ndarray
+
+    @classmethod
+    def fit(cls, questions: Sequence[str]) -> QuestionNgrams:
+        """Learn the vocabulary (terms in at least two questions) and their weights."""
+        vectorizer = _vectorizer().fit(questions)
+        terms = [str(t) for t in vectorizer.get_feature_names_out()]
+        return cls(terms, vectorizer.idf_.astype(np.float64))
+
+    def transform(self, questions: Sequence[str]):
+        """A sparse matrix, one row per question, one column per term."""
+        vectorizer = _vectorizer({t: i for i, t in enumerate(self.terms)})
+        vectorizer.idf_ = self.idf
+        return vectorizer.transform(questions)
+
+    def __len__(self) -> int:
+        return len(self.terms)
 
 
 def pair_features(
@@ -79,10 +129,17 @@ def pair_features(
     schemes: Sequence[str] | None = None,
     store: EmbeddingStore | None = None,
     version: str = "pair-v2",
+    ngrams: QuestionNgrams | None = None,
 ) -> np.ndarray:
-    """The feature matrix of the named feature set, one row per (context, question)."""
+    """The feature matrix of the named feature set, one row per (context, question)
+    (``pair-v3`` needs the ``ngrams`` its scorer learned; they come last)."""
     if version not in FEATURE_SETS:
         raise ValueError(f"unknown feature set {version!r}; known: {', '.join(FEATURE_SETS)}")
+    if version in WITH_NGRAMS:
+        if ngrams is None:
+            raise ValueError(f"feature set {version!r} needs the scorer's n-gram vocabulary")
+        dense = pair_features(encoder, contexts, questions, schemes, store, dense_version(version))
+        return np.hstack([dense, ngrams.transform(questions).toarray()])
     schemes = schemes if schemes is not None else [""] * len(questions)
     vectors = embed_texts([*contexts, *questions], encoder, store)
     q = np.stack([vectors[t] for t in questions]).astype(np.float32)

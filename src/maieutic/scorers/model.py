@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from maieutic.errors import DataError
-from maieutic.scorers.features import FEATURE_SETS, pair_features
+from maieutic.scorers.features import FEATURE_SETS, WITH_NGRAMS, QuestionNgrams, pair_features
 
 MANIFEST = "manifest.json"
 WEIGHTS = "model.npz"
@@ -73,6 +73,8 @@ class LearnedScorer:
 
     model: LinearModel
     manifest: dict[str, Any] = field(default_factory=dict)
+    ngrams: QuestionNgrams | None = None
+    """The learned n-gram vocabulary, for feature sets that have one."""
 
     @property
     def positive(self) -> str:
@@ -91,7 +93,13 @@ class LearnedScorer:
     def features(self, encoder, contexts, questions, schemes=None, store=None) -> np.ndarray:
         """The pairs' features, in the feature set this scorer was trained on."""
         return pair_features(
-            encoder, contexts, questions, schemes, store, self.manifest["features"]["version"]
+            encoder,
+            contexts,
+            questions,
+            schemes,
+            store,
+            self.manifest["features"]["version"],
+            self.ngrams,
         )
 
     def score(self, encoder, contexts, questions, schemes=None, store=None) -> np.ndarray:
@@ -108,7 +116,10 @@ class LearnedScorer:
         digest = hashlib.sha256(
             json.dumps(self.manifest.get("training", {}), sort_keys=True).encode()
         )
-        for array in (self.model.mean, self.model.coef, self.model.intercept):
+        arrays = [self.model.mean, self.model.coef, self.model.intercept]
+        if self.ngrams is not None:
+            arrays.append(self.ngrams.idf)
+        for array in arrays:
             digest.update(np.ascontiguousarray(array).tobytes())
         return digest.hexdigest()[:10]
 
@@ -125,6 +136,9 @@ class LearnedScorer:
         """Write the manifest and the weights into ``directory``."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
+        ngrams = {}
+        if self.ngrams is not None:
+            ngrams = {"ngram_terms": np.array(self.ngrams.terms), "ngram_idf": self.ngrams.idf}
         np.savez(
             directory / WEIGHTS,
             mean=self.model.mean,
@@ -132,6 +146,7 @@ class LearnedScorer:
             coef=self.model.coef,
             intercept=self.model.intercept,
             classes=np.array(self.model.classes),
+            **ngrams,
         )
         (directory / MANIFEST).write_text(json.dumps(self.manifest, indent=1) + "\n")
         return directory
@@ -166,4 +181,13 @@ def load_scorer(directory: str | Path) -> LearnedScorer:
             arrays["mean"], arrays["scale"], arrays["coef"], arrays["intercept"],
             [str(c) for c in arrays["classes"]],
         )  # fmt: skip
-    return LearnedScorer(model, manifest)
+        ngrams = None
+        if "ngram_terms" in arrays:
+            ngrams = QuestionNgrams([str(t) for t in arrays["ngram_terms"]], arrays["ngram_idf"])
+    if version in WITH_NGRAMS and ngrams is None:
+        raise DataError(
+            f"{WEIGHTS}: feature set {version!r} needs the n-gram vocabulary "
+            "(ngram_terms, ngram_idf): train the scorer again",
+            where=str(directory),
+        )
+    return LearnedScorer(model, manifest, ngrams)

@@ -10,9 +10,9 @@ from maieutic.embed.encoder import Encoder
 from maieutic.embed.store import EmbeddingStore
 from maieutic.errors import DataError
 from maieutic.scorers.examples import Examples, cqs_examples, qgeval_examples
-from maieutic.scorers.features import DEFAULT_FEATURES, pair_features
+from maieutic.scorers.features import DEFAULT_FEATURES, dense_version, pair_features
 from maieutic.scorers.template_examples import MATCH_THRESHOLD, template_examples
-from maieutic.scorers.train import DEFAULT_C, Trained, train
+from maieutic.scorers.train import Trained, train
 from maieutic.tasks.cqs.schemes import SchemeLibrary
 
 TASKS = ("cqs", "aura")
@@ -66,7 +66,7 @@ def train_from_file(
     path: str | Path,
     encoder: Encoder,
     *,
-    c: float = DEFAULT_C,
+    c: float | None = None,
     seed: int = 0,
     cache: bool = True,
     kind: str = "references",
@@ -93,7 +93,7 @@ def train_from_file(
         examples.questions,
         examples.schemes,
         store,
-        DEFAULT_FEATURES[task],
+        dense_version(DEFAULT_FEATURES[task]),  # an n-gram block is learned per fold
     )
     source = {"examples": kind}
     if kind == "templates":
