@@ -35,7 +35,7 @@ from maieutic.scorers.examples import cqs_examples
 from maieutic.scorers.features import DEFAULT_FEATURES, WITH_NGRAMS, pair_features
 from maieutic.scorers.grouped_cv import grouped_folds
 from maieutic.scorers.model import LearnedScorer
-from maieutic.scorers.template_examples import template_examples
+from maieutic.scorers.template_examples import FEATURES, template_examples
 from maieutic.scorers.train import cross_validate, default_c, fit_model
 from maieutic.scorers.training_run import read_examples, train_from_file
 from maieutic.tasks import get_task
@@ -112,7 +112,7 @@ def generation(encoder: Encoder, c: float | None) -> None:
         name: pair_features(encoder, ex.contexts, ex.questions, ex.schemes, store)
         for name, ex in sources.items()
     }
-    version = DEFAULT_FEATURES["cqs"]
+    versions = {"usefulness scorer": DEFAULT_FEATURES["cqs"], "template-trained scorer": FEATURES}
     ids = list(dataset.interventions)
     for name, library in libraries.items():
         templates = TemplateGenerator(library)
@@ -123,7 +123,8 @@ def generation(encoder: Encoder, c: float | None) -> None:
             scorers = {}
             for source, ex in sources.items():
                 on_train = [i for i, g in enumerate(ex.groups) if g in train_ids]
-                scorers[source] = _fit(ex.subset(on_train), dense[source][on_train], version, c)
+                fold = ex.subset(on_train)
+                scorers[source] = _fit(fold, dense[source][on_train], versions[source], c)
             for i in test_idx:
                 item = dataset.interventions[ids[i]]
                 rows["plain"][item.intervention_id] = templates.candidates(item)[:3]

@@ -112,5 +112,5 @@ def test_saved_scorer_keeps_its_vocabulary(tmp_path):
     with np.load(tmp_path / "s" / WEIGHTS) as arrays:
         kept = {k: arrays[k] for k in arrays.files if not k.startswith("ngram_")}
     np.savez(tmp_path / "s" / WEIGHTS, **kept)
-    with pytest.raises(DataError, match="needs the n-gram vocabulary.*train the scorer again"):
+    with pytest.raises(DataError, match=r"needs the n-gram vocabulary.*train the scorer again"):
         load_scorer(tmp_path / "s")

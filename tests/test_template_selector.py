@@ -124,10 +124,12 @@ def test_train_from_templates_then_select_with_it(cli, tmp_path):
     assert manifest["training"]["examples"] == "templates"
     assert manifest["training"]["templates"] == ["built-in"]
     assert manifest["training"]["match"] == "sts cosine > 0.6"
+    assert manifest["features"]["version"] == "pair-v2"  # n-grams do not help selection
     references = tmp_path / "references"
     assert cli("train", "scorer", "--task", "cqs", "--data", data, "--out", references).code == 0
     # what the pairs were is part of the scorer's identity
     assert load_scorer(references).manifest["training"]["examples"] == "references"
+    assert load_scorer(references).manifest["features"]["version"] == "pair-v3"
     assert load_scorer(references).identity() != load_scorer(out).identity()
 
     submission = tmp_path / "generated.json"

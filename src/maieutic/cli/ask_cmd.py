@@ -35,8 +35,9 @@ ask_options = _stack(
             "--scorer",
             type=click.Path(file_okay=False),
             default=None,
-            help="Usefulness scorer (maieutic train scorer --task cqs) that picks the "
-            "critical questions from every template filling or LLM sample.",
+            help="Usefulness scorer (maieutic train scorer --task cqs; with --examples "
+            "templates for template fillings) that picks the critical questions from every "
+            "template filling or LLM sample.",
         ),
         click.option(
             "--candidates",

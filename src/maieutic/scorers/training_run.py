@@ -11,6 +11,7 @@ from maieutic.embed.store import EmbeddingStore
 from maieutic.errors import DataError
 from maieutic.scorers.examples import Examples, cqs_examples, qgeval_examples
 from maieutic.scorers.features import DEFAULT_FEATURES, dense_version, pair_features
+from maieutic.scorers.template_examples import FEATURES as TEMPLATE_FEATURES
 from maieutic.scorers.template_examples import MATCH_THRESHOLD, template_examples
 from maieutic.scorers.train import Trained, train
 from maieutic.tasks.cqs.schemes import SchemeLibrary
@@ -87,13 +88,14 @@ def train_from_file(
     examples = read_examples(
         task, path, kind=kind, libraries=libraries, encoder=encoder, store=store
     )
+    version = TEMPLATE_FEATURES if kind == "templates" else DEFAULT_FEATURES[task]
     features = pair_features(
         encoder,
         examples.contexts,
         examples.questions,
         examples.schemes,
         store,
-        dense_version(DEFAULT_FEATURES[task]),  # an n-gram block is learned per fold
+        dense_version(version),  # an n-gram block is learned per fold
     )
     source = {"examples": kind}
     if kind == "templates":
@@ -109,6 +111,6 @@ def train_from_file(
         encoder_model=encoder.model_name,
         c=c,
         seed=seed,
-        features_version=DEFAULT_FEATURES[task],
+        features_version=version,
         source=source,
     )
