@@ -145,6 +145,23 @@ strict_option = click.option(
 )
 
 
+def scheme_file_options(what: str) -> list[Callable[[Any], Any]]:
+    """``--schemes`` (the benchmark's walton_schemes.jsonl) and ``--scheme-mapping``;
+    ``what`` says what the scheme file's templates are for."""
+    return [
+        click.option(
+            "--schemes",
+            type=click.Path(dir_okay=False, exists=True),
+            help=f"Scheme templates (the benchmark's walton_schemes.jsonl) {what}.",
+        ),
+        click.option(
+            "--scheme-mapping",
+            type=click.Path(dir_okay=False, exists=True),
+            help="CSV mapping the dataset's scheme labels to --schemes names.",
+        ),
+    ]
+
+
 def is_explicit(ctx: click.Context, name: str) -> bool:
     """Whether the user gave option ``name`` (rather than its default)."""
     source = ctx.get_parameter_source(name)

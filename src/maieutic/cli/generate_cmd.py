@@ -8,7 +8,7 @@ import click
 
 from maieutic.cli._common import build, echo_warnings, progress_bar
 from maieutic.cli._evaluator_arg import RegisteredOrScorer
-from maieutic.cli._options import is_explicit, llm_options
+from maieutic.cli._options import is_explicit, llm_options, scheme_file_options
 from maieutic.data._io import is_stdout, rewritable, write_json
 from maieutic.data.cqs import load_cq_dataset
 from maieutic.generate.fanout import FanOutStats
@@ -120,16 +120,7 @@ def _generation_options(func):
             help="Labelled dataset the fewshot examples come from (default: --data, with "
             "a warning, never an intervention's own questions).",
         ),
-        click.option(
-            "--schemes",
-            type=click.Path(dir_okay=False, exists=True),
-            help="Scheme templates (the benchmark's walton_schemes.jsonl); default: built in.",
-        ),
-        click.option(
-            "--scheme-mapping",
-            type=click.Path(dir_okay=False, exists=True),
-            help="CSV mapping the dataset's scheme labels to --schemes names.",
-        ),
+        *scheme_file_options("instead of the built-in ones"),
     ]
     for option in reversed(options):
         func = option(func)

@@ -6,7 +6,7 @@ import click
 from rich.table import Table
 
 from maieutic.cli._common import console_for
-from maieutic.cli._options import embedding_options
+from maieutic.cli._options import embedding_options, scheme_file_options
 from maieutic.report.tables import fmt
 
 
@@ -71,17 +71,7 @@ def _data_options(func):
             "or from the template generator's candidates labelled by the reference each "
             "matches (a selector for generate cqs --generator template).",
         ),
-        click.option(
-            "--schemes",
-            type=click.Path(dir_okay=False, exists=True),
-            help="--examples templates: a scheme file (walton_schemes.jsonl) whose "
-            "templates join the built-in ones.",
-        ),
-        click.option(
-            "--scheme-mapping",
-            type=click.Path(dir_okay=False, exists=True),
-            help="CSV mapping the dataset's scheme labels to --schemes names.",
-        ),
+        *scheme_file_options("whose candidates join the built-in ones (--examples templates)"),
     ]
     for option in reversed(options):
         func = option(func)
