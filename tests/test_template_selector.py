@@ -138,6 +138,10 @@ def test_train_from_templates_then_select_with_it(cli, tmp_path):
     )
     assert generated.code == 0, generated.err
     assert all(len(item["cqs"]) == 3 for item in json.loads(submission.read_text()).values())
+    # as an evaluator it works, with a warning that it is a selector
+    scored = cli("evaluate", "cqs", "--data", data, submission, "--evaluator", f"scorer:{out}")
+    assert scored.code == 0, scored.err
+    assert "learned from template candidates" in scored.err
 
 
 def test_template_examples_usage_errors(cli, tmp_path):

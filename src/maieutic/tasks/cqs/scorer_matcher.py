@@ -27,6 +27,12 @@ class ScorerMatcher:
         self.encoder = encoder
         self.store = store
         self.warnings: list[str] = []
+        if scorer.manifest.get("training", {}).get("examples") == "templates":
+            self.warnings.append(
+                "this scorer learned from template candidates (train scorer --examples "
+                "templates): its labels predict a match with a Useful reference, not "
+                "people's labels; evaluate with a scorer trained on references"
+            )
         self._probability: dict[tuple[str, str], float] = {}
 
     def prepare(self, items: Sequence[WorkItem]) -> None:
