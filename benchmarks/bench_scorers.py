@@ -98,13 +98,17 @@ def generation(encoder: Encoder, c: float | None) -> None:
             DATA / "cqs" / "walton_schemes.jsonl", DATA / "cqs" / "schemes_mapping.csv"
         ),
     }
-    # The judge of `train scorer` (the references) and the selector of `train scorer
-    # --examples templates` (candidates of both libraries, labelled by the reference
-    # each matches; labels depend on the intervention alone, so they are made once and
-    # each fold learns from its training interventions' rows).
+    # The judge of `train scorer` (the references) and the selectors of `train scorer
+    # --examples templates` (candidates of the built-in templates, or of both libraries
+    # with --schemes, labelled by the reference each matches; labels depend on the
+    # intervention alone, so they are made once and each fold learns from its training
+    # interventions' rows).
     sources = {
         "usefulness scorer": cqs_examples(dataset),
-        "template-trained scorer": template_examples(
+        "template-trained selector": template_examples(
+            dataset, [libraries["built-in templates"]], encoder, store
+        ),
+        "template-trained selector, both libraries": template_examples(
             dataset, list(libraries.values()), encoder, store
         ),
     }
@@ -112,7 +116,8 @@ def generation(encoder: Encoder, c: float | None) -> None:
         name: pair_features(encoder, ex.contexts, ex.questions, ex.schemes, store)
         for name, ex in sources.items()
     }
-    versions = {"usefulness scorer": DEFAULT_FEATURES["cqs"], "template-trained scorer": FEATURES}
+    versions = {name: FEATURES for name in sources}
+    versions["usefulness scorer"] = DEFAULT_FEATURES["cqs"]
     ids = list(dataset.interventions)
     for name, library in libraries.items():
         templates = TemplateGenerator(library)

@@ -114,3 +114,64 @@ def test_saved_scorer_keeps_its_vocabulary(tmp_path):
     np.savez(tmp_path / "s" / WEIGHTS, **kept)
     with pytest.raises(DataError, match=r"needs the n-gram vocabulary.*train the scorer again"):
         load_scorer(tmp_path / "s")
+
+
+class _Encoder:
+    """Deterministic unit vectors by text, so the real feature path runs without a model."""
+
+    identity = "fake"
+    model_name = "fake"
+
+    def encode(self, texts):
+        import hashlib
+
+        seeds = [int(hashlib.sha256(t.encode()).hexdigest()[:8], 16) for t in texts]
+        vectors = [np.random.default_rng(s).normal(size=8) for s in seeds]
+        return np.stack([v / np.linalg.norm(v) for v in vectors]).astype(np.float32)
+
+
+def test_scoring_builds_the_features_it_was_trained_on(tmp_path):
+    """Train → save → load → ``score`` through ``pair_features``, against a logistic
+    regression fitted independently on a matrix built by hand (dense block first)."""
+    from maieutic.scorers.features import pair_features
+
+    ex, _ = _examples()
+    encoder = _Encoder()
+    dense = pair_features(encoder, ex.contexts, ex.questions, ex.schemes)
+    trained = train(
+        ex, dense, task="cqs", data_bytes=b"d", data_name="d.json", encoder_identity="fake",
+        features_version="pair-v3",
+    )  # fmt: skip
+    trained.scorer.save(tmp_path / "s")
+    loaded = load_scorer(tmp_path / "s")
+    k = NGRAM_DENSE_WEIGHT / np.sqrt(dense.shape[1])
+    scaler = StandardScaler().fit(dense)
+    vectorizer = TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True)
+    grams = vectorizer.fit_transform(ex.questions)
+    oracle = LogisticRegression(C=0.3, max_iter=3000, random_state=0).fit(
+        sparse.hstack([sparse.csr_matrix(scaler.transform(dense) * k), grams]).tocsr(), ex.labels
+    )
+    texts = ["Is there evidence for point 3 9?", "What colour is the sky?"]
+    contexts = ["text 3", "text 4"]
+    x = np.hstack([scaler.transform(pair_features(encoder, contexts, texts)) * k,
+                   vectorizer.transform(texts).toarray()])  # fmt: skip
+    expected = oracle.predict_proba(x)[:, list(oracle.classes_).index("Useful")]
+    np.testing.assert_allclose(loaded.score(encoder, contexts, texts), expected, rtol=1e-6)
+    assert expected[0] > 0.5 > expected[1]
+
+
+def test_no_recurring_term_gives_an_empty_block_not_a_crash():
+    ngrams = QuestionNgrams.fit(["alpha?", "beta gamma?"])
+    assert ngrams.terms == [] and ngrams.transform(["alpha?"]).shape == (1, 0)
+    ex, dense = _examples()
+    ex.questions = [f"q{i}" for i in range(len(ex.questions))]  # no word repeats
+    model, ngrams = fit_with_ngrams(dense, ex.questions, ex.labels, 0.3, 0)
+    assert len(ngrams) == 0 and model.coef.shape[1] == dense.shape[1]
+
+
+def test_a_class_in_too_few_texts_is_refused_with_the_reason():
+    ex, dense = _examples()
+    ex.labels = ["Useful" if g == "g0" and lab == "Useful" else "Invalid"
+                 for g, lab in zip(ex.groups, ex.labels, strict=True)]  # fmt: skip
+    with pytest.raises(DataError, match=r"no Useful pair to learn from: .* only 1 text"):
+        train_module.cross_validate(ex, dense, 0.3, 0, ngrams=True)

@@ -21,11 +21,19 @@ from typing import Any
 import numpy as np
 
 from maieutic.errors import DataError
-from maieutic.scorers.features import FEATURE_SETS, WITH_NGRAMS, QuestionNgrams, pair_features
+from maieutic.scorers.features import (
+    FEATURE_SETS,
+    WITH_NGRAMS,
+    QuestionNgrams,
+    dense_version,
+    pair_features,
+)
 
 MANIFEST = "manifest.json"
 WEIGHTS = "model.npz"
 FORMAT = "maieutic.scorer/1"
+SCORE_ROWS = 512
+"""Rows scored at once with a wide n-gram block."""
 
 
 def context_hash(text: str) -> str:
@@ -104,7 +112,18 @@ class LearnedScorer:
 
     def score(self, encoder, contexts, questions, schemes=None, store=None) -> np.ndarray:
         """P(positive) of each (context, question) pair."""
-        return self.probability(self.features(encoder, contexts, questions, schemes, store))
+        version = self.manifest["features"]["version"]
+        if version not in WITH_NGRAMS:
+            return self.probability(self.features(encoder, contexts, questions, schemes, store))
+        # The n-gram block can be tens of thousands of columns wide: keep it sparse and
+        # densify a slice of rows at a time (the same features, in bounded memory).
+        dense = pair_features(encoder, contexts, questions, schemes, store, dense_version(version))
+        grams = self.ngrams.transform(questions)
+        out = np.empty(len(questions))
+        for start in range(0, len(questions), SCORE_ROWS):
+            rows = slice(start, start + SCORE_ROWS)
+            out[rows] = self.probability(np.hstack([dense[rows], grams[rows].toarray()]))
+        return out
 
     def seen(self, contexts) -> int:
         """How many of ``contexts`` were in the training data."""
@@ -119,6 +138,7 @@ class LearnedScorer:
         arrays = [self.model.mean, self.model.coef, self.model.intercept]
         if self.ngrams is not None:
             arrays.append(self.ngrams.idf)
+            digest.update("\n".join(self.ngrams.terms).encode())
         for array in arrays:
             digest.update(np.ascontiguousarray(array).tobytes())
         return digest.hexdigest()[:10]

@@ -22,6 +22,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from maieutic import __version__
+from maieutic.errors import DataError
 from maieutic.progress import progress
 from maieutic.scorers.examples import Examples
 from maieutic.scorers.features import WITH_NGRAMS, QuestionNgrams
@@ -114,6 +115,20 @@ def _positive_probability(pipeline, positive: str):
     return lambda x: pipeline.predict_proba(x)[:, index]
 
 
+def _check_training_side(examples: Examples, labels: np.ndarray, fold: int) -> None:
+    """A fold whose training side lacks the positive class or the rest cannot learn: say
+    so (the class occurs in too few texts for grouped cross-validation)."""
+    positive = labels == examples.positive
+    if positive.all() or not positive.any():
+        missing = f"non-{examples.positive}" if positive.all() else examples.positive
+        groups = {g for g, label in zip(examples.groups, examples.labels, strict=True)
+                  if (label == examples.positive) != positive.all()}  # fmt: skip
+        raise DataError(
+            f"fold {fold + 1} has no {missing} pair to learn from: {missing} pairs occur in "
+            f"only {len(groups)} text(s), too few for {FOLDS}-fold grouped cross-validation"
+        )
+
+
 def cross_validate(
     examples: Examples, features: np.ndarray, c: float, seed: int, ngrams: bool = False
 ) -> dict[str, Any]:
@@ -131,6 +146,7 @@ def cross_validate(
 
     def fit_rows(rows, _y):
         rows = rows[:, 0]
+        _check_training_side(examples, labels[rows], len(fitted))
         if ngrams:
             questions = [examples.questions[i] for i in rows]
             model, vocabulary = fit_with_ngrams(
@@ -212,7 +228,7 @@ def train(
         "model": {
             "family": "logistic-regression",
             "C": c,
-            "standardised": True,
+            "standardised": True if ngrams is None else "dense block",
             **({"ngrams": len(ngrams), "dense_weight": NGRAM_DENSE_WEIGHT} if ngrams else {}),
         },
         "features": {

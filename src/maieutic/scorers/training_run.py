@@ -43,6 +43,8 @@ def read_examples(
 
         dataset = load_cq_dataset(path)
         if kind == "templates":
+            if encoder is None or not libraries:
+                raise ValueError("template examples need an encoder and scheme libraries")
             examples = template_examples(dataset, libraries, encoder, store)
         else:
             examples = cqs_examples(dataset)
@@ -77,14 +79,17 @@ def train_from_file(
     """The trained scorer and its cross-validation figures.
 
     With ``kind="templates"`` the pairs are the built-in templates' candidates, and
-    those of a scheme file when ``schemes`` is given (trained on both, a selector ranks
-    either's fillings well; see ``maieutic.scorers.template_examples``)."""
+    those of a scheme file when ``schemes`` is given (see
+    ``maieutic.scorers.template_examples``: a selector learned from the built-in
+    templates alone ranks either library's fillings as well)."""
+    if (schemes or scheme_mapping) and kind != "templates":
+        raise DataError("--schemes and --scheme-mapping go with --examples templates")
+    if scheme_mapping and not schemes:
+        raise DataError("--scheme-mapping needs --schemes")
     store = EmbeddingStore() if cache else None
     libraries = [SchemeLibrary.builtin()]
-    if kind == "templates" and schemes:
+    if schemes:
         libraries.append(SchemeLibrary.from_walton(schemes, scheme_mapping))
-    elif scheme_mapping and not schemes:
-        raise DataError("--scheme-mapping needs --schemes")
     examples = read_examples(
         task, path, kind=kind, libraries=libraries, encoder=encoder, store=store
     )
