@@ -4,14 +4,15 @@ labelled by the reference-based evaluation they will face.
 A scorer learned from a dataset's reference questions predicts whether a question
 like those references is Useful; the template generator's fillings look unlike them,
 so its ranking of fillings is weak (STS 0.6 of the 3 it selects on unseen
-interventions: 0.480). Here every intervention of a labelled dataset is over-generated
-(every template of its schemes, every slot filled in every plausible way) and each
-candidate takes the label the STS evaluation would give it: the label of its most
-similar reference when their cosine passes the threshold, "not a match" otherwise.
+interventions: 0.444 with the built-in templates). Here every intervention of a
+labelled dataset is over-generated (every template of its schemes, every slot filled
+in every plausible way) and each candidate takes the label the STS evaluation would
+give it: the label of its most similar reference when their cosine passes the
+threshold, "not a match" otherwise.
 The pair's class is ``Useful`` (its match is a Useful reference) or ``other``. A scorer
 learned from these pairs ranks fillings by the chance that they land on a Useful
-reference, and selecting with it scores 0.57 on unseen interventions (grouped CV,
-``benchmarks/bench_scorers.py``).
+reference, and selecting with it scores 0.571 on unseen interventions (0.563 with the
+benchmark's scheme file; grouped CV, ``benchmarks/bench_scorers.py``).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ MATCH_THRESHOLD = 0.6
 FEATURES = "pair-v2"
 """A selector's feature set. The n-grams of ``pair-v3`` help judge references but not
 rank fillings, whose wordings come from a few templates (STS 0.6 of the 3 selected on
-unseen interventions: 0.561 / 0.558 with ``pair-v2``, 0.545 / 0.540 with ``pair-v3``,
-built-in templates / the benchmark's scheme file)."""
+unseen interventions, a selector trained on both libraries' fillings: 0.561 / 0.558
+with ``pair-v2``, 0.545 / 0.540 with ``pair-v3``, built-in templates / the benchmark's
+scheme file)."""
 
 
 def candidate_labels(
