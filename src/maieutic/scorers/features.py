@@ -78,7 +78,8 @@ def surface(context: str, question: str, scheme: str = "") -> np.ndarray:
     return out
 
 
-FEATURE_SETS = ("pair-v1", "pair-v2", "pair-v3")
+DENSE_SETS = ("pair-v1", "pair-v2")
+FEATURE_SETS = (*DENSE_SETS, "pair-v3")
 DEFAULT_FEATURES = {"cqs": "pair-v3", "aura": "pair-v1"}
 WITH_NGRAMS = {"pair-v3"}
 """Feature sets with a learned n-gram vocabulary (fitted on each training side)."""
@@ -136,17 +137,17 @@ def pair_features(
     schemes: Sequence[str] | None = None,
     store: EmbeddingStore | None = None,
     version: str = "pair-v2",
-    ngrams: QuestionNgrams | None = None,
 ) -> np.ndarray:
-    """The feature matrix of the named feature set, one row per (context, question)
-    (``pair-v3`` needs the ``ngrams`` its scorer learned; they come last)."""
+    """The feature matrix of the named feature set, one row per (context, question).
+    A set with n-grams is computed in two parts: its dense part here
+    (``dense_version``), the learned block by ``with_ngrams``."""
+    if version in WITH_NGRAMS:
+        raise ValueError(
+            f"{version!r} adds a learned n-gram block to {dense_version(version)!r}: "
+            "compute that here and append the block with with_ngrams()"
+        )
     if version not in FEATURE_SETS:
         raise ValueError(f"unknown feature set {version!r}; known: {', '.join(FEATURE_SETS)}")
-    if version in WITH_NGRAMS:
-        if ngrams is None:
-            raise ValueError(f"feature set {version!r} needs the scorer's n-gram vocabulary")
-        dense = pair_features(encoder, contexts, questions, schemes, store, dense_version(version))
-        return np.hstack([dense, ngrams.transform(questions).toarray()])
     schemes = schemes if schemes is not None else [""] * len(questions)
     vectors = embed_texts([*contexts, *questions], encoder, store)
     q = np.stack([vectors[t] for t in questions]).astype(np.float32)
@@ -158,3 +159,13 @@ def pair_features(
     if version == "pair-v1":
         return np.hstack([q, c, q * c, cosine, rest])
     return np.hstack([q, cosine, rest])
+
+
+def with_ngrams(
+    dense: np.ndarray, questions: Sequence[str], ngrams: QuestionNgrams | None
+) -> np.ndarray:
+    """The full feature rows: ``dense`` with the questions' n-gram block after it (or
+    ``dense`` alone for a feature set without one)."""
+    if ngrams is None:
+        return dense
+    return np.hstack([dense, ngrams.transform(questions).toarray()])

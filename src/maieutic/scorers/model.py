@@ -27,6 +27,7 @@ from maieutic.scorers.features import (
     QuestionNgrams,
     dense_version,
     pair_features,
+    with_ngrams,
 )
 
 MANIFEST = "manifest.json"
@@ -98,31 +99,18 @@ class LearnedScorer:
         """P(positive) per pair."""
         return self.model.probabilities(features)[:, self.model.classes.index(self.positive)]
 
-    def features(self, encoder, contexts, questions, schemes=None, store=None) -> np.ndarray:
-        """The pairs' features, in the feature set this scorer was trained on."""
-        return pair_features(
-            encoder,
-            contexts,
-            questions,
-            schemes,
-            store,
-            self.manifest["features"]["version"],
-            self.ngrams,
-        )
-
     def score(self, encoder, contexts, questions, schemes=None, store=None) -> np.ndarray:
         """P(positive) of each (context, question) pair."""
-        version = self.manifest["features"]["version"]
-        if version not in WITH_NGRAMS:
-            return self.probability(self.features(encoder, contexts, questions, schemes, store))
-        # The n-gram block can be tens of thousands of columns wide: keep it sparse and
-        # densify a slice of rows at a time (the same features, in bounded memory).
-        dense = pair_features(encoder, contexts, questions, schemes, store, dense_version(version))
-        grams = self.ngrams.transform(questions)
+        version = dense_version(self.manifest["features"]["version"])
+        dense = pair_features(encoder, contexts, questions, schemes, store, version)
+        if self.ngrams is None:
+            return self.probability(dense)
+        # The n-gram block can be tens of thousands of columns wide: build the full rows
+        # a slice at a time (the same features, in bounded memory).
         out = np.empty(len(questions))
         for start in range(0, len(questions), SCORE_ROWS):
             rows = slice(start, start + SCORE_ROWS)
-            out[rows] = self.probability(np.hstack([dense[rows], grams[rows].toarray()]))
+            out[rows] = self.probability(with_ngrams(dense[rows], questions[rows], self.ngrams))
         return out
 
     def seen(self, contexts) -> int:

@@ -23,12 +23,14 @@ import numpy as np
 
 from maieutic.data.cqs import CQDataset
 from maieutic.embed.store import EmbeddingStore, embed_texts
+from maieutic.metrics.similarity import cosine_best
 from maieutic.scorers.examples import USEFUL, Examples
+from maieutic.tasks.cqs.evaluators import COSINE
 from maieutic.tasks.cqs.schemes import SchemeLibrary
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
 
 OTHER = "other"
-MATCH_THRESHOLD = 0.6
+MATCH_THRESHOLD = COSINE.default
 """The STS evaluator's default cosine threshold (a match must exceed it)."""
 FEATURES = "pair-v2"
 """A selector's feature set. The n-grams of ``pair-v3`` help judge references but not
@@ -50,10 +52,10 @@ def candidate_labels(
         return []
     if not references:
         return ["NAE"] * len(candidates)
-    q = np.stack([vectors[c] for c in candidates])
-    r = np.stack([vectors[text] for text, _ in references])
-    similarity = q @ r.T
-    best, top = similarity.argmax(axis=1), similarity.max(axis=1)
+    best, top = cosine_best(
+        np.stack([vectors[c] for c in candidates]),
+        np.stack([vectors[text] for text, _ in references]),
+    )
     return [references[b][1] if s > threshold else "NAE" for b, s in zip(best, top, strict=True)]
 
 

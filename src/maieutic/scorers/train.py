@@ -25,7 +25,7 @@ from maieutic import __version__
 from maieutic.errors import DataError
 from maieutic.progress import progress
 from maieutic.scorers.examples import Examples
-from maieutic.scorers.features import WITH_NGRAMS, QuestionNgrams
+from maieutic.scorers.features import WITH_NGRAMS, QuestionNgrams, with_ngrams
 from maieutic.scorers.figures import binary_figures, three_class_kappa
 from maieutic.scorers.grouped_cv import out_of_fold
 from maieutic.scorers.model import (
@@ -92,14 +92,22 @@ def fit_with_ngrams(
     return model, ngrams
 
 
+def _fit(
+    dense: np.ndarray, questions: list[str], labels: list[str], ngrams: bool, c: float, seed: int
+) -> tuple[LinearModel, QuestionNgrams | None]:
+    if ngrams:
+        return fit_with_ngrams(dense, questions, labels, c, seed)
+    return LinearModel.from_sklearn(fit_linear(dense, labels, c, seed)), None
+
+
 def fit_model(
     examples: Examples, features: np.ndarray, features_version: str, c: float, seed: int
 ) -> tuple[LinearModel, QuestionNgrams | None]:
     """The model fitted on all of ``examples`` (``features``: their dense part), and the
     n-gram vocabulary when the feature set has one."""
-    if features_version in WITH_NGRAMS:
-        return fit_with_ngrams(features, examples.questions, examples.labels, c, seed)
-    return LinearModel.from_sklearn(fit_linear(features, examples.labels, c, seed)), None
+    return _fit(
+        features, examples.questions, examples.labels, features_version in WITH_NGRAMS, c, seed
+    )
 
 
 @dataclass
@@ -108,11 +116,6 @@ class Trained:
 
     scorer: LearnedScorer
     report: dict[str, Any]
-
-
-def _positive_probability(pipeline, positive: str):
-    index = list(pipeline.classes_).index(positive)
-    return lambda x: pipeline.predict_proba(x)[:, index]
 
 
 def _check_training_side(examples: Examples, labels: np.ndarray, fold: int) -> None:
@@ -147,26 +150,16 @@ def cross_validate(
     def fit_rows(rows, _y):
         rows = rows[:, 0]
         _check_training_side(examples, labels[rows], len(fitted))
-        if ngrams:
-            questions = [examples.questions[i] for i in rows]
-            model, vocabulary = fit_with_ngrams(
-                features[rows], questions, list(labels[rows]), c, seed
-            )
+        questions = [examples.questions[i] for i in rows]
+        model, vocabulary = _fit(features[rows], questions, list(labels[rows]), ngrams, c, seed)
+        column = model.classes.index(examples.positive)
 
-            def matrix(query):
-                texts = [examples.questions[i] for i in query]
-                return np.hstack([features[query], vocabulary.transform(texts).toarray()])
+        def probabilities(query):
+            texts = [examples.questions[i] for i in query]
+            return model.probabilities(with_ngrams(features[query], texts, vocabulary))
 
-            column = model.classes.index(examples.positive)
-            probability = lambda q: model.probabilities(matrix(q))[:, column]  # noqa: E731
-            classes = lambda q: np.array(model.classes)[  # noqa: E731
-                model.probabilities(matrix(q)).argmax(axis=1)
-            ]
-        else:
-            pipeline = fit_linear(features[rows], list(labels[rows]), c, seed)
-            positive = _positive_probability(pipeline, examples.positive)
-            probability = lambda q: positive(features[q])  # noqa: E731
-            classes = lambda q: pipeline.predict(features[q])  # noqa: E731
+        probability = lambda q: probabilities(q)[:, column]  # noqa: E731
+        classes = lambda q: np.array(model.classes)[probabilities(q).argmax(axis=1)]  # noqa: E731
 
         def predict(query_rows):
             return probability(query_rows[:, 0])
