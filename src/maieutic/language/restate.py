@@ -1,0 +1,123 @@
+"""Restating words of a text so that a question can carry them: a clause rendered as a
+declarative that reads after "that", in the third person where the speaker said "I".
+
+A question about a claim must restate it in full and correctly: "the speaker voted
+for every sanction" from "I voted for every sanction", "the speaker has heard" from
+"I've heard", "the speaker's forums" from "my forums". Only the speaker's own first
+person singular is rewritten — "we" and "our" stay, since a reader knows whose side
+they name and no rule can tell the country from the party. Verbs agree with the new
+subject ("I am" → "the speaker is", "I want" → "the speaker wants").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from spacy.tokens import Token
+
+_CLITIC = {"'s", "'re", "'ve", "'ll", "'d", "'m", "n't", "’s", "’re", "’ve", "’ll", "’d", "’m"}
+_FULL_FORMS = {"'m": "am", "'re": "are", "'ve": "have", "'ll": "will", "'d": "would"}
+_THIRD_PERSON = {"am": "is", "are": "is", "have": "has", "do": "does", "go": "goes", "be": "is"}
+_FIRST_PERSON = {"i": "{S}", "me": "{S}", "my": "{S}'s", "mine": "{S}'s", "myself": "{S}"}
+_NAME_LIKE = re.compile(r"^[A-Z]{4,14}$")
+_CONSONANT_RUN = re.compile(r"[^AEIOUY]{4,}")
+
+
+def speaker_reference(label: str) -> str:
+    """How a question names the speaker: a debate transcript's surname in capitals
+    ("CLINTON") reads as "Clinton"; user names, initials and moderators' labels
+    ("JetJock", "MT", "Doctor-Mom") are not names a reader knows, so "the speaker"."""
+    named = _NAME_LIKE.match(label) and not _CONSONANT_RUN.search(label)
+    return label.title() if named else "the speaker"  # "AFCHF" is initials, not a name
+
+
+def third_person_singular(verb: str) -> str:
+    """The present-tense form that agrees with "the speaker" ("want" → "wants")."""
+    lower = verb.lower().replace("’", "'")
+    lower = _FULL_FORMS.get(lower, lower)
+    if lower in _THIRD_PERSON:
+        return _THIRD_PERSON[lower]
+    if re.search(r"(?:s|sh|ch|x|z|o)$", lower):
+        return lower + "es"
+    if re.search(r"[^aeiou]y$", lower):
+        return lower[:-1] + "ies"
+    return lower + "s"
+
+
+def _agreeing_verb(subject: Token) -> Token | None:
+    """The finite present-tense verb that agrees with ``subject``, if any."""
+    head = subject.head
+    for child in head.children:
+        if child.dep_ in ("aux", "auxpass") and child.i > subject.i:
+            return child if child.tag_ == "VBP" else None
+    return head if head.tag_ == "VBP" else None
+
+
+def first_person_rewrites(tokens: Iterable[Token], speaker: str) -> dict[int, str]:
+    """Replacement text by token index: the speaker's "I/me/my" and the verbs that agree."""
+    out: dict[int, str] = {}
+    for token in tokens:
+        form = _FIRST_PERSON.get(token.lower_)
+        if form is None or token.tag_ not in ("PRP", "PRP$"):
+            continue
+        out[token.i] = form.format(S=speaker)
+        if token.lower_ == "i" and token.dep_ in ("nsubj", "nsubjpass"):
+            verb = _agreeing_verb(token)
+            if verb is not None:
+                out[verb.i] = third_person_singular(verb.text)
+            following = token.nbor() if token.i + 1 < len(token.doc) else None
+            clitic = following.text.replace("’", "'").lower() if following is not None else ""
+            if clitic in _FULL_FORMS and following.i not in out:
+                out[following.i] = _FULL_FORMS[clitic]  # "I'd" → "the speaker would"
+    return out
+
+
+def render(tokens: list[Token], rewrites: dict[int, str] | None = None) -> str:
+    """The tokens as text (in order; gaps closed), with ``rewrites`` applied: a clitic
+    replaced by a full word gets its space ("I've" → "the speaker has")."""
+    rewrites = rewrites or {}
+    pieces: list[str] = []
+    previous: Token | None = None
+    for token in sorted(tokens, key=lambda t: t.i):
+        text = rewrites.get(token.i, token.text)
+        if pieces:
+            adjacent = previous is not None and previous.i == token.i - 1
+            joined = adjacent and not previous.whitespace_
+            if token.i in rewrites and token.text in _CLITIC and text not in _CLITIC:
+                joined = False
+            if not joined and not (token.is_punct and token.text in ",.;:!?%)"):
+                pieces.append(" ")
+        pieces.append(text)
+        previous = token
+    return tidy("".join(pieces))
+
+
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,;:.!?%)])")
+_REPEATED_PUNCT = re.compile(r"([,;:])(?:\s*[,;:])+")
+
+
+def tidy(text: str) -> str:
+    """Collapse spaces, drop spaces before punctuation and runs of commas, and trim the
+    ends of stray punctuation and quotes."""
+    text = " ".join(text.split())
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
+    text = _REPEATED_PUNCT.sub(r"\1", text)
+    text = text.strip(" ,;:-–—\"'“”‘’")
+    return text.rstrip(".!?…").rstrip(" ,;:")
+
+
+_NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "PRODUCT", "EVENT", "LAW",
+          "WORK_OF_ART", "LANGUAGE"}  # fmt: skip
+
+
+def lower_first(text: str, first: Token | None) -> str:
+    """Lower-case the first letter unless the first word is a name, "I" or an acronym
+    (the tagger calls many sentence-initial nouns proper; a named entity is surer)."""
+    if not text or first is None:
+        return text
+    if first.text.isupper() or (first.ent_type_ in _NAMED and not first.is_stop):
+        return text
+    if first.pos_ == "PROPN" and first.ent_type_:
+        return text
+    return text[0].lower() + text[1:]
