@@ -88,8 +88,14 @@ def _llm_args(options: AskOptions) -> dict[str, Any]:
 def critical_questions(
     text: str, options: AskOptions
 ) -> tuple[list[dict], str, list[str], str | None]:
-    """Three critical questions (with the schemes they came from), the generator's
-    signature, warnings, and why it fell short (None when it did not)."""
+    """Up to three critical questions (each with the claim it challenges, or the schemes
+    it came from), the generator's signature, warnings, and why it fell short (None
+    when it did not).
+
+    Offline, the claims generator reads the text's own claims; with ``--scorer`` the
+    scheme templates are over-generated and the scorer selects; with a model, the LLM
+    generator writes them. The well-formedness check applies to all three.
+    """
     schemes = guess_schemes(text)
     item = Intervention("ask", text, schemes=schemes)
     dataset = CQDataset({"ask": item}, source="<ask>")
@@ -99,14 +105,31 @@ def critical_questions(
             "generator", "cqs", "llm", candidates=options.candidates, selector=selector,
             **_llm_args(options),
         )  # fmt: skip
-    else:
+    elif options.scorer:
         generator = create("generator", "cqs", "template", selector=selector)
+    else:
+        generator = create("generator", "cqs", "claims")
+        found = generator.questions_for(text)
+        chosen = {s.candidate.question: s.candidate for s in found.candidates}
+        questions = [
+            {
+                "question": q,
+                "claim": found.reading.claims[chosen[q].claim].text,
+                "framing": chosen[q].framing,
+            }
+            for q in found.questions
+        ]
+        warnings = [f"critical questions: {found.note}"] if found.note else []
+        return questions, str(generator.signature(dataset)), warnings, None
     run = generator.generate(dataset)
     [outcome] = run.outcomes
-    found = outcome.questions if not outcome.failed else outcome.candidates[:3]
+    found_questions = outcome.questions if not outcome.failed else outcome.candidates[:3]
     failure = f"critical questions: {outcome.reason}" if outcome.failed else None
-    questions = [{"question": q, "schemes": list(schemes)} for q in found]
-    return questions, str(generator.signature(dataset)), list(run.warnings), failure
+    warnings = list(run.warnings)
+    if outcome.note:
+        warnings.append(f"critical questions: {outcome.note}")
+    questions = [{"question": q, "schemes": list(schemes)} for q in found_questions]
+    return questions, str(generator.signature(dataset)), warnings, failure
 
 
 def socratic_questions(

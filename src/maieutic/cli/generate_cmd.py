@@ -41,9 +41,11 @@ def _generation_options(func):
         click.option(
             "--generator",
             type=click.Choice(names("generator", "cqs")),
-            default="template",
+            default="claims",
             show_default=True,
-            help="template: argumentation-scheme templates, no model; llm: a language model.",
+            help="claims: the text's own claims challenged in the framings that fit them, "
+            "no model; template: argumentation-scheme templates, no model; llm: a language "
+            "model.",
         ),
         click.option(
             "--strategy",
@@ -173,8 +175,10 @@ def generate_cqs(
         stats.add(run.stats)
         failed = [(run_index, o) for o in run.outcomes if o.failed]
         failures += failed
-        done = len(run.outcomes) - len(failed)
-        click.echo(f"wrote {path} ({done}/{len(run.outcomes)} with 3 questions)", err=True)
+        full = sum(len(o.questions or []) >= 3 for o in run.outcomes)
+        fewer = f"; {len(run.notes)} with fewer, see below" if run.notes else ""
+        click.echo(f"wrote {path} ({full}/{len(run.outcomes)} with 3 questions{fewer})", err=True)
+        _report_notes(run.notes if run_index == 0 else [])
     if component.uses_llm:
         click.echo(
             f"model calls: {stats.model_calls} made, {stats.cache_hits} served from the "
@@ -209,8 +213,20 @@ def _record(ctx, component, dataset, run, run_index: int) -> dict:
         "model_calls": {"made": run.stats.model_calls, "cache_hits": run.stats.cache_hits},
         "warnings": run.warnings,
         "failed": {o.intervention_id: o.reason for o in failed},
+        "notes": {o.intervention_id: o.note for o in run.outcomes if getattr(o, "note", None)},
+        "rejected": {
+            o.intervention_id: o.rejected for o in run.outcomes if getattr(o, "rejected", None)
+        },
         "candidates": {o.intervention_id: o.candidates for o in run.outcomes},
     }
+
+
+def _report_notes(notes: list[str]) -> None:
+    """One line per text that got fewer questions (not a failure: nothing padded)."""
+    for note in notes[:MAX_FAILURES_SHOWN]:
+        click.echo(f"  note: {note}", err=True)
+    if len(notes) > MAX_FAILURES_SHOWN:
+        click.echo(f"  … and {len(notes) - MAX_FAILURES_SHOWN} more (see the .meta.json)", err=True)
 
 
 def _report_failures(failures: list, total: int, runs: int) -> None:

@@ -20,6 +20,8 @@ class GenerationRun:
     stats: FanOutStats = field(default_factory=FanOutStats)
     """Model calls made and served from the cache (all zero for a model-free generator)."""
     warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Per-item remarks that are not failures ("2 questions instead of 3: …")."""
 
 
 class Generator(Protocol):

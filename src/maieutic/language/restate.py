@@ -54,10 +54,22 @@ def _agreeing_verb(subject: Token) -> Token | None:
     return head if head.tag_ == "VBP" else None
 
 
-def first_person_rewrites(tokens: Iterable[Token], speaker: str) -> dict[int, str]:
-    """Replacement text by token index: the speaker's "I/me/my" and the verbs that agree."""
+_THIRD_PERSON_PRONOUNS = {"he": "{R}", "she": "{R}", "him": "{R}", "his": "{R}'s"}
+
+
+def first_person_rewrites(
+    tokens: Iterable[Token], speaker: str, referent: str = ""
+) -> dict[int, str]:
+    """Replacement text by token index: the speaker's "I/me/my" and the verbs that agree;
+    with a ``referent`` (the one person the text talks about), "he/she/his" too."""
     out: dict[int, str] = {}
     for token in tokens:
+        if referent and token.lower_ in _THIRD_PERSON_PRONOUNS and token.tag_ in ("PRP", "PRP$"):
+            out[token.i] = _THIRD_PERSON_PRONOUNS[token.lower_].format(R=referent)
+            continue
+        if referent and token.lower_ == "her" and token.tag_ in ("PRP", "PRP$"):
+            out[token.i] = referent + ("'s" if token.tag_ == "PRP$" else "")
+            continue
         form = _FIRST_PERSON.get(token.lower_)
         if form is None or token.tag_ not in ("PRP", "PRP$"):
             continue
@@ -115,6 +127,8 @@ def lower_first(text: str, first: Token | None) -> str:
     """Lower-case the first letter unless the first word is a name, "I" or an acronym
     (the tagger calls many sentence-initial nouns proper; a named entity is surer)."""
     if not text or first is None:
+        return text
+    if first.text in ("Mr.", "Mrs.", "Ms.", "Dr.", "St."):
         return text
     if first.text.isupper() or (first.ent_type_ in _NAMED and not first.is_stop):
         return text

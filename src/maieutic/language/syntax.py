@@ -98,13 +98,29 @@ def lines_are_sentences(body: str) -> bool:
     return open_lines >= (len(lines) - 1) / 2
 
 
+_REPLY_MARKER = re.compile(
+    r"^\s*<\s*this message is answering to\s*>", re.IGNORECASE | re.MULTILINE
+)
+_QUOTED_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
+_QUOTED_PASSAGE = re.compile(r"[\"“]([^\"“”\n]{0,400})[\"”]")
+
+
+def own_words(body: str) -> str:
+    """What the speaker says, without what they quote: the message a forum reply answers
+    (after "< this message is answering to >"), quoted lines ("> …") and quoted passages
+    of four words or more (a view reported, often to reject it)."""
+    marker = _REPLY_MARKER.search(body)
+    if marker:
+        body = body[: marker.start()]
+    body = _QUOTED_LINE.sub("", body)
+    return _QUOTED_PASSAGE.sub(lambda m: m.group(0) if len(m.group(1).split()) < 4 else "…", body)
+
+
 def sentence_chunks(body: str) -> list[str]:
     """The text cut where sentences certainly end (paragraphs; transcript lines), each
     chunk with its line breaks made spaces. The parser splits chunks further."""
-    if lines_are_sentences(body):
-        parts = body.splitlines()
-    else:
-        parts = re.split(r"\n\s*\n", body)
+    body = own_words(body)
+    parts = body.splitlines() if lines_are_sentences(body) else re.split(r"\n\s*\n", body)
     out = []
     for part in parts:
         part = " ".join(part.split()).strip().strip('"“”').strip()

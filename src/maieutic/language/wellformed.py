@@ -233,9 +233,7 @@ def _not_a_name(label: str, used: str) -> bool:
     People's annotations call "howie" Howie and "JL" JL; a reader follows that."""
     if re.search(r"[\d_]|-[a-z]{1,2}$", label):
         return True
-    unpronounceable = label.isupper() and (
-        len(label) <= 3 or re.search(r"[^AEIOUY]{4,}", label)
-    )
+    unpronounceable = label.isupper() and (len(label) <= 3 or re.search(r"[^AEIOUY]{4,}", label))
     return bool(unpronounceable and used != label)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from maieutic.data.cqs import CQDataset, Intervention, Submission
 from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
+from maieutic.language.wellformed import check_question
 from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.cqs.matchers import Match, Matcher
@@ -170,6 +171,9 @@ class CQEvaluator:
                 judge_question(q.id, q.cq, m, intervention, self.threshold)
                 for q, m in zip(entry.cqs, matches, strict=True)
             ]
+            for question in questions:  # a flag beside the label, never part of the score
+                flaws = check_question(question.cq, intervention.intervention)
+                question.form_flaws = [str(f) for f in flaws]
             results.append(InterventionResult(key, questions, flags=flags))
         return _finish(dataset, submission, signature, self.spec, results, unknown)
 

@@ -18,6 +18,7 @@ from maieutic.errors import DataError
 from maieutic.generate.fanout import fan_out
 from maieutic.generate.parsing import parse_questions
 from maieutic.generate.protocol import GenerationRun
+from maieutic.language.wellformed import check_question
 from maieutic.llm.backends import describe
 from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
@@ -38,6 +39,10 @@ class ItemOutcome:
     questions: list[str] | None
     reason: str | None = None
     candidates: list[str] = field(default_factory=list)
+    note: str | None = None
+    """Why fewer than three questions were written, when that is not a failure."""
+    rejected: dict[str, list[str]] = field(default_factory=dict)
+    """Candidates the well-formedness check refused, with what it found."""
 
     @property
     def failed(self) -> bool:
@@ -61,12 +66,32 @@ def to_submission(outcomes: Sequence[ItemOutcome]) -> dict[str, Any]:
 def select_three(
     iid: str, intervention: Intervention, candidates: list[str], selector: Selector, source: str
 ) -> ItemOutcome:
-    """Three questions chosen by ``selector``, or "Missing CQs" saying why not."""
-    chosen = selector(intervention, candidates, EXPECTED_QUESTIONS) if candidates else []
-    if len(chosen) < EXPECTED_QUESTIONS:
+    """Three questions chosen by ``selector`` among the well-formed candidates.
+
+    A generator that produced fewer than three candidates failed ("Missing CQs", with
+    the reason). When it produced enough but the well-formedness check leaves fewer
+    than three, the well-formed ones are written with a note: an ill-formed question
+    is never chosen to make up the number.
+    """
+    if len(candidates) < EXPECTED_QUESTIONS:
         reason = f"{source}: only {len(candidates)} distinct usable question(s)"
         return ItemOutcome(iid, None, reason, candidates)
-    return ItemOutcome(iid, chosen, None, candidates)
+    text = intervention.intervention
+    rejected = {c: [str(f) for f in flaws] for c in candidates
+                if (flaws := check_question(c, text))}  # fmt: skip
+    usable = [c for c in candidates if c not in rejected]
+    chosen = selector(intervention, usable, EXPECTED_QUESTIONS) if usable else []
+    outcome = ItemOutcome(iid, chosen, None, candidates, rejected=rejected)
+    if len(chosen) < EXPECTED_QUESTIONS:
+        outcome.note = (
+            f"{source}: {len(rejected)} of {len(candidates)} candidate(s) ill-formed, "
+            f"{len(chosen)} question(s) instead of {EXPECTED_QUESTIONS}"
+        )
+    return outcome
+
+
+def _notes(outcomes: Sequence[ItemOutcome]) -> list[str]:
+    return [f"{o.intervention_id}: {o.note}" for o in outcomes if o.note]
 
 
 def _signature(task_generator: str, dataset: CQDataset, spec: Spec, **fields: Any) -> Signature:
@@ -111,7 +136,7 @@ class TemplateCQGenerator:
             )
             if on_progress:
                 on_progress(n, len(dataset.interventions))
-        return GenerationRun(outcomes)
+        return GenerationRun(outcomes, notes=_notes(outcomes))
 
     def signature(self, dataset: CQDataset) -> Signature:
         """Generator, schemes source, selector and dataset."""
@@ -223,7 +248,7 @@ class LLMCQGenerator:
                 outcomes.append(ItemOutcome(iid, None, failure, candidates))
             else:
                 outcomes.append(select_three(iid, item, candidates, self.selector, "model output"))
-        return GenerationRun(outcomes, stats, warnings)
+        return GenerationRun(outcomes, stats, warnings, _notes(outcomes))
 
     def signature(self, dataset: CQDataset) -> Signature:
         """Generator, model, strategies, sampling settings and dataset."""

@@ -8,6 +8,7 @@ from maieutic.data.cqs import load_cq_dataset
 from maieutic.errors import DataError
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import create, register
+from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
 from maieutic.tasks.cqs.evaluators import llm_client
 from maieutic.tasks.cqs.generate import LLMCQGenerator, TemplateCQGenerator
 from maieutic.tasks.cqs.prompts import PromptContext
@@ -23,6 +24,14 @@ def scheme_library(schemes: str | None, scheme_mapping: str | None) -> SchemeLib
     return (
         SchemeLibrary.from_walton(schemes, scheme_mapping) if schemes else SchemeLibrary.builtin()
     )
+
+
+@register("generator", "cqs", "claims")
+def claims() -> ClaimsCQGenerator:
+    """Model-free (the default): the text's own claims, read with a syntactic parser,
+    each challenged in the framings that fit it; three chosen for usefulness,
+    well-formedness and variety."""
+    return ClaimsCQGenerator()
 
 
 @register("generator", "cqs", "template")

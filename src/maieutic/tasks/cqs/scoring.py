@@ -49,6 +49,14 @@ class QuestionResult:
     best_reference_id: str | None
     similarity: float | None
     note: str | None = None
+    form_flaws: list[str] | None = None
+    """What the well-formedness check found (empty: well formed; None: not checked).
+    A flag beside the label: it never changes the label or the score."""
+
+    @property
+    def well_formed(self) -> bool | None:
+        """Whether the question passed the well-formedness check (None: not checked)."""
+        return None if self.form_flaws is None else not self.form_flaws
 
     def to_json(self) -> dict[str, Any]:
         """The question in the benchmark script's output layout, plus maieutic's fields."""
@@ -57,6 +65,10 @@ class QuestionResult:
         out["similarity"] = self.similarity
         if self.note:
             out["note"] = self.note
+        if self.form_flaws is not None:
+            out["well_formed"] = not self.form_flaws
+            if self.form_flaws:
+                out["form_flaws"] = self.form_flaws
         return out
 
 
@@ -109,6 +121,12 @@ class InterventionResult:
         }
 
 
+def _well_formed_rate(questions: list[QuestionResult]) -> float | None:
+    """Share of checked questions that are well formed (None when none was checked)."""
+    checked = [q.well_formed for q in questions if q.well_formed is not None]
+    return sum(checked) / len(checked) if checked else None
+
+
 def _score_key(score: float) -> str:
     return str(Fraction(score).limit_denominator(EXPECTED_QUESTIONS * 100))
 
@@ -134,6 +152,7 @@ def summarize(results: list[InterventionResult]) -> dict[str, Any]:
         "labels": {label: label_counts.get(label, 0) for label in ALL_LABELS},
         "intervention_scores": dict(sorted(score_counts.items(), key=lambda kv: Fraction(kv[0]))),
         "n_flagged": sum(bool(r.flags) for r in results),
+        "well_formed_rate": _well_formed_rate(questions),
         "diversity": {
             "all": diversity_report([q.cq for q in questions]),
             "useful": diversity_report([q.cq for q in questions if q.label == "Useful"]),

@@ -1,0 +1,212 @@
+"""The kinds of claim a clause makes, and the features the claim ranker reads.
+
+Kinds follow what critical questions probe (statistics, causes, generalisations,
+predictions, proposals, appeals to an expert or to experience, analogies, attacks on
+a person, value judgements); each is recognised from the clause's words and syntax.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.tokens import Span, Token
+
+from maieutic.language.clause_syntax import (
+    is_figure,
+    modal_action,
+    subject_of,
+    tense_of,
+)
+from maieutic.language.restate import render
+
+KINDS = (
+    "inference",
+    "statistic",
+    "causal",
+    "generalisation",
+    "prediction",
+    "proposal",
+    "authority",
+    "experience",
+    "analogy",
+    "attack",
+    "evaluation",
+    "assertion",
+)
+
+
+QUANTIFIERS = {
+    "all", "every", "everyone", "everybody", "everything", "always", "never", "nobody",
+    "none", "nothing", "no one", "anyone", "anybody", "each", "entire", "whole",
+}  # fmt: skip
+
+
+CAUSAL_VERBS = {"cause", "lead", "result", "produce", "destroy", "kill", "prevent", "reduce",
+                 "increase", "trigger", "stop"}  # fmt: skip
+
+
+CAUSAL_MARKS = {"because", "since", "as", "so"}
+
+
+EXPERT_WORDS = {
+    "expert", "experts", "scientist", "scientists", "doctor", "doctors", "physician",
+    "professor", "study", "studies", "research", "researchers", "survey", "report", "data",
+    "statistics", "according", "economist", "economists", "evidence", "poll", "polls",
+}  # fmt: skip
+
+
+EXPERIENCE = re.compile(
+    r"\b(?:i've seen|i have seen|i've heard|i have heard|i know (?:people|someone|many)|"
+    r"in my experience|my (?:son|daughter|child|children|kid|kids|friend|friends|husband|wife|"
+    r"family|mother|father|mom|dad)|i (?:saw|experienced|witnessed|met|grew up))\b",
+    re.IGNORECASE,
+)
+
+
+ANALOGY = re.compile(
+    r"\b(?:just like|just as|like a|like the|similar to|the same as|no different (?:from|than)|"
+    r"compared to|comparable to|equivalent to|akin to)\b",
+    re.IGNORECASE,
+)
+
+
+NEGATIVE = {
+    "liar", "lie", "lied", "lying", "corrupt", "incompetent", "stupid", "idiot", "insult",
+    "insulted", "dismissive", "disgrace", "disaster", "failed", "fail", "weak", "dishonest",
+    "crook", "racist", "hypocrite", "hypocritical", "ignorant", "terrible", "horrible",
+    "dangerous", "unfit", "crooked", "nasty", "rude", "selfish", "greedy", "lazy",
+}  # fmt: skip
+
+
+EVALUATIVE = {
+    "good", "bad", "right", "wrong", "fair", "unfair", "best", "worst", "better", "worse",
+    "important", "necessary", "essential", "dangerous", "safe", "unsafe", "great", "terrible",
+    "ridiculous", "absurd", "moral", "immoral", "acceptable", "unacceptable", "enough",
+    "effective", "ineffective", "reasonable", "unreasonable", "wise", "foolish", "harmful",
+}  # fmt: skip
+
+
+PRONOUN_SUBJECTS = {"it", "this", "that", "they", "them", "these", "those", "he", "she",
+                     "which", "who", "there"}  # fmt: skip
+
+
+def evaluates(head: Token) -> bool:
+    """Whether the clause's predicate is a value judgement ("X is wrong", "it's time
+    that…", "that's not good judgment"), not merely a clause with "good" in it."""
+    if head.lemma_.lower() in EVALUATIVE:
+        return True
+    for child in head.children:
+        if child.dep_ not in ("acomp", "attr", "oprd"):
+            continue
+        if child.lower_ in EVALUATIVE or any(
+            g.dep_ == "amod" and g.lower_ in EVALUATIVE for g in child.children
+        ):
+            return True
+    return False
+
+
+def claim_kinds(head: Token, tokens: list[Token], sentence: Span, text: str) -> list[str]:
+    """The kinds of claim a clause makes, most specific first (``assertion`` last)."""
+    lowered = {t.lower_ for t in tokens}
+    lemmas = {t.lemma_.lower() for t in tokens}
+    kinds: list[str] = []
+    if any(is_figure(t) for t in tokens):
+        kinds.append("statistic")
+    verbs = [head, *(c for c in head.children if c.dep_ == "xcomp")]
+    if any(v.pos_ == "VERB" and v.lemma_ in CAUSAL_VERBS for v in verbs):
+        kinds.append("causal")
+    if re.search(r"\b(?:because|due to|as a result|that's why|which means)\b", text, re.I):
+        kinds.append("causal")
+    if lowered & QUANTIFIERS or re.search(r"\bno one\b", text, re.I):
+        kinds.append("generalisation")
+    tense = tense_of(head)
+    if tense == "future":
+        kinds.append("prediction")
+    if modal_action(head):
+        kinds.append("proposal")
+    if lowered & EXPERT_WORDS or head.lemma_ in ("find", "determine", "conclude", "report"):
+        kinds.append("authority")
+    if EXPERIENCE.search(sentence.text):
+        kinds.append("experience")
+    if ANALOGY.search(text):
+        kinds.append("analogy")
+    subject = subject_of(head)
+    attacked = attacked_person(subject)
+    if attacked and (lemmas & NEGATIVE or lowered & NEGATIVE):
+        kinds.append("attack")
+    if evaluates(head):
+        kinds.append("evaluation")
+    if tense == "possible" and "prediction" not in kinds:
+        kinds.append("prediction")
+    kinds.append("assertion")
+    return list(dict.fromkeys(kinds))
+
+
+def attacked_person(subject: Token | None) -> str:
+    """The named person a clause is about, when its subject names one."""
+    if subject is None:
+        return ""
+    if subject.ent_type_ == "PERSON" or (subject.pos_ == "PROPN" and subject.text[0].isupper()):
+        span = [t for t in subject.subtree]
+        return " ".join(t.text for t in span)
+    if subject.lower_ in ("he", "she", "you"):
+        return ""  # unresolved: no name to restate
+    return ""
+
+
+def defining_terms(tokens: list[Token], sentence: Span) -> tuple[str, ...]:
+    """Noun phrases a reader could ask to have pinned down: quoted words, and noun
+    phrases with an evaluative or vague modifier ("fair share", "common sense gun
+    solutions")."""
+    ids = {t.i for t in tokens}
+    out = []
+    for chunk in sentence.noun_chunks:
+        if not all(t.i in ids for t in chunk) or chunk.root.pos_ == "PRON":
+            continue
+        words = [t for t in chunk if t.dep_ not in ("det", "poss") and not t.is_punct]
+        if not 2 <= len(words) <= 5 or chunk.root.lower_ in EMPTY_HEADS:
+            continue
+        vague = any(t.lower_ in VAGUE for t in words if t.pos_ in ("ADJ", "NOUN"))
+        if vague:
+            out.append(render(words))
+    return tuple(dict.fromkeys(out))
+
+
+EMPTY_HEADS = {"one", "sort", "kind", "lot", "deal", "part", "bit", "way", "thing", "things",
+                "type", "lots", "number", "amount", "couple"}  # fmt: skip
+
+
+VAGUE = {
+    "fair", "sense", "real", "proper", "reasonable", "appropriate", "affordable", "decent",
+    "normal", "natural", "extreme", "radical", "mainstream", "excessive", "adequate",
+    "sufficient", "meaningful", "legitimate", "unnecessary", "unreasonable", "unfair",
+}  # fmt: skip
+"""Words whose meaning depends on who judges: a phrase built on one is worth defining."""
+
+
+STANCE = {
+    "support", "want", "hope", "like", "love", "hate", "believe", "think", "feel", "agree",
+    "prefer", "wish", "oppose", "favor", "favour", "urge", "ask", "need",
+}  # fmt: skip
+
+
+def clause_features(
+    head: Token, subject: Token, tokens: list[Token], kinds: list[str], sentence_index: int
+) -> dict[str, float]:
+    alpha = [t for t in tokens if t.is_alpha]
+    content = [t for t in alpha if not t.is_stop]
+    return {
+        **{f"kind_{k}": float(k in kinds) for k in KINDS},
+        "n_words": float(len(alpha)),
+        "n_content": float(len(content)),
+        "subject_pronoun": float(subject.lower_ in PRONOUN_SUBJECTS),
+        "subject_first_person": float(subject.lower_ in ("i", "we")),
+        "subject_second_person": float(subject.lower_ == "you"),
+        "subject_entity": float(bool(subject.ent_type_) or subject.pos_ == "PROPN"),
+        "has_entity": float(any(t.ent_type_ for t in tokens)),
+        "negated": float(any(t.dep_ == "neg" for t in tokens)),
+        "second_person": float(any(t.lower_ in ("you", "your") for t in tokens)),
+        "is_root": float(head.dep_ == "ROOT"),
+        "reported": float(head.dep_ == "ccomp"),
+        "position": float(sentence_index),
+    }

@@ -1,0 +1,389 @@
+"""Clause-level syntax for reading claims: subjects, tense, which tokens a restated
+clause keeps, and whether a restated clause stands on its own.
+
+These are the rules :mod:`maieutic.language.claims` applies to spaCy's dependency
+parse; each says why it exists, since each was added for a failure seen in real
+transcripts (a fronted object, a parenthetical "as you know", a pronoun no reader of
+the question alone could resolve).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from spacy.tokens import Span, Token
+
+from maieutic.language import syntax
+
+REPORTING = {
+    "think", "believe", "say", "mean", "know", "feel", "guess", "suppose", "argue",
+    "claim", "agree", "hope", "understand", "suggest", "show", "prove", "find", "determine",
+    "conclude", "report", "state", "tell", "realize", "realise", "assume", "doubt", "bet",
+}  # fmt: skip
+
+
+OBLIGATION = {"should", "must", "ought"}
+
+
+NEED_VERBS = {"need", "have"}  # need to / have to ("'ve got to": lemma "get")
+
+
+FUTURE = {"will", "'ll", "wo", "shall", "could", "may", "might"}
+
+
+POSSIBLE = {"would", "can", "ca", "'d"}
+
+
+DISCOURSE = {"well", "look", "now", "so", "again", "frankly", "honestly", "actually", "also",
+              "anyway", "and", "but", "or", "then", "oh", "yes", "no", "okay", "ok", "plus",
+              "however", "still", "yet", "because", "though", "although"}  # fmt: skip
+
+
+SELF_OR_ANAPHOR = {"i", "we", "you", "that", "this", "it", "he", "she", "they"}
+
+
+LEADING_PHRASE = re.compile(
+    r"^(?:(?:in fact|of course|you know|i mean|by the way|in other words|believe me|"
+    r"to be honest|at the end of the day|the fact is|let me tell you|"
+    r"first(?:ly)?|second(?:ly)?|finally|again|look|listen)\s*,?\s+)+",
+    re.IGNORECASE,
+)
+
+
+SUBJECTS = ("nsubj", "nsubjpass", "expl", "csubj", "csubjpass")
+
+
+def subject_of(head: Token) -> Token | None:
+    """The clause's subject (the parser sometimes hangs it on an auxiliary)."""
+    found = next((c for c in head.children if c.dep_ in SUBJECTS), None)
+    if found is None:
+        for aux in (c for c in head.children if c.dep_ in ("aux", "auxpass")):
+            found = next((c for c in aux.children if c.dep_ in SUBJECTS), None) or found
+    return found
+
+
+def is_finite(head: Token) -> bool:
+    if head.tag_ in ("VBD", "VBZ", "VBP", "MD"):
+        return True
+    return any(c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBD", "VBZ", "VBP", "MD")
+               for c in head.children)  # fmt: skip
+
+
+def tense_of(head: Token) -> str:
+    auxes = [c for c in head.children if c.dep_ in ("aux", "auxpass")]
+    words = {a.lower_.replace("’", "'") for a in auxes}
+    if words & FUTURE or ("going" in words and any(c.lower_ == "to" for c in head.children)):
+        return "future"
+    if head.lower_ == "going" and any(c.dep_ == "xcomp" for c in head.children):
+        return "future"
+    if words & POSSIBLE:
+        return "possible"
+    if modal_action(head) is not None:
+        return "present"  # an obligation ("we've got to go") is about now and later
+    tags = {head.tag_} | {a.tag_ for a in auxes}
+    if "VBD" in tags or (head.tag_ == "VBN" and words & {"has", "have", "'ve", "had", "'d"}):
+        return "past"
+    return "present"
+
+
+def block(token: Token) -> set[int]:
+    """A subtree to leave out, with the comma that set it off."""
+    left, right = token.left_edge.i, token.right_edge.i
+    doc = token.doc
+    ids = set(range(left, right + 1))
+    if right + 1 < len(doc) and doc[right + 1].text == ",":
+        ids.add(right + 1)
+    elif left > 0 and doc[left - 1].text == ",":
+        ids.add(left - 1)
+    return ids
+
+
+def is_aside(token: Token) -> bool:
+    """A parenthetical aside: "as you know", "I think", "you see"."""
+    subject = subject_of(token)
+    marked_as = any(g.dep_ == "mark" and g.lower_ == "as" for g in token.children)
+    return (token.dep_ == "advcl" and marked_as) or (
+        token.dep_ == "parataxis" and subject is not None and subject.lower_ in ("i", "you")
+    )
+
+
+def excluded_tokens(head: Token, split: set[int]) -> set[int]:
+    """Token indexes to leave out of ``head``'s clause: clauses split off on their own,
+    and parenthetical asides ("as you know")."""
+    out: set[int] = set()
+    for token in head.subtree:
+        if token == head:
+            continue
+        if token.i in split or is_aside(token) or token.dep_ in ("parataxis", "dep"):
+            out |= block(token)  # "dep": a piece the parser could not attach
+    return out
+
+
+def trim(tokens: list[Token]) -> list[Token]:
+    """Drop leading connectives, discourse words and punctuation; trailing punctuation."""
+    while tokens and (
+        tokens[0].is_punct
+        or tokens[0].dep_ in ("cc", "mark", "intj", "discourse", "preconj")
+        or (tokens[0].lower_ in DISCOURSE and tokens[0].dep_ in ("advmod", "cc", "intj"))
+    ):
+        tokens = tokens[1:]
+    while tokens and (
+        tokens[-1].is_punct or tokens[-1].dep_ == "cc" or tokens[-1].lower_ in ("though", "too")
+    ):
+        tokens = tokens[:-1]
+    if len(tokens) > 2 and tokens[-1].lower_ in ("etc", "etc."):
+        tokens = trim(tokens[:-1])
+    # a vocative at the start: "Mr. Trump, you have…"
+    comma = next((n for n, t in enumerate(tokens[:4]) if t.text == ","), None)
+    if comma and all(t.ent_type_ == "PERSON" or t.text in ("Mr.", "Mrs.", "Ms.", "Dr.")
+                     for t in tokens[:comma]):  # fmt: skip
+        tokens = tokens[comma + 1 :]
+    # a vocative at the end: "…, Donald"
+    if len(tokens) > 3 and tokens[-2].text == "," and tokens[-1].ent_type_ == "PERSON":
+        tokens = tokens[:-2]
+    return tokens
+
+
+MAX_CLAUSE_WORDS = 26
+"""Longer clauses lose trailing modifiers (relative and adverbial clauses, then
+prepositional phrases) until they fit; a question restating more is hard to read."""
+
+
+OPTIONAL = ("appos", "relcl", "acl")
+"""Trimmed only where they describe (an apposition, a relative clause); a trimmed
+prepositional phrase or adverbial clause would change the claim, so such a clause is
+left out instead."""
+
+
+def clause_tokens(head: Token, split: set[int]) -> list[Token]:
+    excluded = excluded_tokens(head, split)
+    # emphasis adds nothing a question should repeat ("it's fairly clear that…" stays)
+    excluded |= {t.i for t in head.subtree if t.lower_ in EMPHASIS and t.dep_ == "advmod"}
+    tokens = trim([t for t in head.subtree if t.i not in excluded])
+    for dep in OPTIONAL:
+        if sum(t.is_alpha for t in tokens) <= MAX_CLAUSE_WORDS:
+            break
+        for token in reversed(tokens):
+            if token.dep_ == dep and token.i > head.i and token.head.i >= head.i:
+                excluded |= block(token)
+                tokens = trim([t for t in head.subtree if t.i not in excluded])
+                if sum(t.is_alpha for t in tokens) <= MAX_CLAUSE_WORDS:
+                    break
+    if sum(t.is_alpha for t in tokens) > MAX_CLAUSE_WORDS:
+        return []
+    return tokens
+
+
+def modal_action(head: Token) -> tuple[str, list[Token]] | None:
+    """For "we should ban X" / "we've got to work with X" / "we need to do Y": the kind
+    of obligation and the tokens of the proposed action (base form)."""
+    auxes = {c.lower_ for c in head.children if c.dep_ == "aux"}
+    if auxes & OBLIGATION and head.tag_ == "VB":
+        if any(c.dep_ == "neg" for c in head.children):
+            return None  # "we should not X": a proposal to refrain, restated poorly
+        return "modal", [t for t in head.subtree if t.dep_ not in ("nsubj", "aux", "neg")
+                         or t.head != head]  # fmt: skip
+    if any(c.dep_ == "neg" for c in head.children):
+        return None  # "an individual doesn't have to…" is no proposal
+    got_to = head.lower_ in ("got", "gotta") and any(
+        c.dep_ == "aux" and c.lemma_ == "have" for c in head.children
+    )
+    if head.lemma_ in NEED_VERBS or got_to:
+        xcomp = next((c for c in head.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
+        if xcomp is not None and any(c.lower_ == "to" for c in xcomp.children):
+            # "we've got to do everything we can to vacuum up…": the parser may hang the
+            # purpose clause on "got"; it belongs to the action
+            tokens = [t for t in xcomp.subtree if not (t.head == xcomp and t.dep_ == "aux")]
+            tail = [t for c in head.children if c.dep_ in ("xcomp", "advcl") and c.i > xcomp.i
+                    for t in c.subtree]  # fmt: skip
+            return "need", tokens + tail
+    return None
+
+
+def starts_well(tokens: list[Token], subject: Token) -> bool:
+    """A clause opens with its subject, or with an adverb or a prepositional phrase
+    before it ("in 2008, we…"); not with a fronted object, a subordinator or "the more"."""
+    start = subject.left_edge.i
+    for token in tokens:
+        if token.i >= start:
+            return True
+        if token.tag_ in ("WRB", "WDT", "WP", "JJR", "RBR") or token.dep_ in ("dobj", "mark"):
+            return False
+        if token.dep_ not in (
+            "advmod",
+            "prep",
+            "pobj",
+            "det",
+            "amod",
+            "compound",
+            "punct",
+            "nummod",
+            "npadvmod",
+            "pcomp",
+            "poss",
+            "case",
+            "cc",
+        ):
+            return False  # fmt: skip
+    return True
+
+
+UNRESOLVED = {"it", "this", "that", "these", "those", "they", "them", "which", "one",
+               "both", "some", "all"}  # fmt: skip
+
+
+def extraposed(head: Token) -> bool:
+    """ "It's important that we act", "it is time that…": "it" stands for the clause."""
+    return any(c.dep_ in ("ccomp", "xcomp", "csubj") for c in head.children) or any(
+        g.dep_ in ("ccomp", "relcl", "acl", "xcomp")
+        for c in head.children if c.dep_ in ("acomp", "attr")
+        for g in c.children
+    )  # fmt: skip
+
+
+MIN_CONTENT_WORDS = 2
+"""A claim with fewer content words ("we need heart") says too little to challenge."""
+
+
+BAD_END = {"DT", "IN", "CC", "TO", "WDT", "WP", "PRP$", "MD", "POS", "HYPH"}
+
+
+DISFLUENCY = re.compile(r"\b(?:the|a|an|of|on|in|to|and|that)\s*,|\s-\s|[–—]|\.\.\.|…")
+
+
+@lru_cache(maxsize=8192)
+def reads_as_clause(text: str) -> bool:
+    """Whether a restated clause, parsed on its own, is one complete declarative: a
+    finite verb with its subject first, no fragment the parser could not attach, no
+    disfluency ("on the, still on"), enough content words, and no dangling end."""
+    if DISFLUENCY.search(text):
+        return False
+    doc = syntax.nlp()(text)
+    words = [t for t in doc if not t.is_punct]
+    if not words or words[-1].tag_ in BAD_END or words[-1].lemma_ in REPORTING:
+        return False
+    if len(content_lemmas(doc)) < MIN_CONTENT_WORDS and not any(is_figure(t) for t in doc):
+        return False
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if len(roots) != 1 or any(t.dep_ == "dep" for t in doc):
+        return False
+    root = roots[0]
+    return subject_of(root) is not None and is_finite(root)
+
+
+CONDITIONS = {"if", "when", "once", "unless", "whenever"}
+
+
+AMBIGUOUS = {"he", "she", "him", "his", "her", "hers", "they", "them", "their", "theirs",
+              "you", "your", "yours", "it", "its", "this", "that", "these", "those"}  # fmt: skip
+
+
+HEDGES = {"maybe", "perhaps", "probably", "possibly", "supposedly", "apparently"}
+
+
+EMPHASIS = {"clearly", "really", "actually", "basically", "frankly", "honestly",
+             "obviously", "certainly", "literally", "just", "totally", "absolutely"}  # fmt: skip
+
+
+def unclear_reference(tokens: list[Token], rewrites: dict[int, str], head: Token) -> bool:
+    """Whether the clause keeps a pronoun a reader of the question alone could not resolve
+    ("he started his business", "they're using our country", "solve that for us");
+    "we" and "our" pass (the speaker's side), and so does the "it" of "it's time that…"."""
+    subject = subject_of(head)
+    nominal_subject = (subject is not None and subject.pos_ in ("NOUN", "PROPN")) or (
+        subject is not None and subject.lower_ in ("everyone", "everybody", "nobody", "anyone")
+    )
+    for token in tokens:
+        if token.i in rewrites or token.lower_ not in AMBIGUOUS:
+            continue
+        if token.tag_ == "PRP$" and nominal_subject and subject.i < token.i:
+            continue  # "everyone … has released their tax returns": theirs is the subject's
+        if token.tag_ in ("PRP", "PRP$"):
+            if token.lower_ == "it" and token.head == head and extraposed(head):
+                continue
+            if token.lower_ == "it" and token.dep_ in ("dobj", "pobj"):
+                continue  # "deal with it": the clause says what it is about
+            return True
+        if token.tag_ == "DT" and token.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj", "attr"):
+            return True  # "that" standing for something said before
+    return False
+
+
+def hedged(tokens: list[Token]) -> bool:
+    """A clause the speaker does not assert ("maybe the ban could…")."""
+    return any(t.lower_ in HEDGES and t.dep_ == "advmod" for t in tokens)
+
+
+def fronted_condition(head: Token, subject: Token) -> Token | None:
+    """A condition put before the clause ("If you help create the profits, you should…")."""
+    for child in head.children:
+        if (
+            child.dep_ == "advcl"
+            and child.i < subject.i
+            and any(g.dep_ == "mark" and g.lower_ in CONDITIONS for g in child.children)
+        ):
+            return child
+    return None
+
+
+def content_lemmas(tokens) -> tuple[str, ...]:
+    """Distinct content lemmas of ``tokens`` (alphabetic, not stop words, 3+ letters)."""
+    return tuple(dict.fromkeys(
+        t.lemma_.lower() for t in tokens if t.is_alpha and not t.is_stop and len(t) > 2
+    ))  # fmt: skip
+
+
+AFFIRMING = {"think", "believe", "know", "mean", "feel", "guess", "suppose", "say", "bet",
+              "agree", "understand", "realize", "realise", "argue"}  # fmt: skip
+
+
+FINDING = {"show", "prove", "find", "determine", "conclude", "report", "state", "confirm"}
+
+
+def asserted_report(verb: Token) -> bool:
+    """Whether what ``verb`` reports is asserted by the speaker: "I think X", "that means
+    X", "the study found X" — not "it is dangerous to claim X", "I don't think X" or
+    "they say X" (a view reported, perhaps to reject it)."""
+    if verb.dep_ not in ("ROOT", "conj") or any(c.dep_ == "neg" for c in verb.children):
+        return False
+    subject = subject_of(verb)
+    if subject is None:
+        return False
+    if subject.lower_ in SELF_OR_ANAPHOR:
+        return verb.lemma_ in AFFIRMING and subject.lower_ not in ("you", "he", "she", "they")
+    return verb.lemma_ in FINDING
+
+
+def split_points(sentence: Span) -> set[int]:
+    """Heads of clauses that stand on their own within a sentence: coordinated clauses
+    with their own subject, and reported clauses."""
+    return {token.i for token in sentence if _stands_alone(token)}
+
+
+_CONTRAST_OR_REASON = {"because", "since", "although", "though", "whereas"}
+
+
+def _stands_alone(token: Token) -> bool:
+    if subject_of(token) is None:
+        return False
+    if token.dep_ == "conj":
+        return token.head.pos_ in ("VERB", "AUX")
+    if token.dep_ == "ccomp":
+        return asserted_report(token.head)
+    if token.dep_ == "advcl":
+        return any(c.dep_ == "mark" and c.lower_ in _CONTRAST_OR_REASON for c in token.children)
+    return False
+
+
+def is_figure(token: Token) -> bool:
+    """A number that states a quantity ("3000 members", "40 percent", "$5 billion"); not
+    a date, an ordinal or "one"."""
+    if token.ent_type_ in ("DATE", "TIME", "ORDINAL"):
+        return False
+    if token.ent_type_ in ("PERCENT", "MONEY", "QUANTITY"):
+        return True
+    if token.lower_ in ("million", "millions", "billion", "billions", "trillion", "thousands",
+                        "hundreds", "percent"):  # fmt: skip
+        return True
+    return token.like_num and any(ch.isdigit() for ch in token.text)

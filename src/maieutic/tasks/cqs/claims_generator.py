@@ -1,0 +1,173 @@
+"""The default model-free generator: questions about what the text actually claims.
+
+Each intervention is read with a syntactic parser (:mod:`maieutic.language.claims`):
+its clauses are restated in full and tagged with the kind of claim they make. Every
+framing that fits a claim (:mod:`maieutic.tasks.cqs.framings`) gives a candidate
+question — over-generation — and three are selected by a score that values
+
+- usefulness: how likely people are to challenge that claim of this text, times how
+  often people found questions in that framing useful (both learned from the
+  benchmark's labelled references, :mod:`maieutic.tasks.cqs.claim_ranker`);
+- well-formedness: a candidate the check of :mod:`maieutic.language.wellformed`
+  flags is never chosen, and a very long one is less likely to be;
+- variety: never two questions about the same claim in the same framing, never the
+  same wording twice, a second question about a claim or in a framing family only at
+  a discount.
+
+A text with fewer than three complete claims gets fewer questions and a note saying
+so; nothing is padded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from maieutic.data.cqs import EXPECTED_QUESTIONS, CQDataset
+from maieutic.generate.protocol import GenerationRun
+from maieutic.language.claims import Reading, read_claims
+from maieutic.language.wellformed import check_question
+from maieutic.registry import Spec
+from maieutic.signature import Signature
+from maieutic.tasks.cqs.claim_ranker import ClaimRanker, builtin_ranker
+from maieutic.tasks.cqs.framings import Candidate, candidates
+
+SAME_CLAIM = 0.2
+"""Score kept by a second question about a claim already asked about."""
+SAME_FRAMING = 0.6
+"""Score kept by a second question in a framing already used."""
+LONG_QUESTION_WORDS = 38
+"""Longer questions are hard to take in at once: their score is halved."""
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate with its selection score and any flaw found."""
+
+    candidate: Candidate
+    score: float
+    flaws: tuple[str, ...]
+
+
+def score_candidates(
+    reading: Reading, pool: list[Candidate], ranker: ClaimRanker, text: str
+) -> list[Scored]:
+    """Every candidate scored (usefulness × framing prior, long ones halved) and checked."""
+    claim_scores = ranker.claim_scores(reading)
+    out = []
+    for cand in pool:
+        score = float(claim_scores[cand.claim]) * ranker.prior(cand.framing)
+        if len(cand.question.split()) > LONG_QUESTION_WORDS:
+            score *= 0.5
+        flaws = tuple(str(f) for f in check_question(cand.question, text))
+        out.append(Scored(cand, score, flaws))
+    return out
+
+
+def select(scored: list[Scored], k: int = EXPECTED_QUESTIONS) -> list[Scored]:
+    """Up to ``k`` well-formed candidates, greedily by score with the variety rules."""
+    usable = [s for s in scored if not s.flaws]
+    chosen: list[Scored] = []
+    while len(chosen) < k:
+        best, best_value = None, 0.0
+        for item in usable:
+            if item in chosen:
+                continue
+            cand = item.candidate
+            if any(c.candidate.claim == cand.claim and c.candidate.framing == cand.framing
+                   for c in chosen):  # fmt: skip
+                continue
+            if cand.generic and any(c.candidate.generic for c in chosen):
+                continue
+            if any(c.candidate.wording == cand.wording for c in chosen):
+                continue  # a family's second question uses another of its wordings
+            if sum(c.candidate.claim == cand.claim for c in chosen) >= 2:
+                continue
+            value = item.score
+            if any(c.candidate.claim == cand.claim for c in chosen):
+                value *= SAME_CLAIM
+            if any(c.candidate.framing == cand.framing for c in chosen):
+                value *= SAME_FRAMING
+            if value > best_value:
+                best, best_value = item, value
+        if best is None:
+            break
+        chosen.append(best)
+    return chosen
+
+
+@dataclass
+class ClaimQuestions:
+    """What the generator found for one text."""
+
+    questions: list[str]
+    candidates: list[Scored]
+    reading: Reading
+    note: str | None = None
+
+
+class ClaimsCQGenerator:
+    """Model-free: questions about the text's own claims, chosen for people."""
+
+    uses_llm = False
+    spec: Spec
+
+    def __init__(self, ranker: ClaimRanker | None = None) -> None:
+        self.ranker = ranker or builtin_ranker()
+
+    def questions_for(self, text: str, k: int = EXPECTED_QUESTIONS) -> ClaimQuestions:
+        """Up to ``k`` questions about ``text``, with every scored candidate."""
+        reading = read_claims(text)
+        scored = score_candidates(reading, candidates(reading), self.ranker, text)
+        chosen = select(scored, k)
+        note = None
+        if len(chosen) < k:
+            found = "no complete claim" if not reading.claims else (
+                f"only {len(reading.claims)} complete claim(s)"
+            )  # fmt: skip
+            note = f"{len(chosen)} question(s) instead of {k}: the text has {found} to challenge"
+        return ClaimQuestions([s.candidate.question for s in chosen], scored, reading, note)
+
+    def generate(
+        self,
+        dataset: CQDataset,
+        *,
+        run_index: int = 0,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> GenerationRun:
+        """Questions for every intervention (the generator is deterministic: every run
+        gives the same questions)."""
+        from maieutic.tasks.cqs.generate import ItemOutcome
+
+        outcomes, notes = [], []
+        trained = 0
+        for n, (iid, item) in enumerate(dataset.interventions.items(), start=1):
+            found = self.questions_for(item.intervention)
+            trained += self.ranker.trained_on(item.intervention)
+            outcome = ItemOutcome(
+                iid, found.questions, None, [s.candidate.question for s in found.candidates]
+            )
+            outcome.note = found.note
+            if found.note:
+                notes.append(f"{iid}: {found.note}")
+            outcomes.append(outcome)
+            if on_progress:
+                on_progress(n, len(dataset.interventions))
+        warnings = []
+        if trained:
+            warnings.append(
+                f"{trained} of these interventions were in the claim ranker's training data "
+                "(the CQs dev split): scores on them flatter the generator"
+            )
+        return GenerationRun(outcomes, warnings=warnings, notes=notes)
+
+    def signature(self, dataset: CQDataset) -> Signature:
+        """Generator, ranker, parser and dataset."""
+        from maieutic.language.syntax import pipeline_id
+
+        return Signature(
+            task="cqs",
+            generator="claims",
+            dataset=dataset.fingerprint(),
+            extra={"ranker": self.ranker.identity, "parser": pipeline_id()},
+        )

@@ -1,0 +1,215 @@
+"""Ways of challenging a claim, each written as a whole question around the claim.
+
+A framing fits some kinds of claim (a proposal can be challenged for its feasibility,
+a statistic for its source, a prediction for its likelihood) and restates the claim in
+full: ``{claim}`` is a declarative clause that reads after "that", ``{action}`` a
+proposal in the base form that reads after "to", ``{term}`` a noun phrase, ``{person}``
+someone attacked, ``{speaker}`` how the speaker is named. The wording is maieutic's
+own; the families follow the critical questions of the argumentation schemes the
+benchmark's references come from ("Benchmarking Critical Questions Generation",
+seed 000, §3: evidence, definitions, alternatives, consequences, feasibility, expert
+reliability, other causes, exceptions, analogies, ad hominem relevance).
+
+``generic`` marks the framings that fit any assertion; a selection keeps at most one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from maieutic.language.claims import Claim, Reading
+
+
+@dataclass(frozen=True)
+class Framing:
+    """One way to challenge a kind of claim."""
+
+    name: str
+    kinds: tuple[str, ...]
+    """Kinds of claim it fits; ``*`` for any."""
+    template: str
+    generic: bool = False
+    needs: str = "claim"
+    """What the template restates: ``claim``, ``action``, ``term`` or ``person``."""
+    tenses: tuple[str, ...] = ("past", "present", "future", "possible")
+    family: str = ""
+    """Framings of one family say the same thing in other words: the selection treats
+    them as one framing (and the ranker's prior is the family's). Default: the name."""
+    challenges_truth: bool = False
+    """Asks whether the claim is true: not for the speaker's own view or wish."""
+    affirmative: bool = False
+    """Only for claims stated without negation ("what could prevent it" of a claim
+    that something will not happen reads backwards)."""
+
+
+FRAMINGS: tuple[Framing, ...] = (
+    Framing(
+        "inference",
+        ("inference",),
+        "Does the fact that {cause} really show that {effect}?",
+        needs="cause",
+    ),
+    Framing("evidence", ("*",), "What evidence shows that {claim}?", challenges_truth=True),
+    Framing(
+        "evidence-know",
+        ("*",),
+        "How do we know that {claim}?",
+        family="evidence",
+        challenges_truth=True,
+    ),
+    Framing(
+        "evidence-case",
+        ("*",),
+        "Is it actually the case that {claim}, and what supports it?",
+        family="evidence",
+        challenges_truth=True,
+    ),
+    Framing(
+        "counter",
+        ("*",),
+        "Is there evidence that contradicts the claim that {claim}?",
+        family="evidence",
+        challenges_truth=True,
+    ),
+    Framing(
+        "assumption",
+        ("proposal", "evaluation", "prediction", "causal", "generalisation"),
+        "What does {speaker} take for granted in claiming that {claim}?",
+        tenses=("present", "future", "possible"),
+    ),
+    Framing(
+        "exceptions",
+        ("generalisation",),
+        "Is it really the case that {claim}, or are there exceptions?",
+    ),
+    Framing(
+        "figures",
+        ("statistic",),
+        "Where do the figures behind the claim that {claim} come from, and are they reliable?",
+    ),
+    Framing(
+        "other-causes",
+        ("causal",),
+        "Is it really the case that {claim}, or could other factors be responsible?",
+    ),
+    Framing(
+        "likelihood",
+        ("prediction",),
+        "How likely is it that {claim}, and what could prevent it?",
+        tenses=("future",),
+        affirmative=True,
+    ),
+    Framing(
+        "alternatives",
+        ("proposal",),
+        "Are there better ways to reach {speaker}'s goal than to {action}?",
+        needs="action",
+    ),
+    Framing(
+        "side-effects",
+        ("proposal",),
+        "What could go wrong if the plan to {action} were carried out?",
+        needs="action",
+    ),
+    Framing(
+        "feasibility",
+        ("proposal",),
+        "Is it actually possible to {action}, and what would it cost?",
+        needs="action",
+    ),
+    Framing(
+        "source",
+        ("authority",),
+        "How reliable is the source behind the claim that {claim}, and do other experts agree?",
+    ),
+    Framing(
+        "typical",
+        ("experience",),
+        "Is it typical that {claim}, or could {speaker}'s experience be an exception?",
+    ),
+    Framing(
+        "comparison",
+        ("analogy",),
+        "Is the comparison in the claim that {claim} a fair one, or do the cases differ in "
+        "ways that matter?",
+    ),
+    Framing(
+        "relevance",
+        ("attack",),
+        "Even if {claim}, does that show that {person}'s position is wrong?",
+        needs="person",
+    ),
+    Framing(
+        "standard",
+        ("evaluation",),
+        "By what standard does {speaker} judge that {claim}, and would others agree?",
+        challenges_truth=True,
+    ),
+    Framing("definition", ("*",), 'What exactly does {speaker} mean by "{term}"?', needs="term"),
+)
+BY_NAME = {f.name: f for f in FRAMINGS}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A question about one claim in one framing."""
+
+    question: str
+    claim: int
+    """Index of the claim in the reading."""
+    framing: str
+    """The framing's family (see ``Framing.family``)."""
+    generic: bool
+    wording: str = ""
+    """The framing's own name (one of the family's wordings)."""
+
+
+def _fits(framing: Framing, claim: Claim) -> bool:
+    kinds_ok = "*" in framing.kinds or set(framing.kinds) & set(claim.kinds)
+    if framing.affirmative and claim.features.get("negated"):
+        return False
+    if framing.challenges_truth and claim.stance:
+        return False
+    if claim.kind == "inference" and framing.name != "inference":
+        return False  # the two claims it links get their own questions
+    return bool(kinds_ok) and claim.tense in framing.tenses
+
+
+def _capitalise(text: str) -> str:
+    return text[0].upper() + text[1:] if text else text
+
+
+def _fill(framing: Framing, claim: Claim, speaker: str) -> Iterator[str]:
+    values = {"speaker": speaker, "claim": claim.text}
+    if framing.needs == "action":
+        if claim.action:
+            yield framing.template.format(**values, action=claim.action)
+    elif framing.needs == "cause":
+        if claim.cause and claim.effect:
+            yield framing.template.format(**values, cause=claim.cause, effect=claim.effect)
+    elif framing.needs == "person":
+        if claim.person:
+            yield framing.template.format(**values, person=claim.person)
+    elif framing.needs == "term":
+        for term in claim.terms[:2]:
+            yield framing.template.format(**values, term=term)
+    else:
+        yield framing.template.format(**values)
+
+
+def candidates(reading: Reading) -> list[Candidate]:
+    """Every framing that fits every claim, as questions (claims in text order)."""
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for index, claim in enumerate(reading.claims):
+        for framing in FRAMINGS:
+            if not _fits(framing, claim):
+                continue
+            for question in _fill(framing, claim, reading.speaker):
+                question = _capitalise(question)
+                if question.lower() not in seen:
+                    seen.add(question.lower())
+                    family = framing.family or framing.name
+                    out.append(Candidate(question, index, family, framing.generic, framing.name))
+    return out
