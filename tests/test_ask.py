@@ -13,6 +13,7 @@ from maieutic.ask.document_questions import document_questions
 from maieutic.ask.reading import read_input
 from maieutic.ask.schemes import guess_schemes
 from maieutic.errors import DataError
+from maieutic.language.wellformed import is_well_formed
 
 ARGUMENT = (
     "We should ban cars from the city centre because pollution causes asthma in children. "
@@ -89,9 +90,13 @@ def test_json_output_model_free(cli):
     assert 1 <= len(data["focus"]) <= 2
     for label in data["focus"]:
         assert ARGUMENT[label["start"] : label["end"]] == label["span"]
-        assert label["span"] in label["question"] and label["type_name"]
-    assert data["signatures"]["cqs"].startswith("task:cqs|gen:template")
-    assert "selector:dedup" in data["signatures"]["cqs"]
+        # the span restated cleanly: no capital or full stop of its own inside the question
+        assert label["span"][1:].rstrip(".").lower() in label["question"].lower()
+        assert is_well_formed(label["question"]) and label["type_name"]
+    for q in data["cqs"]:
+        assert is_well_formed(q["question"], ARGUMENT) and q["claim"] and q["framing"]
+    assert data["signatures"]["cqs"].startswith("task:cqs|gen:claims")
+    assert "ranker:" in data["signatures"]["cqs"] and "parser:" in data["signatures"]["cqs"]
     assert data["signatures"]["focus"].startswith("task:focus|gen:cues")
 
 

@@ -60,9 +60,13 @@ def test_command_functions_stay_thin(path, command):
 def test_llm_options_are_refused_by_the_template_generator(cli, tmp_path):
     data = write_json(tmp_path / "d.json", DATASET)
     for option, value in [("--strategy", "baseline"), ("--llm", "m"), ("--temperature", "0.2")]:
-        result = cli("generate", "cqs", "--data", data, "--out", tmp_path / "o.json", option, value)
-        assert result.code == 2, option
-        assert f"{option} does not apply to the generator 'template'" in result.err
+        for generator in ("template", "claims"):
+            result = cli(
+                "generate", "cqs", "--data", data, "--out", tmp_path / "o.json",
+                "--generator", generator, option, value,
+            )  # fmt: skip
+            assert result.code == 2, option
+            assert f"{option} does not apply to the generator '{generator}'" in result.err
 
 
 def test_embedding_options_are_refused_by_chrf(cli, tmp_path):

@@ -185,7 +185,9 @@ def test_mean_std_is_the_sample_standard_deviation():
 def test_runs_give_separate_files_and_mean_std(cli, tmp_path):
     data = sample_path("cqs/sample_dataset.json")
     out = tmp_path / "tpl.json"
-    result = cli("generate", "cqs", "--data", data, "--runs", "3", "--out", out)
+    result = cli(
+        "generate", "cqs", "--data", data, "--generator", "template", "--runs", "3", "--out", out
+    )
     assert result.code == 0, result.err
     paths = [tmp_path / f"tpl-run{k}.json" for k in (1, 2, 3)]
     assert all(p.exists() for p in paths)
@@ -272,7 +274,10 @@ def test_shots_from_option_reaches_the_generator(tmp_path):
 def test_template_generator_with_dedup_keeps_every_intervention(cli, tmp_path):
     data = sample_path("cqs/sample_dataset.json")
     out = tmp_path / "tpl.json"
-    result = cli("generate", "cqs", "--data", data, "--selector", "dedup", "--out", out)
+    result = cli(
+        "generate", "cqs", "--data", data, "--generator", "template", "--selector", "dedup",
+        "--out", out,
+    )  # fmt: skip
     assert result.code == 0, result.err
     sub = json.loads(out.read_text())
     assert all(len(entry["cqs"]) == 3 for entry in sub.values())

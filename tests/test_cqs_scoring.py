@@ -123,6 +123,12 @@ def test_hand_worked_run():
         "label": NAE,
         "best_reference_id": "r0",
         "similarity": 0.6,
+        # the well-formedness flag rides beside the label ("q-b" is no question)
+        "well_formed": False,
+        "form_flaws": [
+            "casing: does not start with a capital",
+            "punctuation: does not end with a question mark",
+        ],
     }
     assert official["I1"]["score"] == pytest.approx(1 / 3)
 

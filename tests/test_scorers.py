@@ -221,8 +221,9 @@ def test_scorer_evaluates_and_selects_end_to_end(cli, tmp_path):
     assert cli("train", "scorer", "--task", "cqs", "--data", data, "--out", scorer_dir).code == 0
     out = tmp_path / "generated.json"
     generated = cli(
-        "generate", "cqs", "--data", data, "--out", out, "--selector", f"scorer:{scorer_dir}"
-    )
+        "generate", "cqs", "--data", data, "--out", out, "--generator", "template",
+        "--selector", f"scorer:{scorer_dir}",
+    )  # fmt: skip
     assert generated.code == 0, generated.err
     submission = json.loads(out.read_text())
     assert all(len(item["cqs"]) == 3 for item in submission.values())

@@ -134,8 +134,9 @@ def test_train_from_templates_then_select_with_it(cli, tmp_path):
 
     submission = tmp_path / "generated.json"
     generated = cli(
-        "generate", "cqs", "--data", data, "--out", submission, "--selector", f"scorer:{out}"
-    )
+        "generate", "cqs", "--data", data, "--out", submission, "--generator", "template",
+        "--selector", f"scorer:{out}",
+    )  # fmt: skip
     assert generated.code == 0, generated.err
     assert all(len(item["cqs"]) == 3 for item in json.loads(submission.read_text()).values())
     # as an evaluator it works, with a warning that it is a selector

@@ -12,6 +12,7 @@ import re
 from collections import Counter
 
 from maieutic.data.aura import blocks, sentences
+from maieutic.language.wellformed import is_well_formed
 
 MAX_QUESTIONS = 12
 _COPULA = re.compile(
@@ -104,7 +105,8 @@ def document_questions(text: str, limit: int = MAX_QUESTIONS) -> list[str]:
     ]
     for part in parts:
         question = _question(part)
-        if question and question not in out:
+        # the same check as every generator's selection ("What is the the pump?")
+        if question and question not in out and is_well_formed(question, text):
             out.append(question)
         if len(out) == limit:
             break

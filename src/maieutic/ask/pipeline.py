@@ -21,6 +21,8 @@ from maieutic.ask.schemes import guess_schemes
 from maieutic.data.cqs import CQDataset, Intervention
 from maieutic.data.focus_types import FocusItem, FocusSet
 from maieutic.data.focus_typology import typology
+from maieutic.language.syntax import split_speaker
+from maieutic.language.wellformed import is_well_formed
 from maieutic.registry import create
 
 MAX_ASSESSED_CHARS = 50_000
@@ -137,10 +139,14 @@ def socratic_questions(
 ) -> tuple[list[dict], str, list[str], str | None]:
     """Up to two Socratic questions with weakness type, span and offsets; the
     signature, problems, and why it failed (None when it did not)."""
-    item = FocusItem("ask", text, None)
+    # a transcript's speaker label ("CLINTON:") is no part of the argument: blanked, so
+    # offsets into the text still hold
+    _, _, body_start = split_speaker(text)
+    argument = " " * body_start + text[body_start:]
+    item = FocusItem("ask", argument, None)
     dataset = FocusSet({"ask": item}, source="<ask>", name="ask")
     name = "llm" if options.uses_llm else "cues"
-    args = _llm_args(options) if options.uses_llm else {}
+    args = _llm_args(options) if options.uses_llm else {"require_question": True}
     generator = create("generator", "focus", name, **args)
     run = generator.generate(dataset)
     [outcome] = run.outcomes
@@ -175,6 +181,7 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
         generator = create("generator", "aura", "llm", **_llm_args(options))
         run = generator.generate(document)
         questions = list(dict.fromkeys(q for o in run.outcomes for q in o.questions))
+        questions = [q for q in questions if is_well_formed(q, text)]
         failures = [o.failure for o in run.outcomes if o.failure]
         origin = "llm"
     else:

@@ -1,7 +1,7 @@
 """``maieutic demo``: the main job on the embedded defaults, with no network.
 
 It generates critical questions for the bundled sample dataset with the model-free
-template generator, then evaluates that submission and the bundled sample submission
+claims generator, then evaluates that submission and the bundled sample submission
 against the sample references with the embedded embedding model, shows some of the
 generated questions with the labels they received, and explains every column. Then it
 finds weakness types, spans and Socratic questions (FOCUS) for the bundled sample
@@ -92,7 +92,7 @@ def demo(ctx: click.Context, out_dir: str | None) -> None:
     """Generate questions for the bundled sample texts, then evaluate them."""
     directory = Path(out_dir) if out_dir else maieutic_home() / "demo"
     dataset = str(sample_path("cqs/sample_dataset.json"))
-    generated = directory / "template_generator.json"
+    generated = directory / "claims_generator.json"
     results_path = directory / "results.json"
     ctx.invoke(generate_cqs, data_path=dataset, out_path=str(generated))
     ctx.invoke(

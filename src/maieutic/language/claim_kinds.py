@@ -105,6 +105,22 @@ def evaluates(head: Token) -> bool:
     return False
 
 
+def _generalises(head: Token) -> bool:
+    """A claim about all or none of something: a quantified subject ("nobody proposes…",
+    "every parent agrees") or an absolute adverb ("they always…"); "I voted for every
+    sanction" counts something, it does not generalise."""
+    subject = subject_of(head)
+    if subject is not None and any(t.lower_ in QUANTIFIERS for t in subject.subtree):
+        return True
+    if (subject is not None and subject.lower_ in ("no", "one")) or re.match(
+        r"no one\b", subject.text if subject is not None else "", re.I
+    ):
+        return True
+    return any(
+        c.dep_ in ("advmod", "neg") and c.lower_ in ("always", "never") for c in head.children
+    )
+
+
 def claim_kinds(head: Token, tokens: list[Token], sentence: Span, text: str) -> list[str]:
     """The kinds of claim a clause makes, most specific first (``assertion`` last)."""
     lowered = {t.lower_ for t in tokens}
@@ -117,7 +133,7 @@ def claim_kinds(head: Token, tokens: list[Token], sentence: Span, text: str) -> 
         kinds.append("causal")
     if re.search(r"\b(?:because|due to|as a result|that's why|which means)\b", text, re.I):
         kinds.append("causal")
-    if lowered & QUANTIFIERS or re.search(r"\bno one\b", text, re.I):
+    if _generalises(head):
         kinds.append("generalisation")
     tense = tense_of(head)
     if tense == "future":
@@ -170,6 +186,57 @@ def defining_terms(tokens: list[Token], sentence: Span) -> tuple[str, ...]:
         if vague:
             out.append(render(words))
     return tuple(dict.fromkeys(out))
+
+
+_CLASSIFYING = re.compile(r"(?:al|ic|ary|an|ese|ish|ar|ed|ing|ous)$")
+_NOT_JUDGING = {"same", "other", "different", "many", "several", "more", "most", "such",
+                "certain", "own", "new", "old", "last", "next", "first", "few", "much", "whole",
+                "entire", "little", "main", "total", "small", "large", "big", "long", "high",
+                "low", "full", "general", "current", "recent", "public", "private"}  # fmt: skip
+
+
+def _judging(token: Token) -> bool:
+    """An adjective that judges ("cavalier", "toughest", "fair", "secret"), not one that
+    classifies ("nuclear", "federal", "financial") or counts ("more", "same")."""
+    if token.dep_ != "amod" or token.pos_ != "ADJ" or token.lower_ in _NOT_JUDGING:
+        return False
+    return token.tag_ in ("JJR", "JJS") or not _CLASSIFYING.search(token.lower_)
+
+
+def key_phrases(docs, limit: int = 3) -> tuple[str, ...]:
+    """The text's key concepts as noun phrases ("cavalier attitude about nuclear
+    weapons", "the Trump loophole"): a modified noun of 2-5 words, not a name, not a
+    pronoun, not a figure, from a sentence that asserts; those whose words recur in the
+    text come first, then the longer."""
+    counts: dict[str, int] = {}
+    for doc in docs:
+        for t in doc:
+            if t.is_alpha and not t.is_stop:
+                counts[t.lemma_.lower()] = counts.get(t.lemma_.lower(), 0) + 1
+    found: dict[str, float] = {}
+    for doc in docs:
+        for sentence in doc.sents:
+            if sentence.text.rstrip().endswith("?"):
+                continue
+            for chunk in sentence.noun_chunks:
+                words = [t for t in chunk if t.dep_ not in ("det", "poss")]
+                while words and words[0].is_punct:
+                    words = words[1:]
+                content = [t for t in words if not t.is_punct]
+                if not 2 <= len(content) <= 5 or chunk.root.lower_ in EMPTY_HEADS:
+                    continue
+                if any(t.pos_ in ("PRON", "PROPN", "NUM", "PART") or t.ent_type_ or t.like_num
+                       or t.text.isupper() or t.dep_ == "case" for t in words):  # fmt: skip
+                    continue
+                if not any(_judging(t) for t in content) or any(
+                    t.text in "\"“”'‘’" or t.pos_ == "ADV" for t in words
+                ):
+                    continue
+                phrase = render(words)
+                recurring = sum(counts.get(t.lemma_.lower(), 0) > 1 for t in words)
+                found.setdefault(phrase, recurring + len(words) / 10)
+    ranked = sorted(found, key=lambda p: -found[p])
+    return tuple(ranked[:limit])
 
 
 EMPTY_HEADS = {"one", "sort", "kind", "lot", "deal", "part", "bit", "way", "thing", "things",

@@ -19,11 +19,11 @@ from spacy.tokens import Doc, Span, Token
 
 from maieutic.language import syntax
 from maieutic.language.claim_kinds import (
-    STANCE,
     attacked_person,
     claim_kinds,
     clause_features,
     defining_terms,
+    key_phrases,
 )
 from maieutic.language.clause_syntax import (
     AFFIRMING,
@@ -34,6 +34,7 @@ from maieutic.language.clause_syntax import (
     UNRESOLVED,
     clause_tokens,
     content_lemmas,
+    copied_errors,
     extraposed,
     fronted_condition,
     hedged,
@@ -46,6 +47,7 @@ from maieutic.language.clause_syntax import (
     tense_of,
     trim,
     unclear_reference,
+    unhedge,
 )
 from maieutic.language.restate import (
     first_person_rewrites,
@@ -105,6 +107,9 @@ class Reading:
     """The label as written ("CLINTON", "JetJock"), or ""."""
     claims: tuple[Claim, ...]
     n_sentences: int
+    key_phrases: tuple[str, ...] = ()
+    """The text's key concepts as noun phrases, for questions of definition when its
+    claims give too few questions."""
 
 
 @dataclass
@@ -120,7 +125,7 @@ class _Context:
 
 
 _NOT_ACTIONS = {"be", "have", "look", "know", "think", "understand", "remember", "realize",
-                "see", "get", "talk", "say", "go"}  # fmt: skip
+                "see", "get", "talk", "say", "go", "do", "take"}  # fmt: skip
 
 
 def _action_text(tokens: list[Token], ctx: _Context) -> str:
@@ -148,13 +153,13 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
         return None
     if not starts_well(tokens, subject):
         return None  # "when we…", "some of them I voted for", "the more you help…"
-    rewrites = ctx.rewrites(tokens)
+    rewrites = ctx.rewrites(tokens) | unhedge(head)
     first = tokens[0] if tokens[0].i not in rewrites else None
     text = LEADING_PHRASE.sub("", render(tokens, rewrites))
     text = lower_first(text, first) if text else text
     if not text or len(text.split()) < 3 or not reads_as_clause(text):
         return None
-    if unclear_reference(tokens, rewrites, head) or hedged(tokens):
+    if unclear_reference(tokens, rewrites, head) or hedged(tokens) or copied_errors(tokens):
         return None
     if any(t.lemma_ in AFFIRMING and t != head and any(
         c.i in rewrites and c.dep_ in SUBJECTS for c in t.children
@@ -187,9 +192,9 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
     authority = ""
     if "authority" in kinds:
         authority = render(list(subject.subtree), ctx.rewrites(subject.subtree))
-    stance = subject.i in rewrites and (
-        head.lemma_ in STANCE or any(c.lower_ in ("would", "'d") for c in head.children)
-    )
+    # the speaker's own view, wish, plan or habit ("I want…", "I'm getting rid of…",
+    # "I travel with my dog"): asking whether it is true challenges nothing
+    stance = subject.i in rewrites
     return Claim(
         stance=stance,
         text=text,
@@ -303,7 +308,7 @@ def read_claims(text: str) -> Reading:
             ctx = _Context(speaker, n, sentence, referent)
             claims.extend(_sentence_claims(sentence, ctx))
             n += 1
-    return Reading(speaker, label, tuple(claims), n)
+    return Reading(speaker, label, tuple(claims), n, key_phrases(docs))
 
 
 def parse_one(text: str) -> Doc:

@@ -15,6 +15,7 @@ from functools import lru_cache
 from spacy.tokens import Span, Token
 
 from maieutic.language import syntax
+from maieutic.language.restate import third_person_singular
 
 REPORTING = {
     "think", "believe", "say", "mean", "know", "feel", "guess", "suppose", "argue",
@@ -44,8 +45,11 @@ SELF_OR_ANAPHOR = {"i", "we", "you", "that", "this", "it", "he", "she", "they"}
 
 
 LEADING_PHRASE = re.compile(
-    r"^(?:(?:in fact|of course|you know|i mean|by the way|in other words|believe me|"
-    r"to be honest|at the end of the day|the fact is|let me tell you|"
+    r"^(?:(?:[a-z]+ly|further|furthermore|moreover|however|besides|anyway|plus|also|"
+    r"yes|no|oh|well|so|now)\s*,\s*|"
+    r"(?:in fact|of course|you know|i mean|by the way|in other words|believe me|"
+    r"to be honest|at the end of the day|the fact is(?: that)?|let me tell you|"
+    r"it is the case that|it's the case that|the truth is(?: that)?|"
     r"first(?:ly)?|second(?:ly)?|finally|again|look|listen)\s*,?\s+)+",
     re.IGNORECASE,
 )
@@ -198,6 +202,25 @@ def modal_action(head: Token) -> tuple[str, list[Token]] | None:
             tail = [t for c in head.children if c.dep_ in ("xcomp", "advcl") and c.i > xcomp.i
                     for t in c.subtree]  # fmt: skip
             return "need", tokens + tail
+    return _announced_plan(head)
+
+
+def _announced_plan(head: Token) -> tuple[str, list[Token]] | None:
+    """ "I'm going to cut taxes", "we will build a wall": a plan the speaker announces is
+    a proposal too — challenged for its feasibility and its side effects, never asked
+    to be proved."""
+    subject = subject_of(head)
+    if subject is None or subject.lower_ not in ("i", "we"):
+        return None
+    auxes = {c.lower_.replace("’", "'") for c in head.children if c.dep_ == "aux"}
+    if auxes & {"will", "'ll", "shall"} and head.tag_ == "VB":
+        return "plan", [t for t in head.subtree if not (
+            t.head == head and t.dep_ in ("nsubj", "aux", "neg", "advmod") and t.i < head.i
+        )]  # fmt: skip
+    if head.lower_ in ("going", "gon") and "to" not in auxes:
+        xcomp = next((c for c in head.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
+        if xcomp is not None:
+            return "plan", [t for t in xcomp.subtree if not (t.head == xcomp and t.dep_ == "aux")]
     return None
 
 
@@ -279,7 +302,9 @@ AMBIGUOUS = {"he", "she", "him", "his", "her", "hers", "they", "them", "their", 
               "you", "your", "yours", "it", "its", "this", "that", "these", "those"}  # fmt: skip
 
 
-HEDGES = {"maybe", "perhaps", "probably", "possibly", "supposedly", "apparently"}
+HEDGES = {"maybe", "perhaps", "probably", "possibly", "supposedly", "apparently",
+          "reportedly", "allegedly", "seemingly", "may", "might"}  # fmt: skip
+HEDGING_VERBS = {"seem", "appear"}
 
 
 EMPHASIS = {"clearly", "really", "actually", "basically", "frankly", "honestly",
@@ -307,12 +332,83 @@ def unclear_reference(tokens: list[Token], rewrites: dict[int, str], head: Token
             return True
         if token.tag_ == "DT" and token.dep_ in ("nsubj", "nsubjpass", "dobj", "pobj", "attr"):
             return True  # "that" standing for something said before
+        if token.lower_ in ("that", "those") and token.dep_ == "det":
+            return True  # "that bracket", "that help": which one?
     return False
 
 
+@lru_cache(maxsize=1)
+def _known_words() -> frozenset[str]:
+    """Lemmas the pipeline's lemmatizer knows (WordNet's index) and its exceptions."""
+    lookups = syntax.nlp().get_pipe("lemmatizer").lookups
+    words: set[str] = set()
+    if "lemma_index" in lookups.tables:
+        for values in lookups.get_table("lemma_index").values():
+            words.update(values)
+    if "lemma_exc" in lookups.tables:
+        for table in lookups.get_table("lemma_exc").values():
+            words.update(table)
+    return frozenset(words)
+
+
+PROFANITY = {"shit", "fuck", "fucking", "fucked", "crap", "damn", "bullshit", "ass", "asshole",
+             "bitch", "piss", "pissed", "hell"}  # fmt: skip
+
+
+def copied_errors(tokens: list[Token]) -> str | None:
+    """What in the clause a question should not repeat, if anything: a word no dictionary
+    knows (a typo: "servie", "wtih", "deplaneing"), profanity, or a word in capitals for
+    emphasis ("IS a viable option", "ALL AIRLINES")."""
+    known = _known_words()
+    for t in tokens:
+        if t.lower_ in PROFANITY:
+            return f"profanity {t.text!r}"
+        if t.is_alpha and t.text.isupper() and len(t) > 1 and (t.is_stop or len(t) > 5):
+            return f"capitals for emphasis {t.text!r}"
+        if (
+            t.is_alpha
+            and t.text.islower()
+            and len(t) > 2
+            and not t.is_stop
+            and t.lower_ not in known
+            and t.lemma_.lower() not in known
+        ):
+            return f"unknown word {t.text!r}"
+    return None
+
+
+def unhedge(head: Token) -> dict[int, str]:
+    """Rewrites stating what "X seems to go too far" claims: "X goes too far" (a
+    question asks about the claim, not about how it seemed); present tense only."""
+    if head.lemma_ not in HEDGING_VERBS or head.tag_ not in ("VBZ", "VBP"):
+        return {}
+    xcomp = next((c for c in head.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
+    to = next((c for c in xcomp.children if c.dep_ == "aux" and c.lower_ == "to"), None) if (
+        xcomp is not None
+    ) else None  # fmt: skip
+    if xcomp is None or to is None:
+        return {}
+    verb = xcomp.text
+    if head.tag_ == "VBZ":
+        verb = third_person_singular(verb)
+    elif xcomp.lemma_ == "be":
+        verb = "are"
+    return {head.i: "", to.i: "", xcomp.i: verb}
+
+
 def hedged(tokens: list[Token]) -> bool:
-    """A clause the speaker does not assert ("maybe the ban could…")."""
-    return any(t.lower_ in HEDGES and t.dep_ == "advmod" for t in tokens)
+    """A clause the speaker does not quite assert ("maybe the ban could…", "weight seems
+    to be the issue", "Obama reportedly considered…", "I may be missing…"): a question
+    asking for proof of it asks for proof of a hedge."""
+    return any(
+        (t.lower_ in HEDGES and t.dep_ in ("advmod", "aux"))
+        or (
+            t.lemma_ in HEDGING_VERBS
+            and t.tag_ not in ("VBZ", "VBP")  # those are restated without the hedge
+            and any(c.dep_ == "xcomp" for c in t.children)
+        )
+        for t in tokens
+    )
 
 
 def fronted_condition(head: Token, subject: Token) -> Token | None:

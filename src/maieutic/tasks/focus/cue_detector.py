@@ -292,9 +292,11 @@ class CueDetector:
         shortest = min(holding, key=lambda c: (c.end - c.start, c.start))
         return shortest.start, shortest.end
 
-    def detect(self, argument: str, category: str | None = None) -> list[SpanLabel]:
-        """Up to two labels (type id, span with offsets, slot, question); none means
-        None of the Above."""
+    def detect(
+        self, argument: str, category: str | None = None, limit: int = MAX_TYPES
+    ) -> list[SpanLabel]:
+        """Up to ``limit`` labels (type id, span with offsets, slot, question), earliest
+        in the text first; none means None of the Above."""
         parts = clauses(argument)
         allowed = typology().category_types(category)
         found: list[tuple[int, str, int, int]] = []
@@ -304,7 +306,7 @@ class CueDetector:
                 found.append((span[0], type_id, *span))
         found.sort()
         labels = []
-        for _, type_id, start, end in found[:MAX_TYPES]:
+        for _, type_id, start, end in found[:limit]:
             text = argument[start:end]
             slot = allowed.index(type_id) + 1 if category and len(allowed) == 2 else None
             question = typology().types[type_id].question(text)

@@ -8,10 +8,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from maieutic.data.focus_types import FocusItem, FocusSet, SpanLabel
+from maieutic.data.focus_typology import typology
 from maieutic.generate.protocol import GenerationRun
 from maieutic.registry import Spec
 from maieutic.signature import Signature
-from maieutic.tasks.focus.cue_detector import CueDetector
+from maieutic.tasks.focus.cue_detector import MAX_TYPES, CueDetector
+from maieutic.tasks.focus.socratic_wording import socratic_question
 
 
 @dataclass
@@ -71,10 +73,41 @@ class CueFocusGenerator:
 
     uses_llm = False
 
-    def __init__(self, use_categories: bool = True) -> None:
+    def __init__(
+        self, use_categories: bool = True, wording: str = "restated", require_question: bool = False
+    ) -> None:
         self.detector = CueDetector()
         self.use_categories = use_categories
-        self.spec = Spec("generator", "focus", "cues", {"use_categories": use_categories})
+        self.wording = wording
+        self.require_question = require_question
+        self.spec = Spec(
+            "generator",
+            "focus",
+            "cues",
+            {
+                "use_categories": use_categories,
+                "wording": wording,
+                "require_question": require_question,
+            },
+        )
+
+    def _worded(
+        self, item: FocusItem, labels: list[SpanLabel]
+    ) -> tuple[list[SpanLabel], list[str]]:
+        """The labels with their questions restated cleanly (``wording="restated"``); a
+        label no clean question can be written for keeps its type and span, and no
+        question (said in the problems)."""
+        if self.wording == "template":
+            return labels, []
+        out, problems = [], []
+        for label in labels:
+            question = socratic_question(label.type, label.text, item.argument, label.start)
+            if question is None and label.question:
+                problems.append(
+                    f"{label.type}: no well-formed question for the span {label.text!r}"
+                )
+            out.append(replace(label, question=question))
+        return out, problems
 
     def generate(
         self,
@@ -87,7 +120,16 @@ class CueFocusGenerator:
         outcomes = []
         for done, item in enumerate(dataset.items.values(), start=1):
             category = item.category if self.use_categories else None
-            outcomes.append(FocusOutcome(item.id, self.detector.detect(item.argument, category)))
+            if self.require_question:
+                # every type detected, in text order; the first two with a clean question
+                found = self.detector.detect(item.argument, category, limit=len(typology().types))
+                labels, _ = self._worded(item, found)
+                labels = [x for x in labels if x.question][:MAX_TYPES]
+                problems = []
+            else:
+                found = self.detector.detect(item.argument, category)
+                labels, problems = self._worded(item, found)
+            outcomes.append(FocusOutcome(item.id, labels, problems))
             if on_progress:
                 on_progress(done, len(dataset))
         return GenerationRun(outcomes)

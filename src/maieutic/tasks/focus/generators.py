@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from maieutic.data.focus import load_gold
+from maieutic.errors import DataError
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import create, register
 from maieutic.samples import sample_path
@@ -13,10 +14,17 @@ from maieutic.tasks.focus.llm_prompts import PromptContext
 
 
 @register("generator", "focus", "cues")
-def cues(use_categories: bool = True) -> CueFocusGenerator:
+def cues(
+    use_categories: bool = True, wording: str = "restated", require_question: bool = False
+) -> CueFocusGenerator:
     """Model-free: types from linguistic cues, the shortest clause carrying the first cue
-    as the span, the type's template as the question."""
-    return CueFocusGenerator(use_categories)
+    as the span; the question restates the span cleanly (``wording="restated"``) or puts
+    it in the type's template word for word (``"template"``, FOCUS's released style).
+    ``require_question`` keeps, among every type detected, the first two a clean question
+    can be written for (``ask`` does; the benchmark's predictions keep the first two)."""
+    if wording not in ("restated", "template"):
+        raise DataError(f"wording must be restated or template, not {wording!r}")
+    return CueFocusGenerator(use_categories, wording, require_question)
 
 
 @register("generator", "focus", "llm", uses_llm=True)

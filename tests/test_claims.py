@@ -1,0 +1,103 @@
+"""Reading claims from a text's syntax: restated in full, in the right person, and only
+what the speaker asserts."""
+
+from __future__ import annotations
+
+from maieutic.language.claims import read_claims
+from maieutic.language.restate import speaker_reference, third_person_singular
+from maieutic.language.syntax import lines_are_sentences, normalise, own_words
+
+
+def texts(text: str) -> list[str]:
+    return [c.text for c in read_claims(text).claims]
+
+
+def by_text(text: str) -> dict:
+    return {c.text: c for c in read_claims(text).claims}
+
+
+def test_the_speaker_is_named_only_when_the_label_is_a_name():
+    assert speaker_reference("CLINTON") == "Clinton"
+    assert speaker_reference("AFCHF") == "the speaker"  # initials, not a name
+    assert speaker_reference("MT") == "the speaker"
+    assert speaker_reference("JetJock") == "the speaker"
+
+
+def test_third_person_singular_forms():
+    pairs = {"want": "wants", "have": "has", "am": "is", "go": "goes", "try": "tries",
+             "push": "pushes", "say": "says", "'ve": "has"}  # fmt: skip
+    assert {k: third_person_singular(k) for k in pairs} == pairs
+
+
+def test_first_person_becomes_the_speaker_with_agreement():
+    claims = texts('CLINTON: "I voted for every sanction against Iran.\nI have a plan for jobs."')
+    assert "Clinton voted for every sanction against Iran" in claims
+    assert "Clinton has a plan for jobs" in claims
+    claims = texts('JetJock: "I\'ve heard from many pilots that the rules are unsafe."')
+    assert any(c.startswith("the speaker has heard") for c in claims), claims
+
+
+def test_transcript_artefacts_are_repaired_before_parsing():
+    assert normalise("we do n't know , he said") == "we don't know, he said"
+    assert normalise("commander-in- chief costs $ 5 trillion") == (
+        "commander-in-chief costs $5 trillion"
+    )
+    assert lines_are_sentences("we must act\nthey failed us\nso vote")
+    assert not lines_are_sentences("We must act now, because the\nrules failed us.")
+
+
+def test_a_proposal_carries_its_action_in_the_base_form():
+    claim = by_text('CLINTON: "We have got to work more closely with our allies."')
+    [found] = [c for c in claim.values() if c.action]
+    assert found.action == "work more closely with our allies"
+    assert "proposal" in found.kinds
+    # "doesn't have to" is no proposal
+    assert not any(c.action for c in read_claims("You don't have to buy a ticket.").claims)
+
+
+def test_kinds_statistic_prediction_and_tense():
+    claims = by_text("Property crime is down 40 percent in New York. The ban will save many lives.")
+    assert "statistic" in claims["property crime is down 40 percent in New York"].kinds
+    prediction = claims["the ban will save many lives"]
+    assert "prediction" in prediction.kinds and prediction.tense == "future"
+
+
+def test_a_fronted_condition_moves_behind_the_claim():
+    [claim] = texts("If taxes rise, small firms will close their shops.")
+    assert claim == "small firms will close their shops if taxes rise"
+
+
+def test_a_reason_in_the_same_sentence_gives_an_inference():
+    claims = read_claims("We should ban cars from the centre because pollution harms children.")
+    [inference] = [c for c in claims.claims if c.kind == "inference"]
+    assert inference.effect == "we should ban cars from the centre"
+    assert inference.cause == "pollution harms children"
+
+
+def test_what_the_speaker_does_not_assert_is_not_a_claim():
+    # a quoted view, a reply's quoted message, a denied report, a hedge, a question
+    assert own_words('He said, "the poor are the ones who suffer most."') == "He said, …"
+    body = 'we must act\n < this message is answering to > \nother: "taxes are theft"'
+    assert "taxes" not in own_words(body)
+    assert "the reform will work for farmers" not in texts(
+        "I don't think the reform will work for farmers."
+    )
+    assert not texts("Maybe the ban could save lives on planes.")
+    assert not texts("Will the ban save lives on planes?")
+
+
+def test_a_pronoun_no_reader_could_resolve_keeps_the_clause_out():
+    assert not texts("They are using our country as a piggy bank.")
+    assert not texts("It well describes the problem of the economy.")
+    # "it" of an extraposed clause, and a possessive of a named subject, are fine
+    assert texts("It is important that we fund the schools.")
+    assert texts("Everyone running for president has released their tax returns.")
+
+
+def test_one_named_person_resolves_he():
+    claims = texts(
+        'CLINTON: "Donald has insulted Muslims.\nDonald started his business with a loan."'
+    )
+    assert "Donald started Donald's business with a loan" in claims or any(
+        "Donald" in c and "business" in c for c in claims
+    )
