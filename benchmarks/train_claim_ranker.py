@@ -100,7 +100,8 @@ def main() -> None:
         f"within-text AUC, 5-fold CV grouped by text: ranker {auc:.3f} [{lo:.3f}, {hi:.3f}]; "
         f"clause length alone {auc_len:.3f} [{lo_len:.3f}, {hi_len:.3f}]; chance 0.500"
     )
-    print("coefficients:", ", ".join(f"{n} {w:+.2f}" for n, w in zip(cr.FEATURES, model.coef_[0])))
+    weights = zip(cr.FEATURES, model.coef_[0], strict=True)
+    print("coefficients:", ", ".join(f"{n} {w:+.2f}" for n, w in weights))
     print("framing priors:", ", ".join(f"{k} {v:.2f}" for k, v in sorted(priors.items())))
     if args.write:
         data_hash = hashlib.sha256(Path(args.data).read_bytes()).hexdigest()

@@ -212,7 +212,7 @@ def test_demo_shows_questions_with_their_labels_and_explains_every_column(cli, t
         assert any(line.startswith(column) for line in out.splitlines()), column
     payload = json.loads((tmp_path / "results.json").read_text())
     assert [r["submission"] for r in payload["results"]] == [
-        "template_generator",
+        "claims_generator",
         "sample_submission",
     ]
     # the FOCUS part: types, spans and questions for the sample arguments

@@ -101,7 +101,7 @@ def ask(page, text: str) -> None:
     page.goto("/")
     page.fill("textarea#text", text)
     page.click("button[type=submit]")
-    page.wait_for_selector("li.cq", timeout=RESULT_TIMEOUT_MS)
+    page.wait_for_selector("#result", timeout=RESULT_TIMEOUT_MS)
 
 
 def test_asking_shows_three_questions_and_the_span_highlighted(page):

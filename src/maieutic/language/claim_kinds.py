@@ -41,8 +41,7 @@ QUANTIFIERS = {
 }  # fmt: skip
 
 
-CAUSAL_VERBS = {"cause", "lead", "result", "produce", "destroy", "kill", "prevent", "reduce",
-                 "increase", "trigger", "stop"}  # fmt: skip
+CAUSAL_VERBS = {"cause", "lead", "result", "produce", "destroy", "kill", "trigger"}
 
 
 CAUSAL_MARKS = {"because", "since", "as", "so"}

@@ -161,6 +161,9 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
         return None
     if unclear_reference(tokens, rewrites, head) or hedged(tokens) or copied_errors(tokens):
         return None
+    mentions = sum(t.lower_ in ("i", "me", "my", "mine", "myself") for t in tokens)
+    if mentions > 1 and ctx.speaker != "the speaker":
+        return None  # "Trump's plan… they'll": a named speaker twice reads wrong either way
     if any(t.lemma_ in AFFIRMING and t != head and any(
         c.i in rewrites and c.dep_ in SUBJECTS for c in t.children
     ) for t in tokens):  # fmt: skip
@@ -236,7 +239,7 @@ def _sentence_claims(sentence: Span, ctx: _Context) -> list[Claim]:
     return out
 
 
-_BECAUSE = {"because", "since"}
+_BECAUSE = {"because"}  # "since" is as often "from the time that"
 
 
 _THEREFORE = {"so", "therefore", "thus", "hence"}

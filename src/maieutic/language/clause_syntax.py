@@ -179,6 +179,13 @@ def clause_tokens(head: Token, split: set[int]) -> list[Token]:
     return tokens
 
 
+def _gives_reason(token: Token) -> bool:
+    """A "because …" clause: the reason for an action, not part of it."""
+    return token.dep_ == "advcl" and any(
+        c.dep_ == "mark" and c.lower_ in CONTRAST_OR_REASON for c in token.children
+    )
+
+
 def modal_action(head: Token) -> tuple[str, list[Token]] | None:
     """For "we should ban X" / "we've got to work with X" / "we need to do Y": the kind
     of obligation and the tokens of the proposed action (base form)."""
@@ -186,8 +193,10 @@ def modal_action(head: Token) -> tuple[str, list[Token]] | None:
     if auxes & OBLIGATION and head.tag_ == "VB":
         if any(c.dep_ == "neg" for c in head.children):
             return None  # "we should not X": a proposal to refrain, restated poorly
-        return "modal", [t for t in head.subtree if t.dep_ not in ("nsubj", "aux", "neg")
-                         or t.head != head]  # fmt: skip
+        reasons = {t.i for c in head.children if _gives_reason(c) for t in c.subtree}
+        return "modal", [t for t in head.subtree if t.i not in reasons and (
+            t.dep_ not in ("nsubj", "aux", "neg") or t.head != head
+        )]  # fmt: skip
     if any(c.dep_ == "neg" for c in head.children):
         return None  # "an individual doesn't have to…" is no proposal
     got_to = head.lower_ in ("got", "gotta") and any(
@@ -259,7 +268,7 @@ UNRESOLVED = {"it", "this", "that", "these", "those", "they", "them", "which", "
 def extraposed(head: Token) -> bool:
     """ "It's important that we act", "it is time that…": "it" stands for the clause."""
     return any(c.dep_ in ("ccomp", "xcomp", "csubj") for c in head.children) or any(
-        g.dep_ in ("ccomp", "relcl", "acl", "xcomp")
+        g.dep_ in ("ccomp", "acl", "xcomp")
         for c in head.children if c.dep_ in ("acomp", "attr")
         for g in c.children
     )  # fmt: skip
@@ -457,7 +466,7 @@ def split_points(sentence: Span) -> set[int]:
     return {token.i for token in sentence if _stands_alone(token)}
 
 
-_CONTRAST_OR_REASON = {"because", "since", "although", "though", "whereas"}
+CONTRAST_OR_REASON = {"because", "since", "although", "though", "whereas"}
 
 
 def _stands_alone(token: Token) -> bool:
@@ -468,7 +477,7 @@ def _stands_alone(token: Token) -> bool:
     if token.dep_ == "ccomp":
         return asserted_report(token.head)
     if token.dep_ == "advcl":
-        return any(c.dep_ == "mark" and c.lower_ in _CONTRAST_OR_REASON for c in token.children)
+        return any(c.dep_ == "mark" and c.lower_ in CONTRAST_OR_REASON for c in token.children)
     return False
 
 
@@ -482,4 +491,11 @@ def is_figure(token: Token) -> bool:
     if token.lower_ in ("million", "millions", "billion", "billions", "trillion", "thousands",
                         "hundreds", "percent"):  # fmt: skip
         return True
-    return token.like_num and any(ch.isdigit() for ch in token.text)
+    if not token.like_num or not any(ch.isdigit() for ch in token.text):
+        return False
+    # "the crew gets 3": a small count is an example, not a statistic to source
+    digits = re.sub(r"[^\d.]", "", token.text).strip(".")
+    try:
+        return float(digits) >= 10
+    except ValueError:
+        return False

@@ -190,15 +190,24 @@ _NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "PRODUCT", "EVENT", "LAW
           "WORK_OF_ART", "LANGUAGE"}  # fmt: skip
 
 
+_TITLES = {
+    "secretary", "president", "senator", "governor", "mayor", "general", "judge",
+    "professor", "minister", "chancellor", "prime", "vice", "justice", "speaker",
+}  # fmt: skip
+
+
 def lower_first(text: str, first: Token | None) -> str:
     """Lower-case the first letter unless the first word is a name, "I" or an acronym
     (the tagger calls many sentence-initial nouns proper; a named entity is surer)."""
     if not text or first is None:
         return text
-    if first.text in ("Mr.", "Mrs.", "Ms.", "Dr.", "St."):
+    if first.text in ("Mr.", "Mrs.", "Ms.", "Dr.", "St.") or first.text.isupper():
         return text
-    if first.text.isupper() or (first.ent_type_ in _NAMED and not first.is_stop):
-        return text
-    if first.pos_ == "PROPN" and first.ent_type_:
+    following = first.nbor() if first.i + 1 < len(first.doc) else None
+    if first.lower_ in _TITLES and following is not None and following.pos_ == "PROPN":
+        return text  # "Secretary Clinton"
+    # a common noun the tagger took for a name ("Size of aircraft…" tagged ORG) is
+    # lower-cased; a proper noun inside an entity keeps its capital
+    if first.pos_ == "PROPN" and first.ent_type_ in _NAMED and not first.is_stop:
         return text
     return text[0].lower() + text[1:]
