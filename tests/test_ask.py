@@ -97,7 +97,7 @@ def test_json_output_model_free(cli):
         assert is_well_formed(q["question"], ARGUMENT) and q["claim"] and q["framing"]
     assert data["signatures"]["cqs"].startswith("task:cqs|gen:claims")
     assert "ranker:" in data["signatures"]["cqs"] and "parser:" in data["signatures"]["cqs"]
-    assert data["signatures"]["focus"].startswith("task:focus|gen:cues")
+    assert data["signatures"]["focus"].startswith("task:focus|gen:claims")
 
 
 @pytest.mark.slow

@@ -141,12 +141,14 @@ def socratic_questions(
     signature, problems, and why it failed (None when it did not)."""
     # a transcript's speaker label ("CLINTON:") is no part of the argument: blanked, so
     # offsets into the text still hold
+    name = "llm" if options.uses_llm else "claims"
     _, _, body_start = split_speaker(text)
-    argument = " " * body_start + text[body_start:]
+    # the claims reader knows a transcript's speaker label; a model might take it for a
+    # span, so it sees the label blanked (offsets into the text still hold)
+    argument = text if name == "claims" else " " * body_start + text[body_start:]
     item = FocusItem("ask", argument, None)
     dataset = FocusSet({"ask": item}, source="<ask>", name="ask")
-    name = "llm" if options.uses_llm else "cues"
-    args = _llm_args(options) if options.uses_llm else {"require_question": True}
+    args = _llm_args(options) if options.uses_llm else {}
     generator = create("generator", "focus", name, **args)
     run = generator.generate(dataset)
     [outcome] = run.outcomes

@@ -41,7 +41,7 @@ QUANTIFIERS = {
 }  # fmt: skip
 
 
-CAUSAL_VERBS = {"cause", "lead", "result", "produce", "destroy", "kill", "trigger"}
+CAUSAL_VERBS = {"cause", "lead", "result", "produce", "trigger"}
 
 
 CAUSAL_MARKS = {"because", "since", "as", "so"}

@@ -85,6 +85,8 @@ class Claim:
     """Noun phrases of the clause a reader might ask to have defined."""
     lemmas: tuple[str, ...] = ()
     """Its content words, lemmatised and lower-cased (no stop words, no "I")."""
+    words: str = ""
+    """The clause in the speaker's own words (no rewriting), to find it in the text."""
     stance: bool = False
     """The speaker stating their own view or wish ("I would support a ban", "I want…"):
     asking for evidence of it challenges nothing."""
@@ -178,6 +180,8 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
         # "If X, then Y" restated as "Y if X", so that it reads after "that"
         cond = [t for t in condition.subtree if not (t.head == condition and t.dep_ == "mark")]
         mark = next(c.lower_ for c in condition.children if c.dep_ == "mark")
+        if unclear_reference(cond, ctx.rewrites(cond), condition) or copied_errors(cond):
+            return None
         cond_text = render(cond, ctx.rewrites(cond))
         cond_text = lower_first(
             cond_text, cond[0] if cond and cond[0].i not in ctx.rewrites(cond) else None
@@ -197,8 +201,9 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
         authority = render(list(subject.subtree), ctx.rewrites(subject.subtree))
     # the speaker's own view, wish, plan or habit ("I want…", "I'm getting rid of…",
     # "I travel with my dog"): asking whether it is true challenges nothing
-    stance = subject.i in rewrites
+    stance = any(t.i in rewrites for t in subject.subtree)  # "I…", "my father…"
     return Claim(
+        words=render(tokens),
         stance=stance,
         text=text,
         kinds=tuple(kinds),

@@ -136,6 +136,14 @@ def trim(tokens: list[Token]) -> list[Token]:
         tokens[-1].is_punct or tokens[-1].dep_ == "cc" or tokens[-1].lower_ in ("though", "too")
     ):
         tokens = tokens[:-1]
+    # a trailing aside: "…, to be honest", "…, frankly", "…, you know"
+    tail = " ".join(t.lower_ for t in tokens[-4:])
+    for aside in ("to be honest", "frankly", "you know", "i think", "i guess", "honestly"):
+        if tail.endswith(aside) and len(tokens) > len(aside.split()) + 2:
+            cut = len(tokens) - len(aside.split())
+            if tokens[cut - 1].text == ",":
+                tokens = tokens[: cut - 1]
+            break
     if len(tokens) > 2 and tokens[-1].lower_ in ("etc", "etc."):
         tokens = trim(tokens[:-1])
     # a vocative at the start: "Mr. Trump, you have…"

@@ -8,9 +8,17 @@ from maieutic.llm.types import GenerationParams
 from maieutic.registry import create, register
 from maieutic.samples import sample_path
 from maieutic.tasks.cqs.evaluators import llm_client
+from maieutic.tasks.focus.claims_focus import ClaimsFocusGenerator
 from maieutic.tasks.focus.generate import CueFocusGenerator
 from maieutic.tasks.focus.llm_focus import LLMFocusGenerator
 from maieutic.tasks.focus.llm_prompts import PromptContext
+
+
+@register("generator", "focus", "claims")
+def claims() -> ClaimsFocusGenerator:
+    """Model-free (``ask``'s default): the text's own claims, restated, each with the
+    weakness type its kind of claim calls for; span = the claim's words in the text."""
+    return ClaimsFocusGenerator()
 
 
 @register("generator", "focus", "cues")
