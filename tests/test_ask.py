@@ -203,3 +203,17 @@ def test_each_part_is_announced_in_order():
     steps.clear()
     ask_text(ARGUMENT, AskOptions(), on_step=steps.append)
     assert len(steps) == 2  # a paragraph is not assessed
+
+
+def test_a_question_about_a_key_phrase_names_the_phrase():
+    from maieutic.ask.pipeline import AskOptions, critical_questions
+
+    # no complete claim to restate ("it" is unresolved), one key phrase to define
+    questions, *_ = critical_questions("It reflects a cavalier attitude.", AskOptions())
+    assert questions == [
+        {
+            "question": 'What exactly does the speaker mean by "cavalier attitude"?',
+            "claim": "cavalier attitude",
+            "framing": "definition",
+        }
+    ]

@@ -308,3 +308,34 @@ def test_a_pool_overlapping_the_data_is_warned_about_and_runs_do_not_leak_state(
     plain, _ = _fewshot_generator()
     assert plain.generate(dataset).warnings == plain.generate(dataset, run_index=1).warnings
     assert plain.context.pool is None  # the generator itself was not changed by a run
+
+
+def test_llm_candidates_that_are_ill_formed_are_never_chosen():
+    """The well-formedness check applies to a model's questions as to the templates':
+    ill-formed candidates are recorded as rejected, and fewer well-formed questions are
+    written with a note rather than padded with a bad one."""
+    dataset = load_cq_dataset(sample_path("cqs/sample_dataset.json"))
+    reply = (
+        '1. What evidence supports the claim that "because the lanes are new"?\n'  # fragment
+        '2. How likely is it that "the council built the lanes" will really happen?\n'  # past
+        "3. Do the bike lanes really reduce traffic deaths in every city?\n"
+        "4. Is the council sure that shops will not lose customers?"
+    )
+    generator = LLMCQGenerator(
+        LLMClient(ScriptedBackend(default=reply)),
+        [create("strategy", "cqs", "baseline")],
+        PromptContext(),
+        first_k,
+        GenerationParams(seed=0),
+    )
+    [first, *_] = generator.generate(dataset).outcomes
+    assert first.questions == [
+        "Do the bike lanes really reduce traffic deaths in every city?",
+        "Is the council sure that shops will not lose customers?",
+    ]
+    assert set(first.rejected) == {
+        'What evidence supports the claim that "because the lanes are new"?',
+        'How likely is it that "the council built the lanes" will really happen?',
+    }
+    assert "2 of 4 candidate(s) ill-formed, 2 question(s) instead of 3" in first.note
+    assert not first.failed

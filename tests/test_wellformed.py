@@ -105,3 +105,24 @@ def test_released_useful_references_almost_all_pass(cqs_dev):
     passed = sum(is_well_formed(q, text) for q, text in useful)
     # measured: 0.995 of 2,008; the few refused are truly broken ("…?** Is MR's…")
     assert passed / len(useful) >= 0.98
+
+
+def test_evaluate_cqs_reports_a_well_formed_rate_and_flags_without_changing_labels(cli, tmp_path):
+    from maieutic.samples import sample_path
+
+    data = sample_path("cqs/sample_dataset.json")
+    sub = json.loads(sample_path("cqs/sample_submission.json").read_text())
+    first = next(iter(sub.values()))
+    first["cqs"][0]["cq"] = 'What evidence supports the claim that "because of the lanes"?'
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(sub))
+    out = tmp_path / "r.json"
+    result = cli("evaluate", "cqs", "--data", data, path, "--out", out)
+    assert result.code == 0, result.err
+    [run] = json.loads(out.read_text())["results"]
+    questions = [q for item in run["items"] if isinstance(item["cqs"], list) for q in item["cqs"]]
+    flagged = [q for q in questions if not q["well_formed"]]
+    assert [q["cq"] for q in flagged][:1] == [first["cqs"][0]["cq"]]
+    assert flagged[0]["form_flaws"][0].startswith("fragment:")
+    rate = run["summary"]["well_formed_rate"]
+    assert rate == sum(q["well_formed"] for q in questions) / len(questions) < 1

@@ -114,13 +114,10 @@ def critical_questions(
         found = generator.questions_for(text)
         chosen = {s.candidate.question: s.candidate for s in found.candidates}
         questions = [
-            {
-                "question": q,
-                "claim": found.reading.claims[chosen[q].claim].text,
-                "framing": chosen[q].framing,
-            }
+            {"question": q, "claim": _challenged(found.reading, chosen[q].claim),
+             "framing": chosen[q].framing}
             for q in found.questions
-        ]
+        ]  # fmt: skip
         warnings = [f"critical questions: {found.note}"] if found.note else []
         return questions, str(generator.signature(dataset)), warnings, None
     run = generator.generate(dataset)
@@ -132,6 +129,12 @@ def critical_questions(
         warnings.append(f"critical questions: {outcome.note}")
     questions = [{"question": q, "schemes": list(schemes)} for q in found_questions]
     return questions, str(generator.signature(dataset)), warnings, failure
+
+
+def _challenged(reading, index: int) -> str:
+    """What a claims-generator question is about: its claim, or (index -n) the n-th key
+    phrase of the text."""
+    return reading.claims[index].text if index >= 0 else reading.key_phrases[-index - 1]
 
 
 def socratic_questions(

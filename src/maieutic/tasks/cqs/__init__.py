@@ -48,6 +48,14 @@ def task() -> Task:
                 "enough, so the evaluator cannot judge the question",
             ),
             Column(
+                "well-formed",
+                _summary("well_formed_rate"),
+                "{:.1%}",
+                "share of questions that pass maieutic's well-formedness check (no quoted "
+                "fragment, repeated slot, speaker label used as a name, broken casing or "
+                "punctuation…); a flag beside the labels, never part of the score",
+            ),
+            Column(
                 "missing",
                 _summary("n_missing_cqs"),
                 "{}",
