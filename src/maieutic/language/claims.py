@@ -25,6 +25,13 @@ from maieutic.language.claim_kinds import (
     defining_terms,
     key_phrases,
 )
+from maieutic.language.clause_checks import (
+    copied_errors,
+    hedged,
+    reads_as_clause,
+    unclear_reference,
+    unhedge,
+)
 from maieutic.language.clause_syntax import (
     AFFIRMING,
     LEADING_PHRASE,
@@ -34,20 +41,15 @@ from maieutic.language.clause_syntax import (
     UNRESOLVED,
     clause_tokens,
     content_lemmas,
-    copied_errors,
     extraposed,
     fronted_condition,
-    hedged,
     is_finite,
     modal_action,
-    reads_as_clause,
     split_points,
     starts_well,
     subject_of,
     tense_of,
     trim,
-    unclear_reference,
-    unhedge,
 )
 from maieutic.language.restate import (
     first_person_rewrites,

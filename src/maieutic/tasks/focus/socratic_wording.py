@@ -16,16 +16,18 @@ import re
 
 from maieutic.language import syntax
 from maieutic.language.claim_kinds import claim_kinds
-from maieutic.language.clause_syntax import (
-    LEADING_PHRASE,
+from maieutic.language.clause_checks import (
     copied_errors,
     hedged,
-    is_finite,
     reads_as_clause,
+    unclear_reference,
+)
+from maieutic.language.clause_syntax import (
+    LEADING_PHRASE,
+    is_finite,
     subject_of,
     tense_of,
     trim,
-    unclear_reference,
 )
 from maieutic.language.restate import addressee_rewrites, lower_first, render
 from maieutic.language.wellformed import check_question
