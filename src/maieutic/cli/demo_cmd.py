@@ -59,7 +59,10 @@ def socratic_table(path: Path) -> Table:
     for item in load_predictions(path).items.values():
         for n, label in enumerate(item.labels):
             table.add_row(
-                item.id if n == 0 else "", typology().name(label.type), label.text, label.question
+                item.id if n == 0 else "",
+                typology().name(label.type),
+                label.text,
+                label.question or "— (no well-formed wording for this span)",
             )
     return table
 

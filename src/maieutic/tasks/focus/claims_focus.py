@@ -73,8 +73,8 @@ def labels_for(text: str, reading: Reading, limit: int = MAX_TYPES) -> list[Span
         template = TEMPLATES[type_id]
         if claim.kind == "inference":
             continue  # its two clauses are claims of their own
-        if type_id == "TC" and " if " in f" {claim.text} ":
-            continue  # "…if X if circumstances changed" reads twice conditional
+        if type_id == "TC" and (" if " in f" {claim.text} " or "," in claim.text):
+            continue  # "…if X if circumstances changed", "…, which… if…": the frame dangles
         question = template.format(claim=claim.text, speaker=reading.speaker)
         label = _located(text, type_id, claim.words or claim.text, question)
         if label is not None:
