@@ -52,6 +52,20 @@ def test_a_text_with_nothing_to_challenge_gets_fewer_questions_and_a_note(genera
     assert "0 question(s) instead of 3" in found.note
 
 
+def test_a_huge_unpunctuated_text_is_read_in_bounded_chunks(generator):
+    from maieutic.language import syntax
+
+    text = "the council should fund the buses because people need to get to work and " * 400
+    chunks = syntax.sentence_chunks(text)
+    # cut at spaces into chunks the parser can take; nothing beyond the read limit
+    assert len(chunks) > 1 and max(map(len, chunks)) <= syntax.MAX_CHUNK_CHARS
+    assert sum(map(len, syntax.sentence_chunks(text * 10))) <= syntax.MAX_READ_CHARS
+    found = generator.questions_for(text)
+    assert len(found.questions) <= 3
+    assert len(set(found.questions)) == len(found.questions)
+    assert all(is_well_formed(q, text) for q in found.questions)
+
+
 def test_selection_rules():
     def item(question, claim, framing, score, wording=None, flaws=()):
         return Scored(Candidate(question, claim, framing, False, wording or framing), score, flaws)

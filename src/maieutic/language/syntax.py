@@ -126,13 +126,38 @@ def own_words(body: str) -> str:
 def sentence_chunks(body: str) -> list[str]:
     """The text cut where sentences certainly end (paragraphs; transcript lines), each
     chunk with its line breaks made spaces. The parser splits chunks further."""
-    body = own_words(body)
+    body = own_words(body[:MAX_READ_CHARS])
     parts = body.splitlines() if lines_are_sentences(body) else re.split(r"\n\s*\n", body)
     out = []
     for part in parts:
         part = " ".join(part.split()).strip().strip('"“”').strip()
-        if part:
-            out.append(part)
+        out.extend(p for p in _bounded(part) if p)
+    return out
+
+
+MAX_CHUNK_CHARS = 1_500
+"""Longer stretches without a paragraph break are cut at a sentence end (else a comma,
+else a space) so that no "sentence" the parser sees is huge: parsing and reading
+clauses grow faster than linearly with sentence length (a 20,000-character paragraph
+without a full stop took 9 s unbounded)."""
+MAX_READ_CHARS = 100_000
+"""The claims of a longer text are read from its first 100,000 characters."""
+
+
+def _bounded(text: str) -> list[str]:
+    out = []
+    while len(text) > MAX_CHUNK_CHARS:
+        window = text[:MAX_CHUNK_CHARS]
+        cut = max(window.rfind(". "), window.rfind("! "), window.rfind("? "))
+        if cut < MAX_CHUNK_CHARS // 3:
+            cut = window.rfind(", ")
+        if cut < MAX_CHUNK_CHARS // 3:
+            cut = window.rfind(" ")
+        if cut <= 0:
+            cut = MAX_CHUNK_CHARS - 1
+        out.append(text[: cut + 1].strip())
+        text = text[cut + 1 :].strip()
+    out.append(text)
     return out
 
 
