@@ -66,6 +66,13 @@ def test_a_huge_unpunctuated_text_is_read_in_bounded_chunks(generator):
     assert all(is_well_formed(q, text) for q in found.questions)
 
 
+def test_emoji_are_not_restated(generator):
+    text = "We should ban cars 🚗 because pollution harms kids 😡. Taxes rose 40% last year 📈."
+    found = generator.questions_for(text)
+    assert found.questions
+    assert not any(ch in q for q in found.questions for ch in "🚗😡📈")
+
+
 def test_selection_rules():
     def item(question, claim, framing, score, wording=None, flaws=()):
         return Scored(Candidate(question, claim, framing, False, wording or framing), score, flaws)

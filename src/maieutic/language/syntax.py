@@ -126,7 +126,7 @@ def own_words(body: str) -> str:
 def sentence_chunks(body: str) -> list[str]:
     """The text cut where sentences certainly end (paragraphs; transcript lines), each
     chunk with its line breaks made spaces. The parser splits chunks further."""
-    body = own_words(body[:MAX_READ_CHARS])
+    body = _PICTOGRAPHS.sub(" ", own_words(body[:MAX_READ_CHARS]))
     parts = body.splitlines() if lines_are_sentences(body) else re.split(r"\n\s*\n", body)
     out = []
     for part in parts:
@@ -134,6 +134,11 @@ def sentence_chunks(body: str) -> list[str]:
         out.extend(p for p in _bounded(part) if p)
     return out
 
+
+_PICTOGRAPHS = re.compile(
+    "[\u2190-\u21ff\u2300-\u23ff\u2460-\u27bf\u2b00-\u2bff\ufe0f\u200d\U0001f000-\U0001faff]+"
+)
+"""Emoji, dingbats and arrows: decoration a restated claim should not carry."""
 
 MAX_CHUNK_CHARS = 1_500
 """Longer stretches without a paragraph break are cut at a sentence end (else a comma,
