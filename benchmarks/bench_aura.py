@@ -14,8 +14,8 @@ import resource
 import tempfile
 import time
 
-from maieutic.data.aura import Document
 from maieutic.registry import create
+from maieutic.tasks.aura.data import Document
 from maieutic.tasks.aura.evaluate import QuestionSet
 
 TOPICS = [

@@ -89,9 +89,9 @@ def leave_one_out_labels(data: Path, backend: str, threshold: float = 0.6) -> li
     """Each reference, matched against the other references of its intervention."""
     import numpy as np
 
-    from maieutic.data.cqs import load_cq_dataset
     from maieutic.embed.encoder import Encoder
     from maieutic.embed.store import EmbeddingStore, embed_texts
+    from maieutic.tasks.cqs.data import load_cq_dataset
 
     dataset = load_cq_dataset(data)
     texts = [q.cq for item in dataset.interventions.values() for q in item.cqs]

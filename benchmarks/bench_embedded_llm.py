@@ -33,9 +33,9 @@ DEFAULT_RUNS = ("llamacpp", "transformers", "transformers", "server")
 
 def requests(max_tokens: int) -> list:
     """One chat request per sample intervention, with the ``detailed`` prompt."""
-    from maieutic.data.cqs import load_cq_dataset
     from maieutic.llm.types import ChatRequest, GenerationParams
     from maieutic.samples import sample_path
+    from maieutic.tasks.cqs.data import load_cq_dataset
     from maieutic.tasks.cqs.prompts import PromptBuilder
 
     dataset = load_cq_dataset(sample_path("cqs/sample_dataset.json"))

@@ -16,10 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-from maieutic.data.focus import load_gold, load_predictions
-from maieutic.data.focus_annotators import attach_annotators
 from maieutic.registry import create
 from maieutic.tasks.focus.annotation_agreement import type_agreement
+from maieutic.tasks.focus.annotators import attach_annotators
+from maieutic.tasks.focus.data import load_gold, load_predictions
 from maieutic.tasks.focus.evaluate import FocusEvaluator
 from maieutic.tasks.focus.generate import to_prediction_set
 

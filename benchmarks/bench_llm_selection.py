@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 from bench_scorers import CQS, _sts
-from maieutic.data.cqs import load_cq_dataset
 from maieutic.embed.encoder import Encoder
 from maieutic.registry import create
 from maieutic.scorers.grouped_cv import grouped_folds
 from maieutic.scorers.training_run import train_from_file
+from maieutic.tasks.cqs.data import load_cq_dataset
 from maieutic.tasks.cqs.selection import first_k, make_selector
 
 

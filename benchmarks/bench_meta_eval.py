@@ -30,8 +30,8 @@ def main() -> None:
 
     os.environ["MAIEUTIC_HOME"] = tempfile.mkdtemp(prefix="maieutic-bench-meta-")
     start = time.perf_counter()
-    from maieutic.data.cqs import load_cq_dataset
     from maieutic.registry import create
+    from maieutic.tasks.cqs.data import load_cq_dataset
     from maieutic.tasks.cqs.meta_eval import leave_one_out, report
 
     dataset = load_cq_dataset(args.data)

@@ -27,7 +27,6 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import spearmanr
 
-from maieutic.data.cqs import load_cq_dataset
 from maieutic.embed.encoder import Encoder
 from maieutic.embed.store import EmbeddingStore, embed_texts
 from maieutic.registry import create
@@ -39,6 +38,7 @@ from maieutic.scorers.template_examples import FEATURES, template_examples
 from maieutic.scorers.train import cross_validate, default_c, fit_model
 from maieutic.scorers.training_run import read_examples, train_from_file
 from maieutic.tasks import get_task
+from maieutic.tasks.cqs.data import load_cq_dataset
 from maieutic.tasks.cqs.schemes import SchemeLibrary
 from maieutic.tasks.cqs.selection import ranked_diverse_k
 from maieutic.tasks.cqs.template_generator import TemplateGenerator

@@ -27,10 +27,10 @@ from sklearn.model_selection import GroupKFold
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from maieutic.data.cqs import load_cq_dataset  # noqa: E402
 from maieutic.embed.encoder import shared_encoder  # noqa: E402
 from maieutic.language.claims import read_claims  # noqa: E402
 from maieutic.tasks.cqs import claim_ranker as cr  # noqa: E402
+from maieutic.tasks.cqs.data import load_cq_dataset  # noqa: E402
 
 C = 0.3
 SEED = 0

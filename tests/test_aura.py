@@ -8,8 +8,8 @@ import math
 
 import pytest
 
-from maieutic.data.aura import Unit, blocks, build_units, read_document, read_questions
 from maieutic.errors import DataError
+from maieutic.tasks.aura.data import Unit, blocks, build_units, read_document, read_questions
 from maieutic.tasks.aura.metrics import (
     Mapping,
     answerability,
@@ -213,7 +213,7 @@ def test_nothing_is_downloaded_at_import(monkeypatch):
 
     monkeypatch.setattr(socket, "create_connection", refuse)
     for name in [
-        m for m in sys.modules if m.startswith(("maieutic.tasks.aura", "maieutic.data.aura"))
+        m for m in sys.modules if m.startswith(("maieutic.tasks.aura", "maieutic.tasks.aura.data"))
     ]:
         monkeypatch.delitem(sys.modules, name)
     importlib.import_module("maieutic.tasks.aura")
@@ -366,9 +366,9 @@ def test_cross_encoder_reranking_uses_raw_logits():
     import torch
     from sentence_transformers import CrossEncoder
 
-    from maieutic.data.aura import Document
     from maieutic.embed.encoder import embedded_model_path
     from maieutic.registry import create
+    from maieutic.tasks.aura.data import Document
     from maieutic.tasks.aura.evaluate import QuestionSet
 
     path = str(embedded_model_path())

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from maieutic.data.aura import Document
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import LLMClient
 from maieutic.llm.store import CallStore
 from maieutic.llm.types import GenerationParams
+from maieutic.tasks.aura.data import Document
 from maieutic.tasks.aura.generation import (
     DocumentQuestionGenerator,
     parse_generated,

@@ -98,7 +98,7 @@ def test_out_dash_writes_results_to_stdout_and_tables_to_stderr(cli, tmp_path):
 
 
 def test_out_onto_a_device_node_never_replaces_it(tmp_path):
-    from maieutic.data._io import write_json as write
+    from maieutic.data.files import write_json as write
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -114,7 +114,7 @@ def test_out_onto_a_device_node_never_replaces_it(tmp_path):
 
 
 def test_results_files_get_the_users_umask_not_0600(tmp_path):
-    from maieutic.data._io import write_json as write
+    from maieutic.data.files import write_json as write
 
     old = os.umask(0o022)
     try:
@@ -222,7 +222,7 @@ def test_demo_shows_questions_with_their_labels_and_explains_every_column(cli, t
 
 
 def test_out_through_a_symlink_writes_the_target_and_keeps_the_link(tmp_path):
-    from maieutic.data._io import write_json as write
+    from maieutic.data.files import write_json as write
 
     target = tmp_path / "real.json"
     target.write_text("{}")
@@ -358,8 +358,8 @@ def test_compare_takes_each_option_for_the_evaluators_that_use_it(cli, tmp_path)
 
 
 def test_a_null_reference_label_is_refused(tmp_path):
-    from maieutic.data.cqs import load_cq_dataset
     from maieutic.errors import DataError
+    from maieutic.tasks.cqs.data import load_cq_dataset
 
     broken = json.loads(json.dumps(DATASET))
     broken["A_1"]["cqs"][0]["label"] = None

@@ -114,7 +114,7 @@ def test_released_figures(cli, tmp_path):
 
 
 def test_per_criterion_uses_partial_judge_scores():
-    from maieutic.data.compqa import Answer, check_scores
+    from maieutic.tasks.compqa.data import Answer, check_scores
     from maieutic.tasks.compqa.judge_agreement import HumanScore, MatchReport, judge_per_criterion
 
     rng = np.random.default_rng(1)

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from maieutic.data.compqa import Answer
+from maieutic.tasks.compqa.data import Answer
 from maieutic.tasks.compqa.evaluate import RubricScorer, answer_flags
 from maieutic.tasks.compqa.rules import RuleScorer
 from tests.conftest import SHARED_DATA

@@ -9,12 +9,12 @@ import json
 
 import pytest
 
-from maieutic.data.compqa import Answer
 from maieutic.errors import DataError
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import LLMClient
 from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.llm.store import CallStore
+from maieutic.tasks.compqa.data import Answer
 from maieutic.tasks.compqa.evaluate import RubricScorer, looks_english
 from maieutic.tasks.compqa.judge import JudgeInput, RubricJudge, prompt
 from maieutic.tasks.compqa.rules import RuleScorer

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from maieutic.data.compqa import Answer, check_scores
+from maieutic.tasks.compqa.data import Answer, check_scores
 from maieutic.tasks.compqa.leaderboard import leaderboard
 from tests.conftest import SHARED_DATA
 

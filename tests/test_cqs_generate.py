@@ -7,13 +7,13 @@ import json
 import numpy as np
 import pytest
 
-from maieutic.data.cqs import CQDataset, Intervention, ReferenceQuestion, load_cq_dataset
 from maieutic.evaluate.runs import mean_std
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import LLMClient
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import create
 from maieutic.samples import sample_path
+from maieutic.tasks.cqs.data import CQDataset, Intervention, ReferenceQuestion, load_cq_dataset
 from maieutic.tasks.cqs.generate import LLMCQGenerator, to_submission
 from maieutic.tasks.cqs.prompts import PromptBuilder, PromptContext
 from maieutic.tasks.cqs.schemes import SchemeLibrary

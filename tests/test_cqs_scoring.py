@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from maieutic.data.cqs import (
+from maieutic.errors import DataError
+from maieutic.tasks.cqs.data import (
     CQDataset,
     Intervention,
     ReferenceQuestion,
@@ -12,7 +13,6 @@ from maieutic.data.cqs import (
     SubmissionEntry,
     SubmittedQuestion,
 )
-from maieutic.errors import DataError
 from maieutic.tasks.cqs.evaluate import CQEvaluator, official_layout
 from maieutic.tasks.cqs.matchers import Match
 from maieutic.tasks.cqs.scoring import MISSING, NAE, label_for

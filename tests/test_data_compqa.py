@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from maieutic.data.compqa import check_scores, generator_scenario, read_answers, rubric
 from maieutic.errors import DataError
+from maieutic.tasks.compqa.data import check_scores, generator_scenario, read_answers, rubric
 from tests.conftest import SHARED_DATA
 
 JUDGED = SHARED_DATA / "compqa" / "judged"

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from maieutic.data.cqs import MISSING_CQS, load_cq_dataset, load_submission
 from maieutic.errors import DataError
+from maieutic.tasks.cqs.data import MISSING_CQS, load_cq_dataset, load_submission
 from tests.conftest import write_json
 
 DATASET = {

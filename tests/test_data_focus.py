@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from maieutic.data.focus import load_gold, load_predictions
-from maieutic.data.focus_annotators import attach_annotators
-from maieutic.data.focus_typology import typology
-from maieutic.data.focus_write import to_jsonl, to_released_csv, write_focus
-from maieutic.data.span_snap import snap_span
 from maieutic.errors import DataError
+from maieutic.tasks.focus.annotators import attach_annotators
+from maieutic.tasks.focus.data import load_gold, load_predictions
+from maieutic.tasks.focus.span_snap import snap_span
+from maieutic.tasks.focus.typology import typology
+from maieutic.tasks.focus.write import to_jsonl, to_released_csv, write_focus
 
 HEADER = ["Argument", "category", "FSQType1", "FSQType2", "Span_FSQType1", "Span_FSQType2"]
 PRED = ["Predicted_Type1", "Predicted_Type2", "Span_PredictedType1", "Span_PredictedType2"]

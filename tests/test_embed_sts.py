@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from maieutic.data.cqs import load_cq_dataset, load_submission
 from maieutic.embed.encoder import Encoder
 from maieutic.embed.store import EmbeddingStore, embed_texts
 from maieutic.samples import sample_path
+from maieutic.tasks.cqs.data import load_cq_dataset, load_submission
 from maieutic.tasks.cqs.evaluate import CQEvaluator
 from maieutic.tasks.cqs.matchers import EmbeddingMatcher
 

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
-from maieutic.data.focus import load_gold
-from maieutic.data.focus_annotators import attach_annotators
-from maieutic.data.focus_types import FocusItem, SpanLabel
-from maieutic.data.focus_typology import typology
 from maieutic.tasks.focus.annotation_agreement import agreement_for_type, type_agreement
+from maieutic.tasks.focus.annotators import attach_annotators
+from maieutic.tasks.focus.data import load_gold
+from maieutic.tasks.focus.type_labels import FocusItem, SpanLabel
+from maieutic.tasks.focus.typology import typology
 
 
 def judged(*annotators: tuple[str, str]) -> FocusItem:

@@ -7,9 +7,9 @@ import csv
 
 import pytest
 
-from maieutic.data.focus import load_gold, load_predictions
-from maieutic.data.focus_types import FocusItem, SpanLabel
 from maieutic.tasks.focus.classification import classification_scores, predicted_types
+from maieutic.tasks.focus.data import load_gold, load_predictions
+from maieutic.tasks.focus.type_labels import FocusItem, SpanLabel
 
 
 def item(category: str, *types: str) -> FocusItem:

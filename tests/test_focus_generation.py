@@ -9,8 +9,6 @@ import time
 
 import pytest
 
-from maieutic.data.focus import load_arguments, load_gold, load_predictions
-from maieutic.data.focus_types import FocusItem, FocusSet
 from maieutic.language.wellformed import is_well_formed
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import LLMClient, PermanentError
@@ -20,10 +18,12 @@ from maieutic.registry import create
 from maieutic.samples import sample_path
 from maieutic.tasks.focus.classification import classification_scores
 from maieutic.tasks.focus.cue_detector import CueDetector
+from maieutic.tasks.focus.data import load_arguments, load_gold, load_predictions
 from maieutic.tasks.focus.generate import to_prediction_set
 from maieutic.tasks.focus.llm_focus import LLMFocusGenerator
 from maieutic.tasks.focus.llm_prompts import PromptContext
 from maieutic.tasks.focus.reply_parsing import parse_reply, split_list
+from maieutic.tasks.focus.type_labels import FocusItem, FocusSet
 
 DETECT = CueDetector().detect
 

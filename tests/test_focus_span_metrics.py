@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from maieutic.data.focus_types import SpanLabel
 from maieutic.tasks.focus.span_metrics import (
     TokenEmbeddingScorer,
     best_match,
@@ -14,6 +13,7 @@ from maieutic.tasks.focus.span_metrics import (
     rouge_l,
     token_jaccard,
 )
+from maieutic.tasks.focus.type_labels import SpanLabel
 
 
 @pytest.mark.parametrize(

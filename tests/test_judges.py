@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from maieutic.data.cqs import (
+from maieutic.evaluate.agreement import UNSCORED
+from maieutic.llm.backends.scripted import ScriptedBackend
+from maieutic.llm.client import LLMClient
+from maieutic.tasks.cqs.data import (
     CQDataset,
     Intervention,
     ReferenceQuestion,
@@ -12,9 +15,6 @@ from maieutic.data.cqs import (
     SubmissionEntry,
     SubmittedQuestion,
 )
-from maieutic.evaluate.agreement import UNSCORED
-from maieutic.llm.backends.scripted import ScriptedBackend
-from maieutic.llm.client import LLMClient
 from maieutic.tasks.cqs.evaluate import CQEvaluator
 from maieutic.tasks.cqs.judges import JudgeMatcher, parse_label, parse_match, parse_rubric
 from maieutic.tasks.cqs.scoring import NAE

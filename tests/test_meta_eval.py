@@ -9,16 +9,16 @@ import krippendorff
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from maieutic.data.cqs import (
+from maieutic.embed.encoder import Encoder
+from maieutic.errors import DataError
+from maieutic.evaluate.sweep import choose_threshold
+from maieutic.tasks.cqs.data import (
     CQDataset,
     Intervention,
     ReferenceQuestion,
     load_cq_dataset,
     load_submission,
 )
-from maieutic.embed.encoder import Encoder
-from maieutic.errors import DataError
-from maieutic.evaluate.sweep import choose_threshold
 from maieutic.tasks.cqs.evaluate import CQEvaluator
 from maieutic.tasks.cqs.matchers import EmbeddingMatcher, Match
 from maieutic.tasks.cqs.meta_eval import LooItem, leave_one_out, leave_one_out_tasks, report

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from maieutic.data.cqs import load_cq_dataset, load_submission
 from maieutic.registry import create
+from maieutic.tasks.cqs.data import load_cq_dataset, load_submission
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cqs"
 SUMMARY = json.loads((FIXTURES / "reference_labels" / "summary.json").read_text())

@@ -344,7 +344,7 @@ def _compqa_result(totals_by_answer: list[dict[int, int]]) -> dict:
 
 
 def test_compqa_gets_every_criterion_and_an_interval_of_the_totals(tmp_path):
-    from maieutic.data.compqa import rubric
+    from maieutic.tasks.compqa.data import rubric
 
     ones = {c: 1 for c in range(1, 16)}
     answers = [ones, {**ones, 9: 2, 10: 2, 11: 2, 12: 2}, dict.fromkeys(range(1, 16), 0)]

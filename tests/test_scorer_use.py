@@ -10,9 +10,9 @@ import json
 import numpy as np
 import pytest
 
-from maieutic.data.cqs import Intervention
 from maieutic.samples import sample_path
 from maieutic.scorers.features import N_SURFACE, pair_features
+from maieutic.tasks.cqs.data import Intervention
 from maieutic.tasks.cqs.schemes import SchemeLibrary
 from maieutic.tasks.cqs.template_generator import TemplateGenerator, fill_every_way
 from maieutic.tasks.cqs.text_facts import read_fact_options, read_facts

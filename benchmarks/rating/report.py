@@ -66,8 +66,8 @@ def per_system(key: dict, raters: list[dict]) -> dict[str, dict]:
 
 def sts_scores(key: dict) -> dict[str, float]:
     """STS at 0.6 (the benchmark script's threshold) per generated system."""
-    from maieutic.data.cqs import load_cq_dataset, load_submission
     from maieutic.registry import create
+    from maieutic.tasks.cqs.data import load_cq_dataset, load_submission
 
     data = json.loads(DATA.read_text())
     held = sorted({entry["intervention_id"] for entry in key.values()})

@@ -19,8 +19,10 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import metadata
 from typing import Any
 
 from maieutic.errors import DataError
@@ -100,8 +102,9 @@ class Entry:
 
 
 _ENTRIES: dict[tuple[str, str, str], Entry] = {}
-BUILTIN_TASKS = ("cqs", "focus", "aura", "compqa")
-"""Task subpackages of ``maieutic.tasks`` imported on demand to run their registrations."""
+ENTRY_POINT_GROUP = "maieutic.tasks"
+"""Installed packages add a task with an entry point in this group: its name is the
+task's name, its value the module whose import registers the task's components."""
 
 
 def register(
@@ -164,9 +167,38 @@ class _WithSpec:
         return self._inner(*args, **kwargs)
 
 
+@functools.cache
+def task_modules() -> dict[str, str]:
+    """Every task maieutic can load, name → the module that registers it: each
+    subpackage of ``maieutic.tasks`` (a task is one folder), then the entry points of
+    installed plug-ins (``[project.entry-points."maieutic.tasks"]``)."""
+    import maieutic.tasks
+
+    found = {
+        info.name: f"maieutic.tasks.{info.name}"
+        for info in sorted(pkgutil.iter_modules(maieutic.tasks.__path__), key=lambda i: i.name)
+        if info.ispkg
+    }
+    for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(point.name, point.value)
+    return found
+
+
+def add_task(name: str, module: str) -> None:
+    """Make the task registered by importing ``module`` known under ``name`` (what an
+    entry point does for an installed package; for a task kept outside maieutic)."""
+    task_modules()[name] = module
+
+
 def _load(task: str) -> None:
-    if task in BUILTIN_TASKS:
-        importlib.import_module(f"maieutic.tasks.{task}")
+    module = task_modules().get(task)
+    if module is not None:
+        importlib.import_module(module)
+
+
+def task_package(name: str) -> str:
+    """The package that registered task ``name`` (where its templates and docs live)."""
+    return entry("task", name, name).factory.__module__ or ""
 
 
 def entry(kind: str, task: str, name: str) -> Entry:
@@ -198,6 +230,6 @@ def rebuild(spec: Spec | dict[str, Any]) -> Any:
 
 def tasks() -> list[str]:
     """Every registered task name."""
-    for name in BUILTIN_TASKS:
+    for name in task_modules():
         _load(name)
     return [n for (k, _, n) in _ENTRIES if k == "task"]

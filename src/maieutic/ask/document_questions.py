@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from maieutic.data.aura import blocks, sentences
 from maieutic.language.wellformed import is_well_formed
+from maieutic.tasks.aura.data import blocks, sentences
 
 MAX_QUESTIONS = 12
 _COPULA = re.compile(

@@ -18,12 +18,12 @@ from typing import Any
 
 from maieutic.ask.document_questions import document_questions
 from maieutic.ask.schemes import guess_schemes
-from maieutic.data.cqs import CQDataset, Intervention
-from maieutic.data.focus_types import FocusItem, FocusSet
-from maieutic.data.focus_typology import typology
 from maieutic.language.syntax import split_speaker
 from maieutic.language.wellformed import is_well_formed
 from maieutic.registry import create
+from maieutic.tasks.cqs.data import CQDataset, Intervention
+from maieutic.tasks.focus.type_labels import FocusItem, FocusSet
+from maieutic.tasks.focus.typology import typology
 
 MAX_ASSESSED_CHARS = 50_000
 """The longest document whose question set ``ask`` assesses with AURA (about 15 pages,
@@ -174,9 +174,9 @@ def socratic_questions(
 
 def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
     """A question set about the document and its four AURA scores."""
-    from maieutic.data.aura import Document
     from maieutic.embed.encoder import shared_encoder
     from maieutic.embed.store import EmbeddingStore
+    from maieutic.tasks.aura.data import Document
     from maieutic.tasks.aura.evaluate import AuraEvaluator
     from maieutic.tasks.aura.evaluators import COSINE
     from maieutic.tasks.aura.pipeline import Reranker, Threshold

@@ -29,7 +29,7 @@ def _read_file(path: Path) -> str:
     if path.is_dir():
         raise DataError("is a directory, expected a text, Markdown or PDF file", where=str(path))
     if path.suffix.lower() == ".pdf":
-        from maieutic.data.aura import read_pdf
+        from maieutic.tasks.aura.data import read_pdf
 
         return "\n\n".join(read_pdf(path))
     size = path.stat().st_size

@@ -11,7 +11,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from maieutic.data._io import is_stdout
+from maieutic.data.files import is_stdout
 from maieutic.data.flags import refuse_flags
 from maieutic.evaluate.result import unique_names
 from maieutic.registry import create, entry

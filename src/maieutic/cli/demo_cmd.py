@@ -18,16 +18,16 @@ from rich.table import Table
 
 from maieutic.cli._common import console_for
 from maieutic.cli.evaluate_cmd import evaluate_cqs
-from maieutic.cli.evaluate_compqa import evaluate_compqa
 from maieutic.cli.generate_cmd import generate_cqs
-from maieutic.cli.generate_focus import generate_focus
-from maieutic.data.focus import load_predictions
-from maieutic.data.focus_typology import typology
 from maieutic.evaluate.results_file import load_results
 from maieutic.paths import maieutic_home
 from maieutic.report.tables import fmt, legend
 from maieutic.samples import sample_path
 from maieutic.tasks import get_task
+from maieutic.tasks.compqa.cli.evaluate import evaluate_compqa
+from maieutic.tasks.focus.cli.generate import generate_focus
+from maieutic.tasks.focus.data import load_predictions
+from maieutic.tasks.focus.typology import typology
 
 SHOWN_INTERVENTIONS = 3
 

@@ -15,7 +15,7 @@ from maieutic.cli._common import (
 )
 from maieutic.cli._evaluator_arg import EvaluatorName, split_evaluator
 from maieutic.cli._options import embedding_options, llm_options, out_option, strict_option
-from maieutic.data._io import rewritable, write_json
+from maieutic.data.files import rewritable, write_json
 from maieutic.evaluate.results_file import ResultsFile
 from maieutic.provenance import provenance
 from maieutic.report.tables import print_results

@@ -9,11 +9,11 @@ import click
 from maieutic.cli._common import build, echo_warnings, progress_bar
 from maieutic.cli._evaluator_arg import RegisteredOrScorer
 from maieutic.cli._options import is_explicit, llm_options, scheme_file_options
-from maieutic.data._io import is_stdout, rewritable, write_json
-from maieutic.data.cqs import load_cq_dataset
+from maieutic.data.files import is_stdout, rewritable, write_json
 from maieutic.generate.fanout import FanOutStats
 from maieutic.provenance import provenance
 from maieutic.registry import names
+from maieutic.tasks.cqs.data import load_cq_dataset
 from maieutic.tasks.cqs.generate import to_submission
 
 MAX_FAILURES_SHOWN = 20

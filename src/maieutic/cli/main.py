@@ -13,24 +13,24 @@ import click
 from maieutic._version import __version__
 from maieutic.cli.app_cmd import serve
 from maieutic.cli.ask_cmd import ask
-from maieutic.cli.aura_cmd import aura
-from maieutic.cli.aura_tools import agree, sweep  # noqa: F401 (register the commands)
-from maieutic.cli.compqa_cmd import compqa
 from maieutic.cli.demo_cmd import demo
 from maieutic.cli.evaluate_cmd import evaluate
-from maieutic.cli.evaluate_compqa import evaluate_compqa  # noqa: F401 (registers it)
-from maieutic.cli.focus_cmd import focus
-from maieutic.cli.generate_aura import generate_aura  # noqa: F401 (registers the command)
 from maieutic.cli.generate_cmd import generate
-from maieutic.cli.generate_compqa import generate_compqa  # noqa: F401 (registers it)
-from maieutic.cli.generate_focus import generate_focus  # noqa: F401 (registers the command)
-from maieutic.cli.meta_eval_aura import meta_eval_aura  # noqa: F401 (registers it)
 from maieutic.cli.meta_eval_cmd import meta_eval
 from maieutic.cli.report_cmd import report
 from maieutic.cli.serve_cmd import serve_llm
 from maieutic.cli.setup_llm_cmd import setup_llm
 from maieutic.cli.train_cmd import train
 from maieutic.errors import MaieuticError
+from maieutic.tasks.aura.cli.generate import generate_aura  # noqa: F401 (registers the command)
+from maieutic.tasks.aura.cli.group import aura
+from maieutic.tasks.aura.cli.meta_eval import meta_eval_aura  # noqa: F401 (registers it)
+from maieutic.tasks.aura.cli.tools import agree, sweep  # noqa: F401 (register the commands)
+from maieutic.tasks.compqa.cli.evaluate import evaluate_compqa  # noqa: F401 (registers it)
+from maieutic.tasks.compqa.cli.generate import generate_compqa  # noqa: F401 (registers it)
+from maieutic.tasks.compqa.cli.group import compqa
+from maieutic.tasks.focus.cli.generate import generate_focus  # noqa: F401 (registers the command)
+from maieutic.tasks.focus.cli.group import focus
 
 
 @click.group(

@@ -21,7 +21,7 @@ from maieutic.cli._options import (
     out_option,
     refuse_options_none_take,
 )
-from maieutic.data._io import write_json
+from maieutic.data.files import write_json
 from maieutic.errors import DataError
 from maieutic.evaluate.sweep import choose_threshold
 from maieutic.provenance import provenance

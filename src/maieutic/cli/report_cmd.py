@@ -21,7 +21,7 @@ def report(results: tuple[str, ...], out_path: str, title: str | None) -> None:
     distributions, seeded bootstrap intervals, kappa heatmaps and threshold sweeps,
     and every question, with styles, script and figures inline (no network needed)."""
     from maieutic.cli.evaluate_cmd import refuse_overwriting_inputs
-    from maieutic.data._io import is_stdout
+    from maieutic.data.files import is_stdout
     from maieutic.report.html import write_report
 
     refuse_overwriting_inputs(out_path, list(results))

@@ -1,27 +1,4 @@
-"""Data formats: loading and validating datasets and submissions with precise errors."""
-
-from maieutic.data.cqs import (
-    LABELS,
-    MISSING_CQS,
-    CQDataset,
-    Intervention,
-    ReferenceQuestion,
-    Submission,
-    SubmissionEntry,
-    SubmittedQuestion,
-    load_cq_dataset,
-    load_submission,
-)
-
-__all__ = [
-    "LABELS",
-    "MISSING_CQS",
-    "CQDataset",
-    "Intervention",
-    "ReferenceQuestion",
-    "Submission",
-    "SubmissionEntry",
-    "SubmittedQuestion",
-    "load_cq_dataset",
-    "load_submission",
-]
+"""What every task's data formats share: reading and writing files safely
+(``maieutic.data.files``), recognising a mixed-up file (``kinds``) and flags for
+tolerated problems (``flags``). Each task's own formats live in its folder
+(``maieutic.tasks.<task>.data``)."""

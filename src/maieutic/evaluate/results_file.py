@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from maieutic.data._io import read_keyed_records, rewritable, write_json
+from maieutic.data.files import read_keyed_records, rewritable, write_json
 from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.runs import group_runs, summarize_runs

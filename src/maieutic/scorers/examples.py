@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from maieutic.data.cqs import CQDataset
+from maieutic.tasks.cqs.data import CQDataset
 
 USEFUL = "Useful"
 ORDINAL = {"Invalid": 0.0, "Unhelpful": 1.0, "Useful": 2.0}

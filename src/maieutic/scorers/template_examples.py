@@ -21,10 +21,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from maieutic.data.cqs import CQDataset
 from maieutic.embed.store import EmbeddingStore, embed_texts
 from maieutic.metrics.similarity import cosine_best
 from maieutic.scorers.examples import USEFUL, Examples
+from maieutic.tasks.cqs.data import CQDataset
 from maieutic.tasks.cqs.evaluators import COSINE
 from maieutic.tasks.cqs.schemes import SchemeLibrary
 from maieutic.tasks.cqs.template_generator import TemplateGenerator

@@ -39,7 +39,7 @@ def read_examples(
     if kind == "templates" and task != "cqs":
         raise DataError("--examples templates is for --task cqs")
     if task == "cqs":
-        from maieutic.data.cqs import load_cq_dataset
+        from maieutic.tasks.cqs.data import load_cq_dataset
 
         dataset = load_cq_dataset(path)
         if kind == "templates":

@@ -45,6 +45,13 @@ class Task:
     summary_view: Callable[[Any], dict[str, Any]] | None = None
     """The part of a result's summary a one-submission table shows (default: all of it;
     the results file always has everything)."""
+    title: str = ""
+    """The heading of the task's section in reports (default: "Task: <name>")."""
+    axis_label: str = "score"
+    """What the headline score is called on plots ("macro-F1", "rubric total")."""
+    report_blocks: Callable[[list[Any], Any], list[Any]] | None = None
+    """The task's detailed report blocks: ``(entries, text_finder) -> [Block]``, after
+    the shared summary, runs and intervals (templates: the package's ``templates/``)."""
     spec: Any = None
 
 

@@ -44,7 +44,7 @@ def _candidates(value: Any, results_path: Path) -> list[Path]:
 
 
 def _plain_file(path: Path) -> bool:
-    from maieutic.data._io import MAX_INPUT_BYTES
+    from maieutic.data.files import MAX_INPUT_BYTES
 
     try:
         return path.is_file() and path.stat().st_size <= MAX_INPUT_BYTES
@@ -59,7 +59,7 @@ def _options(source: InputFile) -> dict[str, Any]:
 
 
 def _cqs(paths: list[Path], expected: str) -> Texts | None:
-    from maieutic.data.cqs import load_cq_dataset
+    from maieutic.tasks.cqs.data import load_cq_dataset
 
     for path in paths:
         try:
@@ -76,8 +76,8 @@ def _cqs(paths: list[Path], expected: str) -> Texts | None:
 
 
 def _focus(paths: list[Path], annotators: Any, expected: str, base: Path) -> Texts | None:
-    from maieutic.data.focus import load_gold
-    from maieutic.data.focus_annotators import attach_annotators
+    from maieutic.tasks.focus.annotators import attach_annotators
+    from maieutic.tasks.focus.data import load_gold
 
     for path in paths:
         try:

@@ -67,7 +67,7 @@ def _focus_macro_f1(result: EvalResult) -> ItemStatistic:
     """Macro-F1 over the typology's classes, None of the Above included, in the
     result's mode (as the headline score): gold and predicted type sets binarised once,
     then per resample only counts are summed."""
-    from maieutic.data.focus_typology import NONE_ID, typology
+    from maieutic.tasks.focus.typology import NONE_ID, typology
 
     mode = result.summary.get("mode", "category")
     classes = typology().ids

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from maieutic.data._io import read_text
+from maieutic.data.files import read_text
 from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.results_file import RESULTS_FORMAT, load_results

@@ -7,11 +7,11 @@ temporary file renamed into place.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from maieutic._version import __version__
-from maieutic.data._io import write_text
+from maieutic.data.files import write_text
 from maieutic.errors import DataError
 from maieutic.report.html.context import TextFinder
 from maieutic.report.html.intervals import method_note
@@ -27,14 +27,7 @@ from maieutic.report.html.sections_common import (
     runs_block,
 )
 from maieutic.report.html.templating import Block, Section, render
-
-TASK_TITLES = {
-    "cqs": "Critical questions (CQs)",
-    "focus": "FOCUS: weakness types and spans",
-    "aura": "AURA: question sets",
-    "compqa": "CompQA: comparative answers",
-}
-AXIS_LABELS = {"cqs": "overall score", "focus": "macro-F1", "compqa": "rubric total"}
+from maieutic.tasks import Task, get_task
 
 RENDER_ERRORS = (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError)
 """What a file of the right format but an unexpected shape raises while being drawn."""
@@ -52,15 +45,11 @@ def _entries(files: Sequence[InputFile]) -> dict[str, list[Entry]]:
     return by_task
 
 
-def _task_blocks(task: str) -> Callable[[list[Entry], TextFinder], list[Block]] | None:
-    from maieutic.report.html import sections_aura, sections_compqa, sections_cqs, sections_focus
-
-    return {
-        "cqs": sections_cqs.cqs_blocks,
-        "focus": sections_focus.focus_blocks,
-        "aura": sections_aura.aura_blocks,
-        "compqa": sections_compqa.compqa_blocks,
-    }.get(task)
+def _task(name: str) -> Task | None:
+    try:
+        return get_task(name)
+    except DataError:  # results of a task this installation does not have
+        return None
 
 
 def _task_section(task: str, entries: list[Entry], finder: TextFinder) -> Section:
@@ -69,8 +58,9 @@ def _task_section(task: str, entries: list[Entry], finder: TextFinder) -> Sectio
     blocks = [Block("Summary", comparability_note(entries), table=leaderboard(task, entries))]
     if (runs := runs_block([by_index[i] for i in files])) is not None:
         blocks.append(runs)
-    blocks += interval_blocks(entries, AXIS_LABELS.get(task, "score"))
-    detail = _task_blocks(task)
+    found = _task(task)
+    blocks += interval_blocks(entries, found.axis_label if found else "score")
+    detail = found.report_blocks if found else None
     if detail is None:
         blocks.append(
             Block(note=f"This version of the report has no detailed view of the task {task!r}.")
@@ -80,7 +70,8 @@ def _task_section(task: str, entries: list[Entry], finder: TextFinder) -> Sectio
     if (issues := issues_block(entries)) is not None:
         blocks.append(issues)
     names = ", ".join(by_index[i].name for i in files)
-    return Section(f"task-{task}", TASK_TITLES.get(task, f"Task: {task}"), blocks, f"From {names}.")
+    title = found.title if found and found.title else f"Task: {task}"
+    return Section(f"task-{task}", title, blocks, f"From {names}.")
 
 
 def _file_section(file: InputFile) -> Section | None:

@@ -4,8 +4,10 @@ a note or pre-rendered markup."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from typing import Any
 
 import jinja2
@@ -36,11 +38,25 @@ class Section:
     """A line under the title (e.g. which files the section draws on)."""
 
 
+def _task_loaders() -> list[jinja2.BaseLoader]:
+    """Each task's own templates (the ``templates/`` folder of its package)."""
+    from maieutic.registry import task_package, tasks
+
+    loaders: list[jinja2.BaseLoader] = []
+    for name in tasks():
+        package = task_package(name)
+        if package in sys.modules and resources.files(package).joinpath("templates").is_dir():
+            loaders.append(jinja2.PackageLoader(package, "templates"))
+    return loaders
+
+
 @cache
 def environment() -> jinja2.Environment:
     """The template environment: autoescaping on, undefined names are errors."""
     return jinja2.Environment(
-        loader=jinja2.PackageLoader("maieutic.report.html", "templates"),
+        loader=jinja2.ChoiceLoader(
+            [jinja2.PackageLoader("maieutic.report.html", "templates"), *_task_loaders()]
+        ),
         # every value from an input file (questions, arguments, file names) is escaped
         autoescape=True,
         undefined=jinja2.StrictUndefined,

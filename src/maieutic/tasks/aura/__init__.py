@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from maieutic.data.aura import read_document, read_questions
 from maieutic.data.flags import Flag
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
 from maieutic.tasks.aura import evaluators, generators  # noqa: F401
+from maieutic.tasks.aura.data import read_document, read_questions
 from maieutic.tasks.aura.evaluate import QuestionSet
 from maieutic.tasks.aura.templates import template
 
@@ -35,10 +35,19 @@ def _metric(name: str):
     return read
 
 
+def _report_blocks(entries, finder):
+    from maieutic.tasks.aura.report import aura_blocks
+
+    return aura_blocks(entries, finder)
+
+
 @register("task", "aura", "aura")
 def task() -> Task:
     """Question sets scored against their document, with no reference questions."""
     return Task(
+        title="AURA: question sets",
+        axis_label="score",
+        report_blocks=_report_blocks,
         name="aura",
         description=task.__doc__ or "",
         load_reference=read_document,

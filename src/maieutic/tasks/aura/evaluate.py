@@ -8,11 +8,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from maieutic.data.aura import Document
 from maieutic.data.flags import Flag
 from maieutic.evaluate.result import EvalResult
 from maieutic.registry import Spec
 from maieutic.signature import Signature
+from maieutic.tasks.aura.data import Document
 from maieutic.tasks.aura.learned import LearnedAnswerability
 from maieutic.tasks.aura.metrics import (
     Mapping,

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from maieutic.data.aura import blocks
 from maieutic.evaluate.judge import fence
 from maieutic.generate.fanout import fan_out
 from maieutic.generate.parsing import parse_questions
@@ -25,6 +24,7 @@ from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
 from maieutic.registry import Spec
 from maieutic.signature import Signature
+from maieutic.tasks.aura.data import blocks
 from maieutic.tasks.aura.evaluate import document_fingerprint
 
 STRATEGIES = ("zero-shot", "answer-first")
@@ -122,7 +122,7 @@ class DocumentQuestionGenerator:
         run_index: int = 0,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> GenerationRun:
-        """Questions for every passage of ``document`` (a ``maieutic.data.aura.Document``)."""
+        """Questions for every passage of ``document`` (a ``maieutic.tasks.aura.data.Document``)."""
         parts = passages(document.text, self.granularity, getattr(document, "pages", None))
         prompt = _ZERO_SHOT if self.strategy == "zero-shot" else _ANSWER_FIRST
         jobs = [

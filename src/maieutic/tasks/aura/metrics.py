@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from maieutic.data.aura import Unit
+from maieutic.tasks.aura.data import Unit
 from maieutic.tasks.aura.templates import TEMPLATE_CLASSES, template
 
 ENTROPY_VARIANTS = ("paper", "observed")

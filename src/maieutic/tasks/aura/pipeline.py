@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from maieutic.data.aura import Block, Unit, blocks, build_units
 from maieutic.embed.store import embed_texts
+from maieutic.tasks.aura.data import Block, Unit, blocks, build_units
 from maieutic.tasks.aura.metrics import Mapping
 
 LIST_WINDOW = 2

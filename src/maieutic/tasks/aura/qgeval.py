@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
-from maieutic.data._io import read_text
-from maieutic.data.aura import Document
+from maieutic.data.files import read_text
 from maieutic.errors import DataError
 from maieutic.stats import UndefinedStatistic, spearman
+from maieutic.tasks.aura.data import Document
 from maieutic.tasks.aura.evaluate import AuraEvaluator
 from maieutic.tasks.aura.metrics import coverage
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from maieutic.data.aura import Document
+from maieutic.tasks.aura.data import Document
 from maieutic.tasks.aura.evaluate import METRICS, AuraEvaluator
 
 COVERAGE_TOLERANCE = 0.01

@@ -39,10 +39,19 @@ def _view(result) -> dict:
     }
 
 
+def _report_blocks(entries, finder):
+    from maieutic.tasks.compqa.report import compqa_blocks
+
+    return compqa_blocks(entries, finder)
+
+
 @register("task", "compqa", "compqa")
 def task() -> Task:
     """Comparative answers scored on the 15-criterion rubric (0–19)."""
     return Task(
+        title="CompQA: comparative answers",
+        axis_label="rubric total",
+        report_blocks=_report_blocks,
         name="compqa",
         description=task.__doc__ or "",
         load_reference=_no_reference,

@@ -25,11 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from maieutic.data.compqa import Answer, ScoreCheck, read_answers, rubric
 from maieutic.data.flags import Flag
 from maieutic.evaluate.result import EvalResult
 from maieutic.registry import Spec
 from maieutic.signature import Signature
+from maieutic.tasks.compqa.data import Answer, ScoreCheck, read_answers, rubric
 from maieutic.tasks.compqa.judge import MAX_JUDGED_CHARS, JudgeInput, RubricJudge
 from maieutic.tasks.compqa.rules import RuleScorer, merge
 from maieutic.tasks.compqa.shots import choose_shots

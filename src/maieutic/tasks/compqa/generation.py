@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from maieutic.data.compqa_questions import ComparativeQuestion
 from maieutic.generate.fanout import fan_out
 from maieutic.generate.protocol import GenerationRun
 from maieutic.llm.backends import describe
@@ -17,6 +16,7 @@ from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
 from maieutic.registry import Spec
 from maieutic.signature import Signature
+from maieutic.tasks.compqa.questions import ComparativeQuestion
 from maieutic.tasks.compqa.scenarios import messages
 
 

@@ -19,10 +19,10 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from maieutic.data.compqa import ScoreCheck, rubric
 from maieutic.evaluate.judge import JudgeItem, LLMJudge, fence
 from maieutic.llm.client import LLMClient
 from maieutic.llm.types import GenerationParams
+from maieutic.tasks.compqa.data import ScoreCheck, rubric
 from maieutic.tasks.compqa.reply_parsing import parse_scores
 from maieutic.tasks.compqa.shots import Shot
 

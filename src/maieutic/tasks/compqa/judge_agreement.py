@@ -20,8 +20,8 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from maieutic.data.compqa import Answer, generator_scenario
 from maieutic.errors import DataError
+from maieutic.tasks.compqa.data import Answer, generator_scenario
 from maieutic.tasks.compqa.human_agreement import CRITERIA, TOTAL, ScoredPair
 
 TEXT_PREFIX = 2000

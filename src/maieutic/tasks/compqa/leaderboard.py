@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from maieutic.data.compqa import Answer, rubric
+from maieutic.tasks.compqa.data import Answer, rubric
 
 
 @dataclass

@@ -4,7 +4,7 @@ Accepted: a JSON object (fenced or not, with prose before or after), a Python di
 (single quotes, trailing commas), bare or quoted keys (``{1: 1, "2": 0}``), ``C3``-style
 keys, and ``1: 1`` / ``Criterion 2 - 0`` lines, and an object cut short by the token limit
 (its complete ``"key": value`` pairs). The result goes through
-``maieutic.data.compqa.check_scores``, so every criterion is checked and the total is
+``maieutic.tasks.compqa.data.check_scores``, so every criterion is checked and the total is
 computed here (a total the model wrote is ignored)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import ast
 import json
 import re
 
-from maieutic.data.compqa import ScoreCheck, check_scores
+from maieutic.tasks.compqa.data import ScoreCheck, check_scores
 
 _FENCE = re.compile(r"```(?:json|python)?\s*(.*?)```", re.DOTALL)
 _BRACES = re.compile(r"\{[^{}]*\}", re.DOTALL)

@@ -18,7 +18,7 @@ ASPECT"), as the question carries it.
 
 from __future__ import annotations
 
-from maieutic.data.compqa_questions import ComparativeQuestion
+from maieutic.tasks.compqa.questions import ComparativeQuestion
 
 SCENARIOS = ("1", "2", "3", "4")
 NEEDS_ARGUMENTS = ("2", "4")

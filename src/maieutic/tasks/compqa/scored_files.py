@@ -8,10 +8,10 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
-from maieutic.data._io import read_text
-from maieutic.data.compqa import Answer, check_scores, read_answers
+from maieutic.data.files import read_text
 from maieutic.errors import DataError
 from maieutic.evaluate.results_file import RESULTS_FORMAT
+from maieutic.tasks.compqa.data import Answer, check_scores, read_answers
 
 
 def answer_files(paths: Iterable[str]) -> list[Path]:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from maieutic.data.compqa import Answer
+from maieutic.tasks.compqa.data import Answer
 from maieutic.tasks.compqa.judge import question_text
 
 PAPER_THRESHOLD = 18.0

@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from maieutic.data.compqa import check_scores, read_answers
 from maieutic.errors import DataError
+from maieutic.tasks.compqa.data import check_scores, read_answers
 
 DEFAULT_SHOTS = 2
 """The paper adds two human-scored answers to the few-shot prompt (Figure 5)."""

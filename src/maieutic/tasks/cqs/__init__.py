@@ -1,10 +1,10 @@
 """Critical questions (CQs-Gen): three questions that challenge an argument, evaluated
 against labelled references ("Benchmarking Critical Questions Generation")."""
 
-from maieutic.data.cqs import check_not_references, load_cq_dataset, load_submission
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
 from maieutic.tasks.cqs import evaluators, generators, prompts, selection  # noqa: F401
+from maieutic.tasks.cqs.data import check_not_references, load_cq_dataset, load_submission
 from maieutic.tasks.cqs.evaluate import RUN_FIGURES, CQEvaluator
 from maieutic.tasks.cqs.scoring import MISSING, NAE
 
@@ -21,10 +21,19 @@ def _summary(key: str, *path: str):
     return read
 
 
+def _report_blocks(entries, finder):
+    from maieutic.tasks.cqs.report import cqs_blocks
+
+    return cqs_blocks(entries, finder)
+
+
 @register("task", "cqs", "cqs")
 def task() -> Task:
     """Critical questions: three per intervention, scored Useful/3 against references."""
     return Task(
+        title="Critical questions (CQs)",
+        axis_label="overall score",
+        report_blocks=_report_blocks,
         name="cqs",
         description=task.__doc__ or "",
         load_reference=load_cq_dataset,

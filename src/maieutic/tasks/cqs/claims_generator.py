@@ -23,13 +23,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from maieutic.data.cqs import EXPECTED_QUESTIONS, CQDataset
 from maieutic.generate.protocol import GenerationRun
 from maieutic.language.claims import Reading, read_claims
 from maieutic.language.wellformed import check_question
 from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.cqs.claim_ranker import ClaimRanker, builtin_ranker
+from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset
 from maieutic.tasks.cqs.framings import Candidate, candidates
 
 SAME_CLAIM = 0.2

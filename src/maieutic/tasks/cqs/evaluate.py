@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from maieutic.data.cqs import CQDataset, Intervention, Submission
 from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
 from maieutic.language.wellformed import check_question
 from maieutic.registry import Spec
 from maieutic.signature import Signature
+from maieutic.tasks.cqs.data import CQDataset, Intervention, Submission
 from maieutic.tasks.cqs.matchers import Match, Matcher
 from maieutic.tasks.cqs.references import LabelledSubmission, with_extra_references
 from maieutic.tasks.cqs.scoring import (

@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from maieutic.data.cqs import EXPECTED_QUESTIONS, MISSING_CQS, CQDataset, Intervention
 from maieutic.errors import DataError
 from maieutic.generate.fanout import fan_out
 from maieutic.generate.parsing import parse_questions
@@ -24,6 +23,7 @@ from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
 from maieutic.registry import Spec
 from maieutic.signature import Signature
+from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, MISSING_CQS, CQDataset, Intervention
 from maieutic.tasks.cqs.prompts import PromptContext, Strategy
 from maieutic.tasks.cqs.selection import Selector
 from maieutic.tasks.cqs.template_generator import TemplateGenerator

@@ -20,12 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from maieutic.data.cqs import LABELS, Intervention
 from maieutic.evaluate.agreement import UNSCORED
 from maieutic.evaluate.judge import JudgeItem, LLMJudge, fence
 from maieutic.generate.parsing import strip_reasoning
 from maieutic.llm.client import LLMClient
 from maieutic.llm.types import GenerationParams
+from maieutic.tasks.cqs.data import LABELS, Intervention
 from maieutic.tasks.cqs.matchers import Match, WorkItem
 
 NO_MATCH = "NO MATCH"

@@ -12,10 +12,10 @@ from typing import Protocol
 
 import numpy as np
 
-from maieutic.data.cqs import Intervention
 from maieutic.embed.encoder import Encoder
 from maieutic.embed.store import EmbeddingStore, embed_texts
 from maieutic.metrics.similarity import chrf_best, cosine_best
+from maieutic.tasks.cqs.data import Intervention
 
 
 @dataclass(frozen=True)

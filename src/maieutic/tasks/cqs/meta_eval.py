@@ -17,13 +17,13 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from maieutic.data.cqs import LABELS, CQDataset, Intervention, ReferenceQuestion, Submission
 from maieutic.errors import DataError
 from maieutic.evaluate.agreement import UNSCORED, agreement_report, kappa_or_none
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.sweep import sweep_thresholds
 from maieutic.signature import Signature
 from maieutic.stats import UndefinedStatistic, pearson, spearman
+from maieutic.tasks.cqs.data import LABELS, CQDataset, Intervention, ReferenceQuestion, Submission
 from maieutic.tasks.cqs.evaluate import CQEvaluator, judge_question
 from maieutic.tasks.cqs.scoring import NAE, label_for
 

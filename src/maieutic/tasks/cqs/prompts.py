@@ -18,9 +18,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from maieutic.data.cqs import CQDataset, Intervention
 from maieutic.evaluate.judge import fence
 from maieutic.registry import create, names, register
+from maieutic.tasks.cqs.data import CQDataset, Intervention
 from maieutic.tasks.cqs.schemes import SchemeLibrary
 
 SYSTEM = (

@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from maieutic.data._io import read_keyed_records, type_name
-from maieutic.data.cqs import LABELS, CQDataset, ReferenceQuestion, Submission
+from maieutic.data.files import read_keyed_records, type_name
 from maieutic.errors import DataError
+from maieutic.tasks.cqs.data import LABELS, CQDataset, ReferenceQuestion, Submission
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from maieutic.data.cqs import Intervention
 from maieutic.embed.store import EmbeddingStore
 from maieutic.scorers.model import LearnedScorer
+from maieutic.tasks.cqs.data import Intervention
 from maieutic.tasks.cqs.matchers import Match, WorkItem
 
 REST = "Unhelpful"

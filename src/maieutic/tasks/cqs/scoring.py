@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from maieutic.data.cqs import EXPECTED_QUESTIONS, LABELS, MISSING_CQS
 from maieutic.evaluate.agreement import UNSCORED
 from maieutic.metrics.diversity import diversity_report
+from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, LABELS, MISSING_CQS
 
 NAE = "not_able_to_evaluate"
 MISSING = "missing_cqs"

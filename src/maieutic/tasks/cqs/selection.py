@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from maieutic.data.cqs import Intervention
 from maieutic.registry import register
+from maieutic.tasks.cqs.data import Intervention
 
 Selector = Callable[[Intervention, Sequence[str], int], list[str]]
 _WORD = re.compile(r"[a-z']{4,}")

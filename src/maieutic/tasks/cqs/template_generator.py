@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
-from maieutic.data.cqs import Intervention
+from maieutic.tasks.cqs.data import Intervention
 from maieutic.tasks.cqs.schemes import SchemeLibrary
 from maieutic.tasks.cqs.text_facts import TextFacts, read_fact_options, read_facts
 

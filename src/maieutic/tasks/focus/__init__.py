@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from maieutic.data.focus import load_gold, load_predictions
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
 from maieutic.tasks.focus import evaluators, generators  # noqa: F401
+from maieutic.tasks.focus.data import load_gold, load_predictions
 
 
 def _classification(none: str, average: str, *, other: bool = False):
@@ -49,10 +49,19 @@ def summary_view(result) -> dict[str, Any]:
     return view
 
 
+def _report_blocks(entries, finder):
+    from maieutic.tasks.focus.report import focus_blocks
+
+    return focus_blocks(entries, finder)
+
+
 @register("task", "focus", "focus")
 def task() -> Task:
     """Weakness types and spans of arguments, with Socratic questions."""
     return Task(
+        title="FOCUS: weakness types and spans",
+        axis_label="macro-F1",
+        report_blocks=_report_blocks,
         name="focus",
         description=task.__doc__ or "",
         load_reference=load_gold,

@@ -27,10 +27,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from maieutic.data.focus_types import FocusItem
-from maieutic.data.focus_typology import typology
 from maieutic.stats import UndefinedStatistic, cohen_kappa, fleiss_kappa, three_rater_agreement
 from maieutic.tasks.focus.span_metrics import rouge_l, token_jaccard
+from maieutic.tasks.focus.type_labels import FocusItem
+from maieutic.tasks.focus.typology import typology
 
 SPAN_METRICS: dict[str, Callable[[str, str], float]] = {
     "jaccard": token_jaccard,

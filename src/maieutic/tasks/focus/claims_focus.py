@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from maieutic.data.focus_types import FocusSet, SpanLabel
-from maieutic.data.span_snap import snap_span
 from maieutic.generate.protocol import GenerationRun
 from maieutic.language.claims import Claim, Reading, read_claims
 from maieutic.language.wellformed import check_question
@@ -25,6 +23,8 @@ from maieutic.signature import Signature
 from maieutic.tasks.cqs.claim_ranker import builtin_ranker
 from maieutic.tasks.focus.cue_detector import MAX_TYPES
 from maieutic.tasks.focus.generate import FocusOutcome, focus_signature
+from maieutic.tasks.focus.span_snap import snap_span
+from maieutic.tasks.focus.type_labels import FocusSet, SpanLabel
 
 TYPE_OF_KIND: tuple[tuple[str, str], ...] = (
     ("generalisation", "OG"),

@@ -25,8 +25,8 @@ import numpy as np
 from sklearn.metrics import precision_recall_fscore_support
 from sklearn.preprocessing import MultiLabelBinarizer
 
-from maieutic.data.focus_types import FocusItem
-from maieutic.data.focus_typology import NONE_ID, typology
+from maieutic.tasks.focus.type_labels import FocusItem
+from maieutic.tasks.focus.typology import NONE_ID, typology
 
 MODES = ("open", "category")
 

@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from maieutic.data.focus_types import SpanLabel
-from maieutic.data.focus_typology import typology
+from maieutic.tasks.focus.type_labels import SpanLabel
+from maieutic.tasks.focus.typology import typology
 
 MAX_TYPES = 2
 

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from maieutic.data.flags import Flag
-from maieutic.data.focus_types import FocusItem, FocusSet
 from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
 from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.focus import span_metrics as spans
 from maieutic.tasks.focus.classification import MODES, classification_scores
+from maieutic.tasks.focus.type_labels import FocusItem, FocusSet
 
 TEXT_METRICS: dict[str, Callable[[str, str], float]] = {
     "jaccard": spans.token_jaccard,

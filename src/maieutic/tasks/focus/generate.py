@@ -7,13 +7,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from maieutic.data.focus_types import FocusItem, FocusSet, SpanLabel
-from maieutic.data.focus_typology import typology
 from maieutic.generate.protocol import GenerationRun
 from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.focus.cue_detector import MAX_TYPES, CueDetector
 from maieutic.tasks.focus.socratic_wording import socratic_question
+from maieutic.tasks.focus.type_labels import FocusItem, FocusSet, SpanLabel
+from maieutic.tasks.focus.typology import typology
 
 
 @dataclass

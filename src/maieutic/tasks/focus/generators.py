@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from maieutic.data.focus import load_gold
 from maieutic.errors import DataError
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import create, register
 from maieutic.samples import sample_path
 from maieutic.tasks.cqs.evaluators import llm_client
 from maieutic.tasks.focus.claims_focus import ClaimsFocusGenerator
+from maieutic.tasks.focus.data import load_gold
 from maieutic.tasks.focus.generate import CueFocusGenerator
 from maieutic.tasks.focus.llm_focus import LLMFocusGenerator
 from maieutic.tasks.focus.llm_prompts import PromptContext

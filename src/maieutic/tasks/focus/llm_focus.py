@@ -8,9 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from maieutic.data.focus_types import FocusSet, SpanLabel
-from maieutic.data.focus_typology import NONE_ID, typology
-from maieutic.data.span_snap import snap_span
 from maieutic.errors import DataError
 from maieutic.generate.fanout import FanOutStats, fan_out
 from maieutic.generate.protocol import GenerationRun
@@ -22,6 +19,9 @@ from maieutic.signature import Signature
 from maieutic.tasks.focus.generate import FocusOutcome, focus_signature
 from maieutic.tasks.focus.llm_prompts import REWRITE_PROMPT, PromptContext, Strategy
 from maieutic.tasks.focus.reply_parsing import parse_reply
+from maieutic.tasks.focus.span_snap import snap_span
+from maieutic.tasks.focus.type_labels import FocusSet, SpanLabel
+from maieutic.tasks.focus.typology import NONE_ID, typology
 
 
 def ground(

@@ -16,10 +16,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from maieutic.data.focus_types import FocusItem, FocusSet
-from maieutic.data.focus_typology import NONE_ID, typology
 from maieutic.evaluate.judge import fence
 from maieutic.registry import register
+from maieutic.tasks.focus.type_labels import FocusItem, FocusSet
+from maieutic.tasks.focus.typology import NONE_ID, typology
 
 SYSTEM = (
     "You help students see the weak points of their arguments. The argument appears "

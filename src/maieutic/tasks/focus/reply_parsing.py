@@ -17,8 +17,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from maieutic.data.focus_typology import NONE_ID, typology
 from maieutic.generate.parsing import strip_reasoning
+from maieutic.tasks.focus.typology import NONE_ID, typology
 
 MAX_TYPES = 2
 

@@ -26,8 +26,8 @@ from functools import cache
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from maieutic.data.focus_types import SpanLabel
-from maieutic.data.focus_typology import NONE_ID
+from maieutic.tasks.focus.type_labels import SpanLabel
+from maieutic.tasks.focus.typology import NONE_ID
 
 Metric = Callable[[str, str], float]
 

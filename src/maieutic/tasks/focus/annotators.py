@@ -16,11 +16,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from maieutic.data.flags import Flag
-from maieutic.data.focus import read_csv_rows
-from maieutic.data.focus_types import FocusItem, FocusSet, SpanLabel
-from maieutic.data.focus_typology import Category, typology
-from maieutic.data.span_snap import snap_span
 from maieutic.errors import DataError
+from maieutic.tasks.focus.data import read_csv_rows
+from maieutic.tasks.focus.span_snap import snap_span
+from maieutic.tasks.focus.type_labels import FocusItem, FocusSet, SpanLabel
+from maieutic.tasks.focus.typology import Category, typology
 
 _COLUMN = re.compile(r"^A(\d+)_([A-Za-z]+)_([FG])$")
 

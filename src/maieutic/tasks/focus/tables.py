@@ -7,9 +7,9 @@ from typing import Any
 
 from rich.table import Table
 
-from maieutic.data.focus_typology import typology
 from maieutic.evaluate.result import EvalResult
 from maieutic.report.tables import fmt
+from maieutic.tasks.focus.typology import typology
 
 
 def per_type_table(result: EvalResult) -> Table:

@@ -153,7 +153,7 @@ def compare(ctx, document, sets, evaluator, out_path, **options):
     verdict = preference(first, second)
     console_for(out_path).print(compare_table(first, second, verdict))
     if out_path:
-        from maieutic.data._io import write_json
+        from maieutic.data.files import write_json
 
         write_json(
             out_path,

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from maieutic.cli._common import console_for
 from maieutic.cli._options import out_option
-from maieutic.data._io import write_json
+from maieutic.data.files import write_json
 from maieutic.errors import DataError
 from maieutic.provenance import provenance
 from maieutic.report.tables import fmt
@@ -268,7 +268,7 @@ def export_sft(judged, min_score, out_path) -> None:
     question as the user turn, the answer as the assistant turn)."""
     import json
 
-    from maieutic.data._io import write_text
+    from maieutic.data.files import write_text
     from maieutic.tasks.compqa.sft import sft_records
 
     answers = [a for f in _judged_files(judged) for a in read_scored(f)]

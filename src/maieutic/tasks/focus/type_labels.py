@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 
 from maieutic.data.flags import Flag
-from maieutic.data.focus_typology import NONE_ID
+from maieutic.tasks.focus.typology import NONE_ID
 
 UNTYPED = ""
 """The type of a span given without a type (released files have a few): it predicts no

@@ -1,5 +1,5 @@
 """The FOCUS typology: eleven weakness types, five categories of two types each, and the
-question template of each type (package data, ``focus_typology.json``).
+question template of each type (package data, ``typology.json``).
 
 Type names reach us in many spellings (model output, the paper's tables, trailing
 spaces and question marks); ``Typology.resolve`` maps each to the type's id or returns
@@ -21,7 +21,7 @@ NONE_ID = "NONE"
 NULL_SPAN = "Null"
 """The span the guidelines give to 'None of the Above'."""
 
-_DATA = Path(__file__).with_name("focus_typology.json")
+_DATA = Path(__file__).with_name("typology.json")
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,12 @@ from rich.table import Table
 
 from maieutic.cli._common import build, console_for
 from maieutic.cli._options import out_option
-from maieutic.cli.aura_cmd import aura_options
 from maieutic.cli.meta_eval_cmd import meta_eval
-from maieutic.data._io import read_text, write_json
-from maieutic.data.aura import Document
+from maieutic.data.files import read_text, write_json
 from maieutic.provenance import provenance
 from maieutic.report.tables import fmt
+from maieutic.tasks.aura.cli.group import aura_options
+from maieutic.tasks.aura.data import Document
 from maieutic.tasks.aura.qgeval import load_qgeval, qgeval_agreement
 
 

@@ -8,14 +8,14 @@ import click
 
 from maieutic.cli._common import console_for, echo_warnings
 from maieutic.cli._options import out_option
-from maieutic.cli.evaluate_focus import annotators_option, load_gold_with_annotators
-from maieutic.data._io import write_json
-from maieutic.data.focus import ROLES, load_focus
-from maieutic.data.focus_annotators import attach_annotators
-from maieutic.data.focus_write import write_focus
+from maieutic.data.files import write_json
 from maieutic.errors import DataError
 from maieutic.provenance import provenance
 from maieutic.tasks import get_task
+from maieutic.tasks.focus.annotators import attach_annotators
+from maieutic.tasks.focus.cli.evaluate import annotators_option, load_gold_with_annotators
+from maieutic.tasks.focus.data import ROLES, load_focus
+from maieutic.tasks.focus.write import write_focus
 
 
 @click.group()
@@ -83,8 +83,8 @@ def convert(source, target, role, annotators, gold_path) -> None:
 def agreement(gold_path, annotators, span_embedding, out_path) -> None:
     """Agreement among annotators per type: observed agreement, Fleiss' kappa, PABAK,
     pairwise agreement, and span similarity between annotators."""
-    from maieutic.report.focus_tables import agreement_table
     from maieutic.tasks.focus.annotation_agreement import type_agreement
+    from maieutic.tasks.focus.tables import agreement_table
 
     gold = load_gold_with_annotators(get_task("focus"), gold_path, annotators)
     items = list(gold.items.values())

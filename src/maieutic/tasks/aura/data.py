@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from maieutic.data._io import read_text, type_name
+from maieutic.data.files import read_text, type_name
 from maieutic.errors import DataError
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from maieutic.data._io import read_keyed_records, type_name
+from maieutic.data.files import read_keyed_records, type_name
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
 

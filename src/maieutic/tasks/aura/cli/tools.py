@@ -11,15 +11,15 @@ from rich.table import Table
 
 from maieutic.cli._common import build, console_for
 from maieutic.cli._options import out_option
-from maieutic.cli.aura_cmd import aura, aura_options, load_sets
-from maieutic.data._io import read_text, write_json
-from maieutic.data.aura import Document, read_document, read_questions
+from maieutic.data.files import read_text, write_json
 from maieutic.errors import DataError
 from maieutic.provenance import provenance
 from maieutic.registry import entry
 from maieutic.report.tables import fmt
 from maieutic.stats import PreferenceItem, UndefinedStatistic, preference_agreement
 from maieutic.tasks import get_task
+from maieutic.tasks.aura.cli.group import aura, aura_options, load_sets
+from maieutic.tasks.aura.data import Document, read_document, read_questions
 from maieutic.tasks.aura.evaluate import METRICS
 from maieutic.tasks.aura.qgeval import load_qgeval
 from maieutic.tasks.aura.sweep import mean_shift

@@ -11,11 +11,11 @@ import click
 from maieutic.cli._common import build, echo_warnings, progress_bar
 from maieutic.cli._options import llm_options, sampling_options, strict_option
 from maieutic.cli.generate_cmd import generate, meta_path
-from maieutic.data._io import write_json
-from maieutic.data.compqa_questions import read_questions
+from maieutic.data.files import write_json
 from maieutic.data.flags import Flag, refuse_flags
 from maieutic.llm.backends import describe
 from maieutic.provenance import provenance
+from maieutic.tasks.compqa.questions import read_questions
 from maieutic.tasks.compqa.scenarios import NEEDS_ARGUMENTS, SCENARIOS
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from maieutic.data._io import is_jsonl, read_text, type_name
+from maieutic.data.files import is_jsonl, read_text, type_name
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
 

@@ -58,7 +58,7 @@ def _classification_block(entries: Sequence[Entry]) -> Block:
 
 
 def _per_type_block(entries: Sequence[Entry]) -> Block | None:
-    from maieutic.data.focus_typology import typology
+    from maieutic.tasks.focus.typology import typology
 
     per_system = [
         (

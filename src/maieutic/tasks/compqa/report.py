@@ -16,7 +16,7 @@ GROUPS = ("structure", "relevance", "quality")
 
 
 def _criteria_block(entries: Sequence[Entry]) -> Block:
-    from maieutic.data.compqa import rubric
+    from maieutic.tasks.compqa.data import rubric
 
     criteria = rubric()
     table = Table(

@@ -30,12 +30,12 @@ import io
 from pathlib import Path
 from typing import Any
 
-from maieutic.data._io import is_jsonl, read_keyed_records, read_text, type_name
+from maieutic.data.files import is_jsonl, read_keyed_records, read_text, type_name
 from maieutic.data.flags import Flag
-from maieutic.data.focus_types import UNTYPED, FocusItem, FocusSet, SpanLabel
-from maieutic.data.focus_typology import NONE_ID, typology
-from maieutic.data.span_snap import snap_span
 from maieutic.errors import DataError
+from maieutic.tasks.focus.span_snap import snap_span
+from maieutic.tasks.focus.type_labels import UNTYPED, FocusItem, FocusSet, SpanLabel
+from maieutic.tasks.focus.typology import NONE_ID, typology
 
 GOLD_COLUMNS = ("FSQType1", "FSQType2", "Span_FSQType1", "Span_FSQType2")
 PREDICTED_COLUMNS = (

@@ -1,7 +1,7 @@
 """CompQA answers and rubric scores as released ("Argument-Based Comparative Question
 Answering Evaluation Benchmark").
 
-- The rubric (package data, ``compqa_rubric.json``): 15 criteria, maxima 1 or 2,
+- The rubric (package data, ``rubric.json``): 15 criteria, maxima 1 or 2,
   groups structure 7 / relevance 5 / quality 7, total 19.
 - Answer files: JSON lists of ``{object1, object2, aspect ("" when none), comparison[,
   score_dict, score]}``; the generator and scenario come from the file name
@@ -22,10 +22,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from maieutic.data._io import read_text, type_name
+from maieutic.data.files import read_text, type_name
 from maieutic.errors import DataError
 
-_RUBRIC = Path(__file__).with_name("compqa_rubric.json")
+_RUBRIC = Path(__file__).with_name("rubric.json")
 _SCENARIO = re.compile(r"^(?:scored_)?(?P<model>.+?)_scenario_(?P<scenario>\d+)(?:_comparison)?$")
 
 

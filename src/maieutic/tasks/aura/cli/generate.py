@@ -9,7 +9,7 @@ import click
 from maieutic.cli._common import build, progress_bar
 from maieutic.cli._options import llm_options, sampling_options
 from maieutic.cli.generate_cmd import generate, meta_path
-from maieutic.data._io import is_stdout, rewritable, write_json
+from maieutic.data.files import is_stdout, rewritable, write_json
 from maieutic.provenance import provenance
 from maieutic.tasks import get_task
 from maieutic.tasks.aura.generation import GRANULARITIES, STRATEGIES

@@ -9,16 +9,16 @@ import io
 import json
 from pathlib import Path
 
-from maieutic.data._io import write_text
-from maieutic.data.focus import (
+from maieutic.data.files import write_text
+from maieutic.errors import DataError
+from maieutic.tasks.focus.data import (
     GOLD_COLUMNS,
     GOLD_QUESTION_COLUMNS,
     PREDICTED_COLUMNS,
     PREDICTED_QUESTION_COLUMNS,
 )
-from maieutic.data.focus_types import FocusItem, FocusSet, SpanLabel
-from maieutic.data.focus_typology import NONE_ID, NULL_SPAN, typology
-from maieutic.errors import DataError
+from maieutic.tasks.focus.type_labels import FocusItem, FocusSet, SpanLabel
+from maieutic.tasks.focus.typology import NONE_ID, NULL_SPAN, typology
 
 
 def to_jsonl(focus: FocusSet) -> str:

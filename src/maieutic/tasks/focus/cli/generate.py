@@ -9,12 +9,12 @@ import click
 from maieutic.cli._common import build, echo_warnings, progress_bar
 from maieutic.cli._options import llm_options, sampling_options
 from maieutic.cli.generate_cmd import generate, meta_path
-from maieutic.data._io import is_stdout, rewritable, write_json
-from maieutic.data.focus import load_arguments
-from maieutic.data.focus_write import write_focus
+from maieutic.data.files import is_stdout, rewritable, write_json
 from maieutic.provenance import provenance
 from maieutic.registry import names
+from maieutic.tasks.focus.data import load_arguments
 from maieutic.tasks.focus.generate import to_prediction_set
+from maieutic.tasks.focus.write import write_focus
 
 MAX_SHOWN = 20
 

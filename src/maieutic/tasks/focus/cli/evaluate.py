@@ -9,14 +9,14 @@ import click
 from maieutic.cli._common import build, console_for, echo_warnings, load_submissions
 from maieutic.cli._options import embedding_options, out_option, strict_option
 from maieutic.cli.evaluate_cmd import evaluate, refuse_overwriting_inputs
-from maieutic.data.focus_annotators import attach_annotators
 from maieutic.evaluate.results_file import ResultsFile
 from maieutic.provenance import provenance
-from maieutic.report.focus_tables import per_type_table
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
+from maieutic.tasks.focus.annotators import attach_annotators
 from maieutic.tasks.focus.classification import MODES
 from maieutic.tasks.focus.evaluate import PAIRINGS
+from maieutic.tasks.focus.tables import per_type_table
 
 
 def annotators_option(func):
