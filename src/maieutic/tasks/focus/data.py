@@ -160,6 +160,24 @@ def _require(path: Path, header: list[str], columns: tuple[str, ...], hint: str 
         )
 
 
+def _row_labels(reader, row: dict, item_id: str, argument: str, where: str, columns) -> list:
+    """The labels of one CSV row, one per filled (type, span, question) column triple."""
+    labels = []
+    for slot, (type_col, span_col, q_col) in enumerate(columns, 1):
+        raw_type, span = row[type_col], row[span_col]
+        if not raw_type.strip():
+            if not span.strip() or span.strip().lower() == "null":
+                continue
+            type_col = span_col  # the flag points at the span's cell
+        question = row.get(q_col, "").strip() or None
+        label = reader.label(
+            item_id, argument, f"{where}, {type_col}", raw_type, span, slot=slot, question=question
+        )
+        if label:
+            labels.append(label)
+    return labels
+
+
 def _load_csv(path: Path, role: str, require_labels: bool = True) -> FocusSet:
     header, rows = read_csv_rows(path)
     _require(path, header, ("Argument",))
@@ -196,27 +214,8 @@ def _load_csv(path: Path, role: str, require_labels: bool = True) -> FocusSet:
         category = _category(
             reader, row.get(category_column, ""), f"{where}, {category_column}", item_id
         )
-        labels = []
-        for slot, (type_col, span_col, q_col) in enumerate(
-            zip(types, spans, questions, strict=True), 1
-        ):
-            raw_type, span = row[type_col], row[span_col]
-            if not raw_type.strip():
-                if not span.strip() or span.strip().lower() == "null":
-                    continue
-                type_col = span_col  # the flag points at the span's cell
-            question = row.get(q_col, "").strip() or None
-            label = reader.label(
-                item_id,
-                argument,
-                f"{where}, {type_col}",
-                raw_type,
-                span,
-                slot=slot,
-                question=question,
-            )
-            if label:
-                labels.append(label)
+        columns = zip(types, spans, questions, strict=True)
+        labels = _row_labels(reader, row, item_id, argument, where, columns)
         topic = row.get("Topic", "").strip() or None
         items[item_id] = FocusItem(item_id, argument, category, tuple(labels), topic=topic)
     _check_none_mixed(reader, items)
