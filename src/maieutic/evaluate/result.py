@@ -11,18 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from maieutic.data.flags import Flag
+from maieutic.errors import DataError
 from maieutic.registry import Spec
 from maieutic.signature import Signature
 
 RESULT_FORMAT = "maieutic.result/2"
+"""The format of one result (inside a results file, or an AURA comparison)."""
 
 
 @dataclass
 class EvalResult:
     """One submission scored by one evaluator."""
+
+    FORMAT: ClassVar[str] = RESULT_FORMAT
 
     task: str
     submission: str
@@ -63,21 +67,67 @@ class EvalResult:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> EvalResult:
-        """Read a result back from its JSON form (items stay plain dicts)."""
+    def from_json(
+        cls, data: dict[str, Any], where: str | None = None, *, at: str = "result"
+    ) -> EvalResult:
+        """Read a result back from its JSON form (items stay plain dicts); a
+        ``DataError`` names the first missing or mistyped field by its path ``at``."""
+        fields = _checked(data, at, where)
         return cls(
-            task=data["task"],
-            submission=data["submission"],
-            source=data["source"],
-            signature=Signature.from_dict(data["signature"]),
-            evaluator=Spec.from_json(data["evaluator"]),
-            score=data["score"],
-            summary=data["summary"],
-            items=list(data["items"]),
-            flags=[Flag(**f) for f in data.get("flags", [])],
-            warnings=list(data.get("warnings", [])),
-            n_unscored=int(data.get("n_unscored", 0)),
+            task=fields["task"],
+            submission=fields["submission"],
+            source=fields["source"],
+            signature=Signature.from_dict(fields["signature"]),
+            evaluator=fields["evaluator"],
+            score=fields["score"],
+            summary=fields["summary"],
+            items=list(fields["items"]),
+            flags=[Flag(**f) for f in fields.get("flags", [])],
+            warnings=list(fields.get("warnings", [])),
+            n_unscored=int(fields.get("n_unscored", 0)),
         )
+
+
+_REQUIRED: dict[str, Any] = {
+    "task": str,
+    "submission": str,
+    "source": str,
+    "signature": dict[str, Any],
+    "evaluator": Spec,
+    "score": float | None,
+    "summary": dict[str, Any],
+    "items": list[dict[str, Any]],
+}
+_OPTIONAL: dict[str, Any] = {
+    "flags": list[dict[str, Any]],
+    "warnings": list[str],
+    "n_unscored": int,
+}
+_FLAG_FIELDS = ("file", "at", "code", "message")
+
+
+def _checked(data: Any, at: str, where: str | None) -> dict[str, Any]:
+    """The fields of a result record, checked (``format``, when given, must be this one)."""
+    # imported here: maieutic.records reads results files, so it imports this module
+    from maieutic.records.schema import decode, require_object
+
+    require_object(data, at, where)
+    if "format" in data and data["format"] != RESULT_FORMAT:
+        raise DataError(f"{at}: format {data['format']!r}, expected {RESULT_FORMAT!r}", where=where)
+    out = {}
+    for name, hint in _REQUIRED.items():
+        if name not in data:
+            raise DataError(f"{at}: missing field {name!r}", where=where)
+        out[name] = decode(data[name], hint, f"{at}.{name}", where)
+    for name, hint in _OPTIONAL.items():
+        if name in data:
+            out[name] = decode(data[name], hint, f"{at}.{name}", where)
+    for n, flag in enumerate(out.get("flags", [])):
+        require_object(flag, f"{at}.flags[{n}]", where, _FLAG_FIELDS)
+        unknown = set(flag) - {*_FLAG_FIELDS, "item"}
+        if unknown:
+            raise DataError(f"{at}.flags[{n}]: unknown field {min(unknown)!r}", where=where)
+    return out
 
 
 def unique_names(names: Sequence[str], sources: Sequence[str]) -> list[str]:

@@ -1,0 +1,27 @@
+"""Files only the FOCUS task writes besides its benchmark layouts: annotator agreement.
+
+This record belongs to the task (``tasks/focus/records.py`` once the task owns its
+formats); it imports nothing but ``maieutic.records.base``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from maieutic.records.base import Record, optional, record
+
+
+@record
+class FocusAgreement(Record):
+    """``maieutic.focus.agreement/1``: agreement among annotators per weakness type
+    (observed agreement, Fleiss' kappa, PABAK, pairwise agreement, span similarity)."""
+
+    FORMAT = "maieutic.focus.agreement/1"
+    WRITTEN_BY = "maieutic focus agreement --out FILE"
+    HOLDS_RESULTS = True
+
+    gold: str
+    dataset: str
+    """The gold file's fingerprint."""
+    provenance: dict[str, Any] | None = optional()
+    types: dict[str, dict[str, Any]]
