@@ -372,6 +372,9 @@ def test_port_zero_picks_a_free_port_and_prints_the_url(cli, started):
 
 
 def test_templates_never_mark_user_content_safe():
-    templates = Path(__file__).resolve().parents[1] / "src" / "maieutic" / "web" / "templates"
-    for template in templates.glob("*.html"):
+    package = Path(__file__).resolve().parents[1] / "src" / "maieutic"
+    templates = [*(package / "web" / "templates").glob("*.html")]
+    templates += (package / "ask" / "templates").glob("*.html")  # the Ask page's parts
+    assert len(templates) > 6
+    for template in templates:
         assert "|safe" not in template.read_text().replace(" ", ""), template.name

@@ -52,6 +52,22 @@ class Task:
     report_blocks: Callable[[list[Any], Any], list[Any]] | None = None
     """The task's detailed report blocks: ``(entries, text_finder) -> [Block]``, after
     the shared summary, runs and intervals (templates: the package's ``templates/``)."""
+    report_texts: Any = None
+    """Where the report finds the texts a result points to but does not hold (the
+    arguments, the reference questions): a ``maieutic.report.hooks.TextSource``."""
+    interval_statistic: Callable[[Any], Any] | None = None
+    """The headline score as a function of a result's items, for the report's bootstrap
+    intervals: ``EvalResult -> maieutic.report.hooks.ItemStatistic``, or a string saying
+    why there is none (default: the mean item score)."""
+    report_formats: tuple[Any, ...] = ()
+    """The task's own files the report reads besides results files (meta-evaluations,
+    sweeps, tables): ``maieutic.report.hooks.ReportFormat``."""
+    report_input_hint: Callable[[dict[str, Any]], str | None] | None = None
+    """What a JSON file without a ``format`` field is when it is one of the task's
+    inputs (a dataset, a submission): the report's one-line error; None otherwise."""
+    web_leaderboard: Any = None
+    """What the web app's Leaderboard page offers for this task: a
+    ``maieutic.web.hooks.LeaderboardPage`` (None: the task has no such page)."""
     spec: Any = None
 
 

@@ -1,4 +1,4 @@
-"""The Ask page's text with the Socratic questions' spans marked.
+"""The Ask page's text with the spans of its questions marked.
 
 The text is cut at every span boundary into plain segments, each with the numbers of
 the spans covering it; the template escapes every segment and wraps the covered ones
@@ -37,12 +37,15 @@ class Segment:
         return ", ".join(f"question {n + 1}" for n in self.spans)
 
 
-def segments(text: str, focus: list[dict[str, Any]], limit: int = MAX_SHOWN_CHARS) -> list[Segment]:
-    """``text`` (up to ``limit`` characters) cut into segments at the span boundaries."""
+def segments(
+    text: str, marked: list[dict[str, Any]], limit: int = MAX_SHOWN_CHARS
+) -> list[Segment]:
+    """``text`` (up to ``limit`` characters) cut into segments at the boundaries of the
+    ``marked`` spans (each with ``start``/``end`` offsets, numbered in order)."""
     shown = text[:limit]
     spans = []
-    for n, label in enumerate(focus):
-        start, end = label.get("start"), label.get("end")
+    for n, span in enumerate(marked):
+        start, end = span.get("start"), span.get("end")
         if isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(shown):
             spans.append((n, start, end))
     cuts = sorted({0, len(shown), *(s for _, s, _ in spans), *(e for _, _, e in spans)})

@@ -1,5 +1,5 @@
 """What the pages do, apart from the web: read an uploaded or pasted text, ask about
-it, score critical-question submissions into a leaderboard, draw a results report.
+it, draw a results report (the Leaderboard page's work is in ``leaderboard``).
 
 Uploads are saved under their (cleaned) names in a temporary folder of their own, so
 the library reads them exactly as it reads files on the command line, and messages
@@ -19,12 +19,6 @@ from typing import Any, BinaryIO
 
 from maieutic.errors import DataError, MaieuticError
 from maieutic.web.jobs import Step
-
-EVALUATORS = {
-    "sts": "sts — embedding similarity to the references (the benchmark's default)",
-    "chrf": "chrf — character n-gram overlap with the references (no model)",
-}
-"""The evaluators the leaderboard page offers (the ones that need no language model)."""
 
 Asker = Callable[[str, str, Step], dict[str, Any]]
 """``(text, source, step) -> the ask result's JSON``: what the Ask page runs."""
@@ -95,89 +89,6 @@ def run_ask(text: str, source: str, step: Step) -> dict[str, Any]:
     step("loading the embedding model (about 10 s the first time)")
     shared_encoder().load()
     return ask_text(text, AskOptions(), source=source, on_step=step).to_json()
-
-
-def load_leaderboard_inputs(
-    data_path: Path, submission_paths: Sequence[Path], *, skip_unknown: bool
-) -> tuple[Any, list[Any]]:
-    """The labelled dataset and the submissions, read and checked before any model work
-    (the same checks as ``maieutic evaluate cqs``)."""
-    from maieutic.evaluate.result import unique_names
-    from maieutic.tasks import get_task
-    from maieutic.tasks.cqs.evaluate import check_ids
-
-    task = get_task("cqs")
-    dataset = task.load_reference(data_path)
-    loaded = [task.load_submission(path) for path in submission_paths]
-    for submission in loaded:
-        if task.check_submission:
-            task.check_submission(submission, dataset)
-        check_ids(dataset, submission, skip_unknown=skip_unknown)
-    names = unique_names([s.name for s in loaded], [s.source for s in loaded])
-    for submission, name in zip(loaded, names, strict=True):
-        submission.name = name
-    return dataset, loaded
-
-
-def _evaluator(name: str) -> Any:
-    from maieutic.embed.encoder import Encoder, shared_encoder
-    from maieutic.registry import create
-
-    if name not in EVALUATORS:
-        raise DataError(f"unknown evaluator {name!r} (known: {', '.join(EVALUATORS)})")
-    scorer = create("evaluator", "cqs", name)
-    matcher = getattr(scorer, "matcher", None)
-    encoder = getattr(matcher, "encoder", None)
-    if isinstance(encoder, Encoder) and encoder.backend == "torch":
-        # the process's shared copy of the same model: loaded once for every request
-        matcher.encoder = shared_encoder(encoder.model_name)  # type: ignore[union-attr]
-    return scorer
-
-
-def run_leaderboard(
-    dataset: Any, submissions: Sequence[Any], evaluator: str, skip_unknown: bool, step: Step
-) -> dict[str, Any]:
-    """Score the submissions; the leaderboard rows, the legend and the results file."""
-    from maieutic.evaluate.results_file import ResultsFile
-    from maieutic.provenance import provenance
-    from maieutic.report.tables import fmt, legend
-    from maieutic.tasks import get_task
-
-    task = get_task("cqs")
-    step("loading the evaluator" + (" and its embedding model" if evaluator == "sts" else ""))
-    scorer = _evaluator(evaluator)
-    step(f"scoring {len(submissions)} submission(s)")
-    options = {
-        "evaluator": evaluator,
-        "data": Path(dataset.source).name,
-        "submissions": [Path(s.source).name for s in submissions],
-        "skip_unknown": skip_unknown,
-        "via": "maieutic serve",
-    }
-    results = ResultsFile(None, "cqs", provenance(options), task.run_figures)
-    scorer.evaluate(dataset, submissions, skip_unknown=skip_unknown, on_result=results.add)
-    ranked = sorted(results.results, key=lambda r: -(r.score if r.score is not None else -1))
-    rows = [
-        {
-            "rank": rank,
-            "submission": r.submission,
-            "score": fmt(r.score),
-            "cells": [fmt(c.value(r), c.fmt) for c in task.columns],
-            "signature": str(r.signature),
-            "warnings": list(r.warnings),
-        }
-        for rank, r in enumerate(ranked, start=1)
-    ]
-    return {
-        "evaluator": evaluator,
-        "dataset": options["data"],
-        "n_interventions": len(dataset.interventions),
-        "headers": [(c.header, c.description) for c in task.columns],
-        "rows": rows,
-        "legend": legend(task),
-        "warnings": list(dataset.warnings) + list(getattr(scorer.matcher, "warnings", [])),
-        "payload": results.payload(),
-    }
 
 
 def run_report(paths: Sequence[Path], title: str | None, workspace: Workspace, step: Step) -> str:

@@ -1,38 +1,28 @@
-"""The texts a results file points to but does not hold: the CQs interventions and
-reference questions, the FOCUS arguments.
+"""The texts a results file points to but does not hold: the documents its items are
+about (interventions, arguments) and the reference questions it names by id.
 
-A results file stores each question's best reference by id and each FOCUS span
-without its argument. The data file it was made from is named in its provenance; it
-is used only if it is still there and its content hash equals the dataset hash in the
-result's signature, so a report never shows texts from another version of the data.
-Otherwise the report shows what the results file holds and says why the texts are
-missing.
+A results file stores each question's best reference by id and each span without its
+argument. The data file it was made from is named in its provenance (under the option
+the task names, ``Task.report_texts``); it is used only if it is still there and its
+content hash equals the dataset hash in the result's signature, so a report never
+shows texts from another version of the data. Otherwise the report shows what the
+results file holds and says why the texts are missing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
+from maieutic.report.hooks import DataFile, Texts
 from maieutic.report.html.loader import InputFile
+from maieutic.report.html.task_hooks import known_task
+
+__all__ = ["TextFinder", "Texts", "candidates"]
 
 
-@dataclass
-class Texts:
-    """Texts by id, found for one result (empty with a ``note`` when none were)."""
-
-    documents: dict[str, str] = field(default_factory=dict)
-    """Intervention or argument text by item id."""
-    references: dict[str, str] = field(default_factory=dict)
-    """Reference question text by reference id (CQs)."""
-    source: str = ""
-    note: str = ""
-
-
-def _candidates(value: Any, results_path: Path) -> list[Path]:
+def candidates(value: Any, results_path: Path) -> list[Path]:
     """Where a path recorded in provenance may be now: as written (absolute, or from the
     current folder), or beside the results file."""
     if not isinstance(value, str) or not value or value == "-":
@@ -58,41 +48,6 @@ def _options(source: InputFile) -> dict[str, Any]:
     return options if isinstance(options, dict) else {}
 
 
-def _cqs(paths: list[Path], expected: str) -> Texts | None:
-    from maieutic.tasks.cqs.data import load_cq_dataset
-
-    for path in paths:
-        try:
-            dataset = load_cq_dataset(path)
-        except (DataError, OSError, ValueError):
-            continue
-        if dataset.fingerprint() == expected:
-            return Texts(
-                {k: v.intervention for k, v in dataset.interventions.items()},
-                {q.id: q.cq for v in dataset.interventions.values() for q in v.cqs},
-                str(path),
-            )
-    return None
-
-
-def _focus(paths: list[Path], annotators: Any, expected: str, base: Path) -> Texts | None:
-    from maieutic.tasks.focus.annotators import attach_annotators
-    from maieutic.tasks.focus.data import load_gold
-
-    for path in paths:
-        try:
-            gold = load_gold(path)
-            if gold.fingerprint() != expected and isinstance(annotators, list) and annotators:
-                # evaluated with --annotators: their labels are part of the hash
-                found = [c for a in annotators for c in _candidates(a, base)[:1]]
-                gold = attach_annotators(gold, found)
-        except (DataError, OSError, ValueError):
-            continue
-        if gold.fingerprint() == expected:
-            return Texts({k: v.argument for k, v in gold.items.items()}, {}, str(path))
-    return None
-
-
 class TextFinder:
     """Finds (once per data file and hash) the texts behind the results of a report."""
 
@@ -101,21 +56,22 @@ class TextFinder:
 
     def texts(self, source: InputFile, result: EvalResult) -> Texts:
         """The texts behind ``result`` (from ``source``), or an empty ``Texts`` saying why."""
-        key = {"cqs": "data_path", "focus": "gold_path"}.get(result.task)
-        if key is None:
+        task = known_task(result.task)
+        where = task.report_texts if task is not None else None
+        if where is None:
             return Texts()
         expected = result.signature.dataset
-        recorded = _options(source).get(key)
+        options = _options(source)
+        recorded = options.get(where.option)
         if not expected or not recorded:
             return Texts(note="the results file does not name its data file")
         cache_key = (result.task, str(recorded), expected)
         if cache_key not in self._found:
-            paths = _candidates(recorded, source.path)
-            if result.task == "cqs":
-                self._found[cache_key] = _cqs(paths, expected)
-            else:
-                annotators = _options(source).get("annotators")
-                self._found[cache_key] = _focus(paths, annotators, expected, source.path)
+            base = source.path
+            data = DataFile(
+                candidates(recorded, base), expected, options, lambda v: candidates(v, base)
+            )
+            self._found[cache_key] = where.read(data)
         found = self._found[cache_key]
         if found is None:
             return Texts(

@@ -2,8 +2,9 @@
 
 Every input is read and checked before anything is drawn, so a bad file stops the
 report with one line naming the file and the problem (a ``DataError``), never with
-half a page. Results files are read with ``load_results``; the meta-evaluation and
-tool outputs keep their JSON as it is, checked for the fields the report reads.
+half a page. Results files are read with ``load_results``; the other formats are
+the tasks' own (``Task.report_formats``: meta-evaluations, sweeps, tables) and keep
+their JSON as it is, checked for the fields their sections read.
 """
 
 from __future__ import annotations
@@ -17,23 +18,8 @@ from maieutic.data.files import read_text
 from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.results_file import RESULTS_FORMAT, load_results
-
-KINDS: dict[str, str] = {
-    RESULTS_FORMAT: "results",
-    "maieutic.meta-eval/2": "cqs-meta-eval",
-    "maieutic.cqs-compare/2": "cqs-compare",
-    "maieutic.aura.meta-eval/1": "aura-meta-eval",
-    "maieutic.aura.sweep/1": "aura-sweep",
-    "maieutic.aura.compare/1": "aura-compare",
-    # shown as their figures and tables, without a dedicated layout
-    "maieutic.compqa.human-agreement/2": "generic",
-    "maieutic.compqa.rules-agreement/1": "generic",
-    "maieutic.compqa.judge-agreement/1": "generic",
-    "maieutic.compqa.table/1": "generic",
-    "maieutic.focus.agreement/1": "generic",
-    "maieutic.aura.agree/1": "generic",
-}
-"""Every format the report reads, and the kind of section it gets."""
+from maieutic.report.hooks import ReportFormat
+from maieutic.report.html.task_hooks import input_hint, report_formats
 
 NOT_RESULTS: dict[str, str] = {
     "maieutic.generation/2": "the record of a generation run (.meta.json): evaluate the "
@@ -43,16 +29,8 @@ NOT_RESULTS: dict[str, str] = {
 }
 """Formats maieutic writes that hold no results, with what to do instead."""
 
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "results": ("task", "results"),
-    "cqs-meta-eval": ("report", "signature"),
-    "cqs-compare": ("evaluators", "kappa", "signatures", "submissions", "overall"),
-    "aura-meta-eval": ("signature", "systems", "n_questions"),
-    "aura-sweep": ("rows", "chosen"),
-    "aura-compare": ("sets",),
-    "generic": (),
-}
-"""Top-level fields each kind must have."""
+RESULTS_REQUIRED = ("task", "results")
+"""Top-level fields a results file must have (each task's own formats say theirs)."""
 
 RESULT_FIELDS: dict[str, type | tuple[type, ...]] = {
     "task": str,
@@ -68,7 +46,7 @@ RESULT_FIELDS: dict[str, type | tuple[type, ...]] = {
 
 @dataclass
 class InputFile:
-    """One input file: where it is, its format and kind, and what was read from it."""
+    """One input file: where it is, its format, and what was read from it."""
 
     index: int
     """Its position on the command line (section anchors are built from it)."""
@@ -76,7 +54,8 @@ class InputFile:
     name: str
     """The path as the user gave it, for headings and messages."""
     format: str
-    kind: str
+    layout: ReportFormat | None
+    """How a task's own format is shown (None for a results file)."""
     data: dict[str, Any]
     results: list[EvalResult] = field(default_factory=list)
 
@@ -116,15 +95,12 @@ def read_json_object(path: Path) -> dict[str, Any]:
     return data
 
 
-def classify(data: dict[str, Any], where: str) -> tuple[str, str]:
-    """The format and the kind of section of a parsed file."""
+def classify(data: dict[str, Any], where: str) -> tuple[str, ReportFormat | None]:
+    """The format of a parsed file and, unless it is a results file, the task's
+    layout for it."""
     fmt = data.get("format")
-    if fmt is None and data and all(isinstance(v, dict) and "cqs" in v for v in data.values()):
-        raise DataError(
-            "this looks like critical questions (a submission or a dataset), not results: "
-            "evaluate it first (maieutic evaluate cqs … --out results.json) and report that",
-            where=where,
-        )
+    if fmt is None and data and (hint := input_hint(data)):
+        raise DataError(hint, where=where)
     if fmt is None:
         raise DataError(
             'no "format" field: not a file written by maieutic (give a results file from '
@@ -135,14 +111,15 @@ def classify(data: dict[str, Any], where: str) -> tuple[str, str]:
         raise DataError(f'"format" must be a string, found {_json_type(fmt)}', where=where)
     if fmt in NOT_RESULTS:
         raise DataError(f"format {fmt!r} is {NOT_RESULTS[fmt]}", where=where)
-    if fmt not in KINDS:
-        known = ", ".join(sorted(KINDS))
+    layouts = report_formats() if fmt != RESULTS_FORMAT else {}
+    if fmt != RESULTS_FORMAT and fmt not in layouts:
+        known = ", ".join(sorted([RESULTS_FORMAT, *layouts]))
         raise DataError(f"unknown format {fmt!r} (the report reads: {known})", where=where)
-    kind = KINDS[fmt]
-    for name in REQUIRED[kind]:
+    layout = layouts.get(fmt)
+    for name in layout.required if layout else RESULTS_REQUIRED:
         if name not in data:
             raise DataError(f"missing field {name!r} (format {fmt})", where=where)
-    return fmt, kind
+    return fmt, layout
 
 
 def check_result(record: Any, at: str, where: str) -> None:
@@ -193,26 +170,32 @@ def _results(path: Path, data: dict[str, Any]) -> list[EvalResult]:
         ) from None
 
 
+def _records(name: str, data: dict[str, Any], key: str) -> list[EvalResult]:
+    """The result records a task's own format holds under ``key``."""
+    records = data[key]
+    if not isinstance(records, list) or not records:
+        raise DataError(f'"{key}" must be a non-empty list of results', where=name)
+    for position, record in enumerate(records):
+        check_result(record, f"{key}[{position}]", name)
+    try:
+        return [EvalResult.from_json(r) for r in records]
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise DataError(
+            f"cannot read the {key} ({type(exc).__name__}: {exc})", where=name
+        ) from None
+
+
 def load_input(index: int, path: str | Path) -> InputFile:
     """Read and check one input file."""
     name = str(path)
     path = Path(path)
     data = read_json_object(path)
-    fmt, kind = classify(data, name)
-    results = _results(path, data) if kind == "results" else []
-    if kind == "aura-compare":
-        sets = data["sets"]
-        if not isinstance(sets, list) or not sets:
-            raise DataError('"sets" must be a non-empty list of results', where=name)
-        for position, record in enumerate(sets):
-            check_result(record, f"sets[{position}]", name)
-        try:
-            results = [EvalResult.from_json(r) for r in sets]
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise DataError(
-                f"cannot read the sets ({type(exc).__name__}: {exc})", where=name
-            ) from None
-    return InputFile(index, path, name, fmt, kind, data, results)
+    fmt, layout = classify(data, name)
+    if layout is None:
+        results = _results(path, data)
+    else:
+        results = _records(name, data, layout.results) if layout.results else []
+    return InputFile(index, path, name, fmt, layout, data, results)
 
 
 def load_inputs(paths: list[Path | str]) -> list[InputFile]:

@@ -26,8 +26,8 @@ from maieutic.report.html.sections_common import (
     provenance_line,
     runs_block,
 )
+from maieutic.report.html.task_hooks import known_task
 from maieutic.report.html.templating import Block, Section, render
-from maieutic.tasks import Task, get_task
 
 RENDER_ERRORS = (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError)
 """What a file of the right format but an unexpected shape raises while being drawn."""
@@ -45,20 +45,13 @@ def _entries(files: Sequence[InputFile]) -> dict[str, list[Entry]]:
     return by_task
 
 
-def _task(name: str) -> Task | None:
-    try:
-        return get_task(name)
-    except DataError:  # results of a task this installation does not have
-        return None
-
-
 def _task_section(task: str, entries: list[Entry], finder: TextFinder) -> Section:
     files = list(dict.fromkeys(e.file.index for e in entries))
     by_index = {e.file.index: e.file for e in entries}
     blocks = [Block("Summary", comparability_note(entries), table=leaderboard(task, entries))]
     if (runs := runs_block([by_index[i] for i in files])) is not None:
         blocks.append(runs)
-    found = _task(task)
+    found = known_task(task)
     blocks += interval_blocks(entries, found.axis_label if found else "score")
     detail = found.report_blocks if found else None
     if detail is None:
@@ -75,16 +68,17 @@ def _task_section(task: str, entries: list[Entry], finder: TextFinder) -> Sectio
 
 
 def _file_section(file: InputFile) -> Section | None:
+    """A task's own file in a section of its own (its results, if it holds any, are
+    shown in their task's section instead)."""
     from maieutic.report.html.sections_generic import generic_blocks
-    from maieutic.report.html.sections_meta import META_SECTIONS
 
-    builder = META_SECTIONS.get(file.kind)
-    if builder is not None:
-        title, blocks = builder(file)
-    elif file.kind == "generic":
-        title, blocks = f"{file.format}", generic_blocks(file)
-    else:
+    layout = file.layout
+    if layout is None or layout.results:
         return None
+    if layout.section is not None:
+        title, blocks = layout.section(file)
+    else:
+        title, blocks = f"{file.format}", generic_blocks(file)
     lead = provenance_line(file)
     return Section(f"file-{file.index}", f"{title}: {file.name}", blocks, lead)
 

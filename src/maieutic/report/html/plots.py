@@ -1,5 +1,5 @@
 """Bar charts in SVG: scores with their bootstrap intervals, label distributions as
-stacked bars, and grouped bars (histograms, the AURA axes per question set)."""
+stacked bars, and grouped bars (histograms, the axes of each question set)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Files the report reads without a layout of their own (agreement tables, CompQA
+"""Files the report reads without a layout of their own (agreement tables, rubric
 leaderboards…): their figures, and every list of records or mapping of records as a
 table."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from maieutic.report.html.file_blocks import signature_block
 from maieutic.report.html.loader import InputFile
-from maieutic.report.html.sections_meta import signature_block
 from maieutic.report.html.tables import Header, Table, auto_number, is_number, key_value
 from maieutic.report.html.templating import Block
 

@@ -45,7 +45,10 @@ def _task_loaders() -> list[jinja2.BaseLoader]:
     loaders: list[jinja2.BaseLoader] = []
     for name in tasks():
         package = task_package(name)
-        if package in sys.modules and resources.files(package).joinpath("templates").is_dir():
+        # a task registered by a plain module (not a package folder) has no templates
+        if not hasattr(sys.modules.get(package), "__path__"):
+            continue
+        if resources.files(package).joinpath("templates").is_dir():
             loaders.append(jinja2.PackageLoader(package, "templates"))
     return loaders
 

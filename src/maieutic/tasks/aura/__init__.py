@@ -9,7 +9,7 @@ from pathlib import Path
 from maieutic.data.flags import Flag
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.aura import evaluators, generators  # noqa: F401
+from maieutic.tasks.aura import evaluators, generators, report_hooks  # noqa: F401
 from maieutic.tasks.aura.data import read_document, read_questions
 from maieutic.tasks.aura.evaluate import QuestionSet
 from maieutic.tasks.aura.templates import template
@@ -48,6 +48,8 @@ def task() -> Task:
         title="AURA: question sets",
         axis_label="score",
         report_blocks=_report_blocks,
+        interval_statistic=report_hooks.interval_statistic,
+        report_formats=report_hooks.FORMATS,
         name="aura",
         description=task.__doc__ or "",
         load_reference=read_document,

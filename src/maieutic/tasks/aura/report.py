@@ -12,6 +12,7 @@ from maieutic.report.html.plots import grouped_bars
 from maieutic.report.html.sections_common import Entry
 from maieutic.report.html.tables import Header, Table, number
 from maieutic.report.html.templating import Block, render
+from maieutic.tasks.aura.report_hooks import COMPARE_FORMAT
 
 AXES = ("answerability", "coverage", "non_redundancy", "entropy")
 COUNTS = ("n_questions", "n_answerable", "n_units", "n_necessary")
@@ -57,7 +58,7 @@ def _axes_block(entries: Sequence[Entry]) -> Block:
 
 def _preference_block(entries: Sequence[Entry]) -> Block | None:
     table = Table([Header("file"), Header("metric"), Header("preferred")], sortable=False)
-    compares = {e.file.index: e.file for e in entries if e.file.kind == "aura-compare"}
+    compares = {e.file.index: e.file for e in entries if e.file.format == COMPARE_FORMAT}
     for file in compares.values():
         verdict = file.data.get("preference")
         if not isinstance(verdict, dict):

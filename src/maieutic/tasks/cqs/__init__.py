@@ -3,7 +3,14 @@ against labelled references ("Benchmarking Critical Questions Generation")."""
 
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.cqs import evaluators, generators, prompts, selection  # noqa: F401
+from maieutic.tasks.cqs import (  # noqa: F401
+    evaluators,
+    generators,
+    prompts,
+    report_hooks,
+    selection,
+    web_leaderboard,
+)
 from maieutic.tasks.cqs.data import check_not_references, load_cq_dataset, load_submission
 from maieutic.tasks.cqs.evaluate import RUN_FIGURES, CQEvaluator
 from maieutic.tasks.cqs.scoring import MISSING, NAE
@@ -34,6 +41,11 @@ def task() -> Task:
         title="Critical questions (CQs)",
         axis_label="overall score",
         report_blocks=_report_blocks,
+        report_texts=report_hooks.TEXTS,
+        interval_statistic=report_hooks.interval_statistic,
+        report_formats=report_hooks.FORMATS,
+        report_input_hint=report_hooks.input_hint,
+        web_leaderboard=web_leaderboard.LEADERBOARD,
         name="cqs",
         description=task.__doc__ or "",
         load_reference=load_cq_dataset,

@@ -9,7 +9,7 @@ from typing import Any
 
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.focus import evaluators, generators  # noqa: F401
+from maieutic.tasks.focus import evaluators, generators, report_hooks  # noqa: F401
 from maieutic.tasks.focus.data import load_gold, load_predictions
 
 
@@ -62,6 +62,9 @@ def task() -> Task:
         title="FOCUS: weakness types and spans",
         axis_label="macro-F1",
         report_blocks=_report_blocks,
+        report_texts=report_hooks.TEXTS,
+        interval_statistic=report_hooks.macro_f1_statistic,
+        report_formats=report_hooks.FORMATS,
         name="focus",
         description=task.__doc__ or "",
         load_reference=load_gold,

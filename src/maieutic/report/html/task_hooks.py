@@ -1,0 +1,52 @@
+"""The report's questions to the registered tasks: which task a result belongs to,
+which task wrote a file of a given format, and what a file without a format is.
+
+The report names no task: every answer comes from a task's hooks (``maieutic.tasks.Task``
+fields, types in ``maieutic.report.hooks``), for the tasks found by the registry
+(subpackages of ``maieutic.tasks`` and installed plug-ins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from maieutic.errors import DataError
+from maieutic.report.hooks import ReportFormat
+from maieutic.tasks import Task, get_task
+
+
+def known_task(name: str) -> Task | None:
+    """The registered task ``name``, or None (results of a task this installation
+    does not have are still shown, without a detailed view)."""
+    try:
+        return get_task(name)
+    except DataError:
+        return None
+
+
+def _tasks() -> Iterator[Task]:
+    from maieutic.registry import tasks
+
+    for name in tasks():
+        if (task := known_task(name)) is not None:
+            yield task
+
+
+def report_formats() -> dict[str, ReportFormat]:
+    """Every file format the tasks declare, by its ``format`` field (the first task to
+    declare a format keeps it)."""
+    found: dict[str, ReportFormat] = {}
+    for task in _tasks():
+        for layout in task.report_formats:
+            found.setdefault(layout.format, layout)
+    return found
+
+
+def input_hint(data: dict[str, Any]) -> str | None:
+    """What a file without a ``format`` field is, when a task recognises it as one of
+    its inputs (a dataset, a submission) rather than results."""
+    for task in _tasks():
+        if task.report_input_hint is not None and (hint := task.report_input_hint(data)):
+            return hint
+    return None

@@ -1,0 +1,39 @@
+"""What the AURA task hands the report besides its blocks: why its score has no
+interval over items, and its own formats (answerability against people, a threshold
+sweep, two sets compared, agreement with preferences)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from maieutic.report.hooks import ReportFormat
+
+COMPARE_FORMAT = "maieutic.aura.compare/1"
+"""``maieutic aura compare``: two question sets (their results under ``sets``) and the
+preferred one."""
+
+
+def interval_statistic(result: Any) -> str:
+    """None: coverage, non-redundancy and entropy are properties of the whole set."""
+    del result
+    return "a set-level score (coverage, non-redundancy and entropy are not item means)"
+
+
+def _meta_eval(file: Any) -> tuple[str, list[Any]]:
+    from maieutic.tasks.aura.report_files import meta_eval_section
+
+    return meta_eval_section(file)
+
+
+def _sweep(file: Any) -> tuple[str, list[Any]]:
+    from maieutic.tasks.aura.report_files import sweep_section
+
+    return sweep_section(file)
+
+
+FORMATS = (
+    ReportFormat("maieutic.aura.meta-eval/1", ("signature", "systems", "n_questions"), _meta_eval),
+    ReportFormat("maieutic.aura.sweep/1", ("rows", "chosen"), _sweep),
+    ReportFormat(COMPARE_FORMAT, ("sets",), results="sets"),
+    ReportFormat("maieutic.aura.agree/1"),
+)

@@ -1,0 +1,28 @@
+"""The critical-questions page of the web app's Leaderboard: a labelled dataset and
+submissions, scored by the evaluators that need no language model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from maieutic.tasks.cqs.evaluate import check_ids
+from maieutic.web.hooks import LeaderboardPage
+
+
+def _check_ids(dataset: Any, submission: Any, skip_unknown: bool) -> None:
+    check_ids(dataset, submission, skip_unknown=skip_unknown)
+
+
+def _describe(dataset: Any) -> str:
+    return f"{len(dataset.interventions)} interventions"
+
+
+LEADERBOARD = LeaderboardPage(
+    heading="Critical-questions leaderboard",
+    evaluators={
+        "sts": "sts — embedding similarity to the references (the benchmark's default)",
+        "chrf": "chrf — character n-gram overlap with the references (no model)",
+    },
+    describe=_describe,
+    check_ids=_check_ids,
+)

@@ -1,0 +1,121 @@
+"""The Leaderboard page's work: read the labelled data and the submissions, score
+them with an evaluator the task offers, and rank them as ``maieutic evaluate`` does.
+
+The page serves the first registered task that offers one (``Task.web_leaderboard``);
+everything task-specific comes from there and from the registry.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from maieutic.errors import DataError
+from maieutic.tasks import Task
+from maieutic.web.jobs import Step
+
+
+@functools.cache
+def leaderboard_task() -> Task | None:
+    """The task whose Leaderboard page is served: the first (by name) that offers one."""
+    from maieutic.registry import tasks
+    from maieutic.tasks import get_task
+
+    for name in tasks():
+        task = get_task(name)
+        if task.web_leaderboard is not None:
+            return task
+    return None
+
+
+def load_leaderboard_inputs(
+    task: Task, data_path: Path, submission_paths: Sequence[Path], *, skip_unknown: bool
+) -> tuple[Any, list[Any]]:
+    """The labelled data and the submissions, read and checked before any model work
+    (the same checks as ``maieutic evaluate``)."""
+    from maieutic.evaluate.result import unique_names
+
+    dataset = task.load_reference(data_path)
+    loaded = [task.load_submission(path) for path in submission_paths]
+    for submission in loaded:
+        if task.check_submission:
+            task.check_submission(submission, dataset)
+        task.web_leaderboard.check_ids(dataset, submission, skip_unknown)
+    names = unique_names([s.name for s in loaded], [s.source for s in loaded])
+    for submission, name in zip(loaded, names, strict=True):
+        submission.name = name
+    return dataset, loaded
+
+
+def _evaluator(task: Task, name: str) -> tuple[Any, bool]:
+    """The evaluator ``name`` and whether it embeds (its model is then the process's
+    shared copy, loaded once for every request)."""
+    from maieutic.embed.encoder import Encoder, shared_encoder
+    from maieutic.registry import create
+
+    offered = task.web_leaderboard.evaluators
+    if name not in offered:
+        raise DataError(f"unknown evaluator {name!r} (known: {', '.join(offered)})")
+    scorer = create("evaluator", task.name, name)
+    matcher = getattr(scorer, "matcher", None)
+    encoder = getattr(matcher, "encoder", None)
+    if isinstance(encoder, Encoder) and encoder.backend == "torch":
+        matcher.encoder = shared_encoder(encoder.model_name)  # type: ignore[union-attr]
+    return scorer, isinstance(encoder, Encoder)
+
+
+def _rows(task: Task, results: Sequence[Any]) -> list[dict[str, Any]]:
+    from maieutic.report.tables import fmt
+
+    ranked = sorted(results, key=lambda r: -(r.score if r.score is not None else -1))
+    return [
+        {
+            "rank": rank,
+            "submission": r.submission,
+            "score": fmt(r.score),
+            "cells": [fmt(c.value(r), c.fmt) for c in task.columns],
+            "signature": str(r.signature),
+            "warnings": list(r.warnings),
+        }
+        for rank, r in enumerate(ranked, start=1)
+    ]
+
+
+def run_leaderboard(
+    task: Task,
+    dataset: Any,
+    submissions: Sequence[Any],
+    evaluator: str,
+    skip_unknown: bool,
+    step: Step,
+) -> dict[str, Any]:
+    """Score the submissions; the leaderboard rows, the legend and the results file."""
+    from maieutic.evaluate.results_file import ResultsFile
+    from maieutic.provenance import provenance
+    from maieutic.report.tables import legend
+
+    scorer, embeds = _evaluator(task, evaluator)
+    step("loading the evaluator" + (" and its embedding model" if embeds else ""))
+    step(f"scoring {len(submissions)} submission(s)")
+    options = {
+        "evaluator": evaluator,
+        "data": Path(dataset.source).name,
+        "submissions": [Path(s.source).name for s in submissions],
+        "skip_unknown": skip_unknown,
+        "via": "maieutic serve",
+    }
+    results = ResultsFile(None, task.name, provenance(options), task.run_figures)
+    scorer.evaluate(dataset, submissions, skip_unknown=skip_unknown, on_result=results.add)
+    matcher = getattr(scorer, "matcher", None)
+    return {
+        "evaluator": evaluator,
+        "dataset": options["data"],
+        "size": task.web_leaderboard.describe(dataset),
+        "headers": [(c.header, c.description) for c in task.columns],
+        "rows": _rows(task, results.results),
+        "legend": legend(task),
+        "warnings": list(getattr(dataset, "warnings", [])) + list(getattr(matcher, "warnings", [])),
+        "payload": results.payload(),
+    }
