@@ -17,6 +17,8 @@ OLD = Path(__file__).parent / "fixtures" / "old_outputs"
 FILES = sorted(OLD.rglob("*.json"))
 MIGRATED = {"maieutic.generation/2"}
 
+records.load_task_records()  # the task folders' own formats
+
 
 def _data(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))

@@ -7,6 +7,10 @@ field; files of an older version are migrated on read). ``FORMATS`` maps every
 current format name to its class, ``READABLE`` every name that is read (older ones
 too); ``read_record`` / ``load_record`` pick the class from the file's ``format``.
 
+Formats that belong to one task are declared in that task's folder
+(``maieutic.tasks.<task>.records``) and found on first use; their classes are also
+reachable here by name (``maieutic.records.<ClassName>``).
+
 The files without a ``format`` field are the benchmarks' own layouts (submissions,
 predictions, answers), typed by each task's data module; docs/formats.md lists them.
 """
@@ -14,25 +18,17 @@ predictions, answers), typed by each task's data module; docs/formats.md lists t
 from __future__ import annotations
 
 from maieutic.records.ask import AskRecord
-from maieutic.records.aura import AuraAgree, AuraCompare, AuraMetaEval, AuraSweep
 from maieutic.records.base import (
     FORMATS,
     READABLE,
     Record,
     load_record,
+    load_task_records,
     optional,
     read_record,
     record,
     record_class,
 )
-from maieutic.records.compqa import (
-    CompqaHumanAgreement,
-    CompqaJudgeAgreement,
-    CompqaRulesAgreement,
-    CompqaTable,
-)
-from maieutic.records.cqs import CqsCompare, CqsMetaEval
-from maieutic.records.focus import FocusAgreement
 from maieutic.records.generation import GenerationRecord
 from maieutic.records.results import ResultsRecord
 from maieutic.records.scorer import ScorerManifest
@@ -41,24 +37,23 @@ __all__ = [
     "FORMATS",
     "READABLE",
     "AskRecord",
-    "AuraAgree",
-    "AuraCompare",
-    "AuraMetaEval",
-    "AuraSweep",
-    "CompqaHumanAgreement",
-    "CompqaJudgeAgreement",
-    "CompqaRulesAgreement",
-    "CompqaTable",
-    "CqsCompare",
-    "CqsMetaEval",
-    "FocusAgreement",
     "GenerationRecord",
     "Record",
     "ResultsRecord",
     "ScorerManifest",
     "load_record",
+    "load_task_records",
     "optional",
     "read_record",
     "record",
     "record_class",
 ]
+
+
+def __getattr__(name: str):
+    """A task's record class by name (loaded from the task folders on first use)."""
+    load_task_records()
+    for cls in READABLE.values():
+        if cls.__name__ == name:
+            return cls
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

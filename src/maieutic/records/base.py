@@ -16,6 +16,7 @@ the JSON when it is None, as the writers leave it out when they have nothing for
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar, get_type_hints
@@ -127,12 +128,27 @@ def record(cls: type[R]) -> type[R]:
     return cls
 
 
+def load_task_records() -> None:
+    """Import each task's ``records`` module (where a task declares its own formats),
+    so that ``FORMATS`` and ``READABLE`` hold every format maieutic can read."""
+    from maieutic.registry import task_modules
+
+    for module in task_modules().values():
+        try:
+            importlib.import_module(f"{module}.records")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{module}.records":  # a broken task module, not a missing one
+                raise
+
+
 def record_class(fmt: Any, where: str | None = None) -> type[Record]:
     """The record class that reads format ``fmt`` (a ``DataError`` for an unknown one)."""
     if fmt is None:
         raise DataError('no "format" field: not a file written by maieutic', where=where)
     if not isinstance(fmt, str):
         raise DataError(f'"format" must be a string, found {json_type(fmt)}', where=where)
+    if fmt not in READABLE:
+        load_task_records()
     if fmt not in READABLE:
         raise DataError(f"unknown format {fmt!r}", where=where)
     return READABLE[fmt]
