@@ -25,7 +25,8 @@ class ReportFormat:
     format: str
     """The file's ``format`` field ("maieutic.<task>.<what>/<version>")."""
     required: tuple[str, ...] = ()
-    """Top-level fields the file must have (a one-line error names the first missing)."""
+    """Top-level fields the file must have (a one-line error names the first missing);
+    empty: those its typed record (``maieutic.records``) requires."""
     section: Callable[[Any], tuple[str, list[Any]]] | None = None
     """``InputFile -> (title, [Block])``: the file's own section. None: its figures
     and tables as they are (the generic view)."""

@@ -18,16 +18,9 @@ from maieutic.data.files import read_text
 from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.results_file import RESULTS_FORMAT, load_results
+from maieutic.records import READABLE, load_task_records
 from maieutic.report.hooks import ReportFormat
 from maieutic.report.html.task_hooks import input_hint, report_formats
-
-NOT_RESULTS: dict[str, str] = {
-    "maieutic.generation/2": "the record of a generation run (.meta.json): evaluate the "
-    "submission beside it and report the results file",
-    "maieutic.ask/1": "the output of maieutic ask, not a results file",
-    "maieutic.scorer/1": "a learned scorer's manifest, not a results file",
-}
-"""Formats maieutic writes that hold no results, with what to do instead."""
 
 RESULTS_REQUIRED = ("task", "results")
 """Top-level fields a results file must have (each task's own formats say theirs)."""
@@ -95,6 +88,26 @@ def read_json_object(path: Path) -> dict[str, Any]:
     return data
 
 
+def _not_results(fmt: str) -> str | None:
+    """What to do instead, for a format maieutic writes that holds no results (a
+    generation record, ask's output, a scorer's manifest): its record says."""
+    load_task_records()
+    cls = READABLE.get(fmt)
+    if cls is None or cls.HOLDS_RESULTS or not cls.NOT_RESULTS:
+        return None
+    return cls.NOT_RESULTS
+
+
+def _required(fmt: str, layout: ReportFormat | None) -> tuple[str, ...]:
+    """The top-level fields a file must have: the layout's own list, else its record's."""
+    if layout is None:
+        return RESULTS_REQUIRED
+    if layout.required:
+        return layout.required
+    cls = READABLE.get(fmt)
+    return cls.required_fields() if cls is not None else ()
+
+
 def classify(data: dict[str, Any], where: str) -> tuple[str, ReportFormat | None]:
     """The format of a parsed file and, unless it is a results file, the task's
     layout for it."""
@@ -109,14 +122,14 @@ def classify(data: dict[str, Any], where: str) -> tuple[str, ReportFormat | None
         )
     if not isinstance(fmt, str):
         raise DataError(f'"format" must be a string, found {_json_type(fmt)}', where=where)
-    if fmt in NOT_RESULTS:
-        raise DataError(f"format {fmt!r} is {NOT_RESULTS[fmt]}", where=where)
+    if (not_results := _not_results(fmt)) is not None:
+        raise DataError(f"format {fmt!r} is {not_results}", where=where)
     layouts = report_formats() if fmt != RESULTS_FORMAT else {}
     if fmt != RESULTS_FORMAT and fmt not in layouts:
         known = ", ".join(sorted([RESULTS_FORMAT, *layouts]))
         raise DataError(f"unknown format {fmt!r} (the report reads: {known})", where=where)
     layout = layouts.get(fmt)
-    for name in layout.required if layout else RESULTS_REQUIRED:
+    for name in _required(fmt, layout):
         if name not in data:
             raise DataError(f"missing field {name!r} (format {fmt})", where=where)
     return fmt, layout

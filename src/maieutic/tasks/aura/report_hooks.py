@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from maieutic.report.hooks import ReportFormat
+from maieutic.tasks.aura.records import AuraAgree, AuraCompare, AuraMetaEval, AuraSweep
 
-COMPARE_FORMAT = "maieutic.aura.compare/1"
+COMPARE_FORMAT = AuraCompare.FORMAT
 """``maieutic aura compare``: two question sets (their results under ``sets``) and the
 preferred one."""
 
@@ -32,8 +33,8 @@ def _sweep(file: Any) -> tuple[str, list[Any]]:
 
 
 FORMATS = (
-    ReportFormat("maieutic.aura.meta-eval/1", ("signature", "systems", "n_questions"), _meta_eval),
-    ReportFormat("maieutic.aura.sweep/1", ("rows", "chosen"), _sweep),
-    ReportFormat(COMPARE_FORMAT, ("sets",), results="sets"),
-    ReportFormat("maieutic.aura.agree/1"),
+    ReportFormat(AuraMetaEval.FORMAT, section=_meta_eval),
+    ReportFormat(AuraSweep.FORMAT, section=_sweep),
+    ReportFormat(COMPARE_FORMAT, results="sets"),
+    ReportFormat(AuraAgree.FORMAT),
 )

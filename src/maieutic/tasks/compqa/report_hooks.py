@@ -7,6 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from maieutic.report.hooks import ItemStatistic, ReportFormat, item_records, mean, numbers
+from maieutic.tasks.compqa.records import (
+    CompqaHumanAgreement,
+    CompqaJudgeAgreement,
+    CompqaRulesAgreement,
+    CompqaTable,
+)
 
 
 def interval_statistic(result: Any) -> ItemStatistic | str:
@@ -18,9 +24,9 @@ def interval_statistic(result: Any) -> ItemStatistic | str:
 
 
 FORMATS = (
-    ReportFormat("maieutic.compqa.human-agreement/2"),
-    ReportFormat("maieutic.compqa.rules-agreement/1"),
-    ReportFormat("maieutic.compqa.judge-agreement/1"),
-    ReportFormat("maieutic.compqa.table/1"),
+    ReportFormat(CompqaHumanAgreement.FORMAT),
+    ReportFormat(CompqaRulesAgreement.FORMAT),
+    ReportFormat(CompqaJudgeAgreement.FORMAT),
+    ReportFormat(CompqaTable.FORMAT),
 )
 """Shown as their figures and tables (the generic view)."""

@@ -18,6 +18,7 @@ from maieutic.report.hooks import (
     mean,
     numbers,
 )
+from maieutic.tasks.cqs.records import CqsCompare, CqsMetaEval
 
 
 def read_texts(data: DataFile) -> Texts | None:
@@ -68,10 +69,6 @@ def _compare(file: Any) -> tuple[str, list[Any]]:
 
 TEXTS = TextSource("data_path", read_texts)
 FORMATS = (
-    ReportFormat("maieutic.meta-eval/2", ("report", "signature"), _meta_eval),
-    ReportFormat(
-        "maieutic.cqs-compare/2",
-        ("evaluators", "kappa", "signatures", "submissions", "overall"),
-        _compare,
-    ),
+    ReportFormat(CqsMetaEval.FORMAT, section=_meta_eval),
+    ReportFormat(CqsCompare.FORMAT, section=_compare),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from maieutic.errors import DataError
 from maieutic.report.hooks import DataFile, ReportFormat, Texts, TextSource
+from maieutic.tasks.focus.records import FocusAgreement
 from maieutic.tasks.focus.report_intervals import macro_f1_statistic
 
 
@@ -30,7 +31,7 @@ def read_texts(data: DataFile) -> Texts | None:
 
 
 TEXTS = TextSource("gold_path", read_texts)
-FORMATS = (ReportFormat("maieutic.focus.agreement/1"),)
+FORMATS = (ReportFormat(FocusAgreement.FORMAT),)
 """Shown as their figures and tables (the generic view)."""
 
 __all__ = ["FORMATS", "TEXTS", "macro_f1_statistic", "read_texts"]
