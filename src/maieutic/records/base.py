@@ -117,11 +117,17 @@ class Record:
         return out
 
 
+def _qualname(cls: type) -> str:
+    # a module imported again (a test reloading a task) redefines the same class
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
 def record(cls: type[R]) -> type[R]:
     """Make ``cls`` a keyword-only dataclass and enter its format in the tables."""
     cls = dataclass(kw_only=True)(cls)
     for name in (cls.FORMAT, *cls.OLDER):
-        if name in READABLE and READABLE[name] is not cls:
+        previous = READABLE.get(name)
+        if previous is not None and _qualname(previous) != _qualname(cls):
             raise ValueError(f"format {name!r} is read by {READABLE[name].__name__} already")
         READABLE[name] = cls
     FORMATS[cls.FORMAT] = cls
