@@ -52,6 +52,9 @@ class Task:
     report_blocks: Callable[[list[Any], Any], list[Any]] | None = None
     """The task's detailed report blocks: ``(entries, text_finder) -> [Block]``, after
     the shared summary, runs and intervals (templates: the package's ``templates/``)."""
+    io: Any = None
+    """How the library run layer reads the task's files and writes what it generates: a
+    ``maieutic.run.TaskIO`` (default: one reference file, one file per submission)."""
     spec: Any = None
 
 
