@@ -379,3 +379,23 @@ def test_a_component_already_built_is_used_as_it_is(tmp_path):
         maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION, evaluator=built, threshold=30)
     generated = maieutic.generate("cqs", CQS_DATA, create("generator", "cqs", "template"))
     assert generated.record["provenance"]["options"]["via"] == "maieutic.generate"
+
+
+def test_generate_writes_each_run_as_it_ends(tmp_path):
+    out = tmp_path / "sub.json"
+    seen = []
+
+    def progress(label):
+        from contextlib import nullcontext
+
+        seen.append((label, sorted(p.name for p in tmp_path.iterdir())))
+        return nullcontext(lambda done, total: None)
+
+    generation = maieutic.generate(
+        "cqs", CQS_DATA, generator="template", runs=2, out=out, progress=progress
+    )
+    assert seen == [("run 1/2", []), ("run 2/2", ["sub-run1.json", "sub-run1.meta.json"])]
+    assert generation.written == [tmp_path / "sub-run1.json", tmp_path / "sub-run2.json"]
+    assert json.loads((tmp_path / "sub-run2.meta.json").read_text())["run"] == 2
+    with pytest.raises(DataError, match="out must be a path"):
+        maieutic.generate("cqs", CQS_DATA, generator="template", out="-")

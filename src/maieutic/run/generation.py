@@ -50,6 +50,8 @@ class Generation:
     uses_llm: bool = False
     data: Any = field(default=None, repr=False)
     """The input as loaded."""
+    written: list[Path] = field(default_factory=list)
+    """The outputs written (by ``generate(out=…)`` or ``save``)."""
 
     @property
     def output(self) -> Any:
@@ -91,7 +93,9 @@ class Generation:
     def save(self, out: str | Path, **options: Any) -> list[Path]:
         """Write the outputs and their ``.meta.json`` records in the task's layout (as
         ``maieutic generate TASK --out OUT`` does); the paths of the outputs."""
-        return task_io(get_task(self.task)).write(self, Path(out), **options)
+        paths = task_io(get_task(self.task)).write(self, Path(out), **options)
+        self.written += paths
+        return paths
 
 
 def _outcome_record(outcome: Any) -> dict[str, Any]:
@@ -128,25 +132,31 @@ def _call_options(task: str, data: Any, generator: Any, options: dict) -> dict[s
     return {**described(call), "via": "maieutic.generate"}
 
 
-def _runs(
+def _run_all(
+    generation: Generation,
     component: Any,
-    io: Any,
-    loaded: Any,
     context: RecordContext,
     runs: int,
     progress: Progress | None,
-) -> tuple[list[GenerationRun], list[GeneratedPart]]:
-    """Every run of ``component`` over the loaded input, and the parts each yields."""
-    given = io.generator_input(loaded)
-    done: list[GenerationRun] = []
-    parts: list[GeneratedPart] = []
+    out: str | Path | None,
+) -> None:
+    """Every run of ``component``, added to ``generation`` with the parts it yields;
+    with ``out``, each run's files are written as soon as it ends (a later failure
+    loses nothing already generated)."""
+    io = task_io(get_task(generation.task))
+    given = io.generator_input(generation.data)
     for k in range(runs):
         label = f"run {k + 1}/{runs}" if runs > 1 else "generating"
         with (progress or _quiet)(label) as update:
             run = component.generate(given, run_index=k, on_progress=update)
-        done.append(run)
-        parts += io.parts(run, loaded, dataclasses.replace(context, run_index=k, n_runs=runs))
-    return done, parts
+        parts = io.parts(
+            run, generation.data, dataclasses.replace(context, run_index=k, n_runs=runs)
+        )
+        generation.runs.append(run)
+        generation.parts += parts
+        if out is not None:
+            this_run = dataclasses.replace(generation, runs=[run], parts=parts)
+            generation.written += io.write(this_run, Path(out))
 
 
 def generate(
@@ -169,8 +179,9 @@ def generate(
     ``options`` are the generator's factory arguments (``llm``, ``base_url``,
     ``strategies``…). ``runs`` repeats the run with fresh seeds; ``limit`` keeps the
     first N items; ``strict`` refuses flagged input before any model work; ``out``
-    writes the outputs as the command line does (see ``Generation.save``); ``progress``
-    shows each run's progress; ``provenance`` replaces the options recorded.
+    writes each run's outputs as it ends, as the command line does (see
+    ``Generation.save``); ``progress`` shows each run's progress; ``provenance``
+    replaces the options recorded.
     """
     if runs < 1:
         raise DataError("runs must be at least 1")
@@ -187,24 +198,18 @@ def generate(
     component, warnings = build("generator", task, generator, options)
     signature = component.signature(io.generator_input(loaded))
     recorded = provenance_record(provenance or _call_options(task, data, generator, options))
-    context = RecordContext(task, signature, component.spec, recorded, flags=flags)
-    done, parts = _runs(component, io, loaded, context, runs, progress)
     generation = Generation(
         task=task,
         generator=component.spec,
         signature=signature,
-        parts=parts,
-        runs=done,
+        parts=[],
+        runs=[],
         flags=flags,
-        warnings=[
-            *getattr(loaded, "warnings", []),
-            *(f.short for f in flags),
-            *warnings,
-            *done[0].warnings,
-        ],
+        warnings=[*getattr(loaded, "warnings", []), *(f.short for f in flags), *warnings],
         uses_llm=bool(getattr(component, "uses_llm", False)),
         data=loaded,
     )
-    if out is not None:
-        generation.save(out)
+    context = RecordContext(task, signature, component.spec, recorded, flags=flags)
+    _run_all(generation, component, context, runs, progress, out)
+    generation.warnings += generation.runs[0].warnings
     return generation
