@@ -399,3 +399,15 @@ def test_generate_writes_each_run_as_it_ends(tmp_path):
     assert json.loads((tmp_path / "sub-run2.meta.json").read_text())["run"] == 2
     with pytest.raises(DataError, match="out must be a path"):
         maieutic.generate("cqs", CQS_DATA, generator="template", out="-")
+
+
+def test_aura_without_question_sets_says_so(tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("# Pump\nThe pump moves water through the pipes every morning.\n")
+    with pytest.raises(DataError, match="no question sets: give SETS"):
+        maieutic.evaluate("aura", doc, evaluator="aura")
+    from maieutic.tasks.aura.data import read_document
+
+    loaded = read_document(doc)  # given loaded, its file is still an input not to replace
+    with pytest.raises(DataError, match="is one of the input files"):
+        maieutic.evaluate("aura", loaded, [doc], evaluator="aura", out=doc)

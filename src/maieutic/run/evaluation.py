@@ -137,7 +137,8 @@ def evaluate(
     io = task_io(found)
     reference = load_reference(found, io, data)
     loaded = load_submissions(found, io, submissions, reference, strict=strict)
-    refuse_overwriting_inputs(out, [data, *(s.source for s in loaded)])
+    inputs = [data, getattr(reference, "source", None), *(s.source for s in loaded)]
+    refuse_overwriting_inputs(out, inputs)
     component, warnings = build("evaluator", task, evaluator, options)
     recorded = provenance or _call_options(task, data, as_list(submissions), evaluator, options)
     results = ResultsFile(out, task, provenance_record(recorded), found.run_figures)

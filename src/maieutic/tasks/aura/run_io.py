@@ -4,6 +4,7 @@ generation writes one question list with its ``.meta.json`` record."""
 
 from __future__ import annotations
 
+from maieutic.errors import DataError
 from maieutic.generate.protocol import GenerationRun
 from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO
 from maieutic.tasks.aura.data import Document
@@ -15,6 +16,8 @@ class AuraIO(TaskIO):
 
     def bundled_submissions(self, reference: Document) -> list[QuestionSet]:
         """The question lists inside the document's JSON (the sample layout)."""
+        if not reference.question_sets:
+            raise DataError("no question sets: give SETS, or a JSON document with question lists")
         return [
             QuestionSet(list(questions), reference.source, name)
             for name, questions in reference.question_sets.items()
