@@ -4,10 +4,11 @@
 
 Prints, on this machine: the time to load the parser (spaCy's small English pipeline)
 and the embedding model (which ``ask`` needs only for a long document's AURA part);
-``maieutic generate cqs`` on the 132 CQs dev interventions as a command (process start
-and parser load included), and the per-intervention time in-process, scaled to 186
-interventions (the size of the benchmark's validation set); and ``ask`` per paragraph
-after the models are loaded (median, p95, max over 30 interventions).
+``maieutic generate cqs`` on the 132 CQs dev interventions as a command runs it
+(``maieutic.generate`` in a fresh interpreter: process start and parser load
+included), and the per-intervention time in-process, scaled to 186 interventions (the
+size of the benchmark's validation set); and ``ask`` per paragraph after the models
+are loaded (median, p95, max over 30 interventions).
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _api import run_isolated
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "cqs" / "validation-dev.json"
@@ -36,12 +39,8 @@ def main() -> None:
     os.environ["MAIEUTIC_HOME"] = tempfile.mkdtemp()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "sub.json"
-        command = [sys.executable, "-m", "maieutic", "generate", "cqs", "--data", str(DATA)]
-        done, wall = _timed(
-            lambda: subprocess.run([*command, "--out", str(out)], capture_output=True, text=True)
-        )
-        if done.returncode:
-            raise SystemExit(done.stderr)
+        call = {"task": "cqs", "data": str(DATA), "generator": "claims", "out": str(out)}
+        wall, _ = run_isolated("generate", call, os.environ["MAIEUTIC_HOME"])
     print(f"maieutic generate cqs on 132 dev interventions (command, cold): {wall:.1f} s")
 
     from maieutic.embed.encoder import shared_encoder

@@ -1,10 +1,11 @@
-"""Benchmark of ``maieutic evaluate cqs`` on the development data.
+"""Benchmark of ``maieutic evaluate cqs`` (run as ``maieutic.evaluate``, each call in a
+fresh interpreter as a command would be) on the development data.
 
 Prints: (a) the floor, the time to encode the run's distinct texts once with the model
 alone; (b) one submission, cold cache; (c) the same submission, warm; (d) 20
-submissions in one command against the floor for all their distinct texts; and the
-peak RSS of each command. Optionally (``--onnx``) the ONNX backend's floor and how
-many labels it changes.
+submissions in one call against the floor for all their distinct texts; and the peak
+RSS of each call. Optionally (``--onnx``) the ONNX backend's floor and how many labels
+it changes.
 
     python benchmarks/bench_cqs_eval.py [--data ../shared/data/cqs/validation-dev.json]
 """
@@ -17,31 +18,27 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _api import run_isolated
 from _submissions import distinct_texts, make_submissions
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "cqs" / "validation-dev.json"
 
 
-def run_cli(args: list[str], home: Path) -> tuple[float, float]:
-    """Run maieutic in a child process; return (wall seconds, peak RSS in MB)."""
-    env = dict(os.environ, MAIEUTIC_HOME=str(home))
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "maieutic.cli", *args],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"maieutic failed: {proc.stderr.read().decode()[-2000:]}")
-    return wall, usage.ru_maxrss / 1024
+def evaluate_cqs(data: Path, submissions: list[Path], home: Path, **options) -> tuple[float, float]:
+    """``maieutic.evaluate("cqs", …, evaluator="sts")`` in a fresh interpreter; return
+    (wall seconds, peak RSS in MB)."""
+    kwargs = {
+        "task": "cqs",
+        "data": str(data),
+        "submissions": [str(p) for p in submissions],
+        "evaluator": "sts",
+        **{k: str(v) if isinstance(v, Path) else v for k, v in options.items()},
+    }
+    return run_isolated("evaluate", kwargs, home)
 
 
 _FLOOR_SCRIPT = """
@@ -108,6 +105,46 @@ def leave_one_out_labels(data: Path, backend: str, threshold: float = 0.6) -> li
     return labels
 
 
+def onnx_figures(
+    data: Path,
+    work: Path,
+    one: list[Path],
+    subs: list[Path],
+    texts_one: list[str],
+    floor_one: float,
+) -> None:
+    """The ONNX backend's floor, and the labels it changes against torch."""
+    onnx_home = work / "home-onnx"
+    evaluate_cqs(data, one, onnx_home, embedding_backend="onnx")  # export once
+    os.environ["MAIEUTIC_HOME"] = str(onnx_home)
+    onnx_load, onnx_floor = floor_seconds(texts_one, work, backend="onnx")
+    print(
+        f"onnx floor: {onnx_floor:.1f} s ({len(texts_one) / onnx_floor:.0f} texts/s, "
+        f"{floor_one / onnx_floor:.2f}x torch); load {onnx_load:.1f} s"
+    )
+    onnx_out = work / "onnx.json"
+    evaluate_cqs(data, subs, onnx_home, embedding_backend="onnx", out=onnx_out)
+    evaluate_cqs(data, subs, work / "home-many", out=work / "torch.json")
+    a, b = labels_of(work / "torch.json"), labels_of(work / "onnx.json")
+    changed = sum(x != y for x, y in zip(a, b, strict=True))
+    print(
+        f"onnx vs torch, {len(subs)} submissions: {changed} of {len(a)} labels differ "
+        f"({100 * changed / len(a):.2f}%)"
+    )
+    # Reworded references sit far above the threshold; leave-one-out over the
+    # references spreads similarities across it, so it is the sharper check.
+    loo = {}
+    for backend, home_dir in [("torch", work / "home-many"), ("onnx", onnx_home)]:
+        os.environ["MAIEUTIC_HOME"] = str(home_dir)
+        loo[backend] = leave_one_out_labels(data, backend)
+    changed = sum(x != y for x, y in zip(loo["torch"], loo["onnx"], strict=True))
+    n = len(loo["torch"])
+    print(
+        f"onnx vs torch, leave-one-out over the references: {changed} of {n} labels "
+        f"differ ({100 * changed / n:.2f}%)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -134,16 +171,15 @@ def main() -> None:
     )
 
     home = work / "home"
-    base = ["evaluate", "cqs", "--data", str(args.data)]
-    cold, rss_cold = run_cli([*base, str(one[0]), "--out", str(work / "one.json")], home)
+    cold, rss_cold = evaluate_cqs(args.data, one, home, out=work / "one.json")
     budget = 1.25 * floor_one + load_s
     print(
         f"(b) one submission cold: {cold:.1f} s (budget 1.25 x floor + load = {budget:.1f} s) "
         f"peak RSS {rss_cold:.0f} MB"
     )
-    warm, rss_warm = run_cli([*base, str(one[0])], home)
+    warm, rss_warm = evaluate_cqs(args.data, one, home)
     print(f"(c) same submission warm: {warm:.1f} s (budget 5 s) peak RSS {rss_warm:.0f} MB")
-    many, rss_many = run_cli([*base, *map(str, subs)], work / "home-many")
+    many, rss_many = evaluate_cqs(args.data, subs, work / "home-many")
     budget_all = 1.25 * floor_all + load_s
     print(
         f"(d) {len(subs)} submissions, one command, cold: {many:.1f} s "
@@ -152,35 +188,7 @@ def main() -> None:
     )
 
     if args.onnx:
-        onnx_home = work / "home-onnx"
-        run_cli([*base, str(one[0]), "--embedding-backend", "onnx"], onnx_home)  # export once
-        os.environ["MAIEUTIC_HOME"] = str(onnx_home)
-        onnx_load, onnx_floor = floor_seconds(texts_one, work, backend="onnx")
-        print(
-            f"onnx floor: {onnx_floor:.1f} s ({len(texts_one) / onnx_floor:.0f} texts/s, "
-            f"{floor_one / onnx_floor:.2f}x torch); load {onnx_load:.1f} s"
-        )
-        onnx_args = ["--embedding-backend", "onnx", "--out", str(work / "onnx.json")]
-        run_cli([*base, *map(str, subs), *onnx_args], onnx_home)
-        run_cli([*base, *map(str, subs), "--out", str(work / "torch.json")], work / "home-many")
-        a, b = labels_of(work / "torch.json"), labels_of(work / "onnx.json")
-        changed = sum(x != y for x, y in zip(a, b, strict=True))
-        print(
-            f"onnx vs torch, {len(subs)} submissions: {changed} of {len(a)} labels differ "
-            f"({100 * changed / len(a):.2f}%)"
-        )
-        # Reworded references sit far above the threshold; leave-one-out over the
-        # references spreads similarities across it, so it is the sharper check.
-        loo = {}
-        for backend, home_dir in [("torch", work / "home-many"), ("onnx", onnx_home)]:
-            os.environ["MAIEUTIC_HOME"] = str(home_dir)
-            loo[backend] = leave_one_out_labels(args.data, backend)
-        changed = sum(x != y for x, y in zip(loo["torch"], loo["onnx"], strict=True))
-        n = len(loo["torch"])
-        print(
-            f"onnx vs torch, leave-one-out over the references: {changed} of {n} labels "
-            f"differ ({100 * changed / n:.2f}%)"
-        )
+        onnx_figures(args.data, work, one, subs, texts_one, floor_one)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
    400 requests at concurrency 16 with 200 ms latency (ideal: 400 / 16 × 0.2 = 5 s),
    then the same requests again, fully cached (must make 0 requests).
 2. SmolLM2-135M-Instruct behind llama-cpp-python's server: interventions per minute
-   for ``maieutic generate cqs --generator llm`` (skip with --no-smollm).
+   for ``maieutic generate cqs --generator llm``, run as ``maieutic.generate`` (skip
+   with --no-smollm).
 
     python benchmarks/bench_llm_client.py [--requests 400] [--concurrency 16] [--latency 0.2]
 """
@@ -69,43 +70,31 @@ def client_benchmark(n: int, concurrency: int, latency: float) -> None:
 
 
 def smollm_benchmark(n_items: int) -> None:
+    import maieutic
     from maieutic.llm.server import SERVED_MODEL_NAME, LocalServer
 
     if not DEV.exists():
         print(f"skipping SmolLM2 throughput: {DEV} not found")
         return
     work = Path(tempfile.mkdtemp(prefix="maieutic-bench-llm-"))
-    env = dict(os.environ, MAIEUTIC_HOME=str(work / "home"))
+    os.environ["MAIEUTIC_HOME"] = str(work / "home")  # nothing cached
+    out = work / "sub.json"
     with LocalServer() as server:
         start = time.perf_counter()
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "maieutic",
-                "generate",
-                "cqs",
-                "--data",
-                str(DEV),
-                "--generator",
-                "llm",
-                "--base-url",
-                server.base_url,
-                "--llm",
-                SERVED_MODEL_NAME,
-                "--limit",
-                str(n_items),
-                "--concurrency",
-                "1",
-                "--out",
-                str(work / "sub.json"),
-            ],
-            env=env,
-            capture_output=True,
-            text=True,
+        generation = maieutic.generate(
+            "cqs",
+            DEV,
+            generator="llm",
+            base_url=server.base_url,
+            llm=SERVED_MODEL_NAME,
+            limit=n_items,
+            concurrency=1,
+            out=out,
         )
         wall = time.perf_counter() - start
-    print(proc.stderr.strip().splitlines()[0] if proc.stderr else "")
+    outcomes = generation.runs[0].outcomes
+    full = sum(len(o.questions or []) >= 3 for o in outcomes)
+    print(f"wrote {out} ({full}/{len(outcomes)} with 3 questions)")
     print(
         f"SmolLM2-135M (llama-cpp-python server, {os.cpu_count()} cores, detailed prompt, "
         f"max 256 tokens): {n_items} interventions in {wall:.1f} s = "

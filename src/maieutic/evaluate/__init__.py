@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from maieutic.evaluate.base import BaseEvaluator
 from maieutic.evaluate.result import EvalResult
 from maieutic.registry import Spec
 
@@ -16,7 +17,8 @@ class Evaluator(Protocol):
 
     Registered with ``@register("evaluator", TASK, NAME)``, so ``spec`` records how it
     was built. ``failures`` lists model calls that failed for good (the command exits
-    1 after writing its results when there are any).
+    1 after writing its results when there are any). ``BaseEvaluator`` implements the
+    loop for evaluators that score one submission at a time.
     """
 
     spec: Spec
@@ -36,4 +38,4 @@ class Evaluator(Protocol):
         """One result per submission, each handed to ``on_result`` as soon as it is done."""
 
 
-__all__ = ["EvalResult", "Evaluator"]
+__all__ = ["BaseEvaluator", "EvalResult", "Evaluator"]

@@ -68,6 +68,9 @@ class Task:
     web_leaderboard: Any = None
     """What the web app's Leaderboard page offers for this task: a
     ``maieutic.web.hooks.LeaderboardPage`` (None: the task has no such page)."""
+    io: Any = None
+    """How the library run layer reads the task's files and writes what it generates: a
+    ``maieutic.run.TaskIO`` (default: one reference file, one file per submission)."""
     spec: Any = None
 
 

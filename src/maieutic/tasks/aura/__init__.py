@@ -44,7 +44,10 @@ def _report_blocks(entries, finder):
 @register("task", "aura", "aura")
 def task() -> Task:
     """Question sets scored against their document, with no reference questions."""
+    from maieutic.tasks.aura.run_io import IO
+
     return Task(
+        io=IO,
         title="AURA: question sets",
         axis_label="score",
         report_blocks=_report_blocks,

@@ -48,7 +48,10 @@ def _report_blocks(entries, finder):
 @register("task", "compqa", "compqa")
 def task() -> Task:
     """Comparative answers scored on the 15-criterion rubric (0–19)."""
+    from maieutic.tasks.compqa.run_io import IO
+
     return Task(
+        io=IO,
         title="CompQA: comparative answers",
         axis_label="rubric total",
         report_blocks=_report_blocks,

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from maieutic.data.flags import Flag
+from maieutic.evaluate.base import BaseEvaluator
 from maieutic.evaluate.result import EvalResult
 from maieutic.registry import Spec
 from maieutic.signature import Signature
@@ -193,7 +194,7 @@ def summarise(scored: Sequence[AnswerScore]) -> dict[str, Any]:
     }
 
 
-class RubricScorer:
+class RubricScorer(BaseEvaluator):
     """Rules, a judge, or rules where they score and the judge elsewhere."""
 
     spec: Spec
@@ -287,33 +288,45 @@ class RubricScorer:
             extra=extra,
         )
 
-    def evaluate(
-        self,
-        files: Sequence[AnswerFile],
-        on_result: Callable[[EvalResult], None] | None = None,
-    ) -> list[EvalResult]:
-        """An ``EvalResult`` per file (handed to ``on_result`` as each is done)."""
+    def prepare(
+        self, reference: Any, submissions: Sequence[AnswerFile], *, skip_unknown: bool = False
+    ) -> None:
+        """Draw the few-shot examples, none of them an answer under evaluation."""
         if self.judge and self.shot_source:
             path, n, seed = self.shot_source
-            evaluated = [a.comparison for f in files for a in f.answers]
+            evaluated = [a.comparison for f in submissions for a in f.answers]
             self.judge.shots = choose_shots(path, n, seed, evaluated)
-        results = []
-        for answer_file in files:
-            scored = self.score_answers(answer_file.answers)
-            summary = summarise(scored)
-            result = EvalResult(
-                task="compqa",
-                submission=answer_file.name,
-                source=answer_file.source,
-                signature=self.signature(answer_file),
-                evaluator=self.spec,
-                score=summary["total"][0] if summary["total"] else None,
-                summary=summary,
-                items=scored,
-                flags=answer_file.flags,
-                n_unscored=summary["n_incomplete"],
-            )
-            results.append(result)
-            if on_result:
-                on_result(result)
-        return results
+
+    def evaluate_one(self, reference: Any, submission: AnswerFile) -> EvalResult:
+        """One answer file's result (the rubric needs no reference: ``reference`` is
+        ignored)."""
+        scored = self.score_answers(submission.answers)
+        summary = summarise(scored)
+        return EvalResult(
+            task="compqa",
+            submission=submission.name,
+            source=submission.source,
+            signature=self.signature(submission),
+            evaluator=self.spec,
+            score=summary["total"][0] if summary["total"] else None,
+            summary=summary,
+            items=scored,
+            flags=submission.flags,
+            n_unscored=summary["n_incomplete"],
+        )
+
+    def evaluate(
+        self,
+        reference: Any,
+        submissions: Sequence[AnswerFile] | None = None,
+        *,
+        skip_unknown: bool = False,
+        on_result: Callable[[EvalResult], None] | None = None,
+    ) -> list[EvalResult]:
+        """An ``EvalResult`` per answer file, as the ``Evaluator`` protocol asks
+        (``reference`` is ignored: CompQA has none)."""
+        if submissions is None:  # the older call evaluate(files, on_result=…)
+            reference, submissions = None, reference
+        return super().evaluate(
+            reference, submissions, skip_unknown=skip_unknown, on_result=on_result
+        )

@@ -37,7 +37,10 @@ def _report_blocks(entries, finder):
 @register("task", "cqs", "cqs")
 def task() -> Task:
     """Critical questions: three per intervention, scored Useful/3 against references."""
+    from maieutic.tasks.cqs.run_io import IO
+
     return Task(
+        io=IO,
         title="Critical questions (CQs)",
         axis_label="overall score",
         report_blocks=_report_blocks,

@@ -58,7 +58,10 @@ def _report_blocks(entries, finder):
 @register("task", "focus", "focus")
 def task() -> Task:
     """Weakness types and spans of arguments, with Socratic questions."""
+    from maieutic.tasks.focus.run_io import IO
+
     return Task(
+        io=IO,
         title="FOCUS: weakness types and spans",
         axis_label="macro-F1",
         report_blocks=_report_blocks,

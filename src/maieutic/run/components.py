@@ -1,0 +1,59 @@
+"""Building evaluators and generators through the registry, so that what a library call
+returns carries the same ``Spec`` and signature as the command line's results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from maieutic.errors import DataError
+from maieutic.registry import create, entry, names
+
+SCORER_PREFIX = "scorer:"
+"""``scorer:DIR`` names a learned scorer's directory in place of a registered name."""
+
+
+def registered_name(kind: str, task: str, name: str | None, options: dict[str, Any]) -> str:
+    """The registered name to build: ``name`` itself, the only one registered when it is
+    None, or ``scorer`` for ``scorer:DIR`` (DIR then goes to ``options['scorer']``)."""
+    if name is None:
+        known = names(kind, task)
+        if len(known) != 1:
+            raise DataError(f"name the {kind} of task {task!r}: one of {', '.join(known)}")
+        return known[0]
+    if name.startswith(SCORER_PREFIX) and name != SCORER_PREFIX:
+        options["scorer"] = name[len(SCORER_PREFIX) :]
+        return "scorer"
+    return name
+
+
+def build(kind: str, task: str, name: Any, options: dict[str, Any]) -> tuple[Any, list[str]]:
+    """The registered component built with ``options`` (its factory's arguments), and
+    warnings about them. An option the factory does not take is an error, never
+    ignored (one set to None counts as not given); a threshold given to a component
+    without a threshold scale (an LLM judge) is an error too. A component already built
+    (``registry.create``, then adjusted) is used as it is, with no options."""
+    if name is not None and not isinstance(name, str):
+        if options:
+            raise DataError(f"options {sorted(options)} given with a {kind} already built")
+        if getattr(name, "spec", None) is None:
+            raise DataError(f"a {kind} built outside the registry (it has no spec)")
+        return name, []
+    options = dict(options)
+    name = registered_name(kind, task, name, options)
+    found = entry(kind, task, name)
+    warnings = []
+    threshold = options.get("threshold")
+    if threshold is not None:
+        if found.threshold is None:
+            raise DataError(f"{kind} {name!r} does not use a threshold (it is an LLM judge)")
+        if doubt := found.threshold.doubt(threshold, name):
+            warnings.append(doubt)
+    # None stands for "not set": dropped where the factory has no such argument
+    options = {k: v for k, v in options.items() if v is not None or k in found.parameters}
+    unknown = [k for k in options if k not in found.parameters]
+    if unknown:
+        raise DataError(
+            f"{kind} {name!r} takes no option {unknown[0]!r} (it takes: "
+            f"{', '.join(found.parameters) or 'none'})"
+        )
+    return create(kind, task, name, **options), warnings

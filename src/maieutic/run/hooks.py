@@ -1,0 +1,129 @@
+"""What the run layer asks of a task: how to read its files and write what it generates.
+
+``TaskIO``'s defaults fit a task whose reference and submissions are one file each
+(read by ``Task.load_reference`` and ``Task.load_submission``) and whose generator's
+outcomes have a ``to_json``. A task whose files differ subclasses it in its own folder
+and names an instance in ``Task(io=...)``; the run layer itself names no task.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from maieutic.data.files import write_json
+from maieutic.data.flags import Flag
+from maieutic.errors import DataError
+from maieutic.generate.protocol import GenerationRun
+from maieutic.registry import Spec
+from maieutic.signature import Signature
+
+if TYPE_CHECKING:
+    from maieutic.run.generation import Generation
+    from maieutic.tasks import Task
+
+GENERATION_FORMAT = "maieutic.generation/2"
+
+
+def meta_path(path: Path) -> Path:
+    """The sidecar that records how a generated file was made (``NAME.meta.json``)."""
+    return path.with_name(f"{path.stem}.meta.json")
+
+
+@dataclass
+class GeneratedPart:
+    """One file's worth of generated output and the record written beside it."""
+
+    name: str
+    """Which part: ``""`` for the only one, ``run2`` for a repeated run, a scenario…"""
+    output: Any
+    """What is written (the submission, prediction set, question list or answers)."""
+    record: dict[str, Any]
+    """The generation record (``.meta.json``): signature, generator, provenance…"""
+
+
+@dataclass
+class RecordContext:
+    """What every generation record says, handed to the task's ``parts`` hook."""
+
+    task: str
+    signature: Signature
+    generator: Spec
+    provenance: dict[str, Any]
+    run_index: int = 0
+    n_runs: int = 1
+    flags: list[Flag] = field(default_factory=list)
+
+    def common(self, run: GenerationRun) -> dict[str, Any]:
+        """The fields every task's record shares, in the order the records use."""
+        return {
+            "format": GENERATION_FORMAT,
+            "task": self.task,
+            "signature": self.signature.as_dict(),
+            "signature_string": str(self.signature),
+            "generator": self.generator.to_json(),
+            "provenance": self.provenance,
+            "model_calls": {"made": run.stats.model_calls, "cache_hits": run.stats.cache_hits},
+        }
+
+
+class TaskIO:
+    """Reading a task's inputs and writing its generated outputs; every method has a
+    default that a task overrides where its files differ."""
+
+    needs_reference: bool = True
+    """Whether evaluation scores submissions against reference data."""
+
+    def submission_files(self, paths: Sequence[str]) -> list[str]:
+        """The files the submission paths given stand for (a folder may stand for the
+        files inside it)."""
+        return [str(p) for p in paths]
+
+    def bundled_submissions(self, reference: Any) -> list[Any]:
+        """Submissions that come inside the reference file, scored when none are given."""
+        return []
+
+    def read_generation_input(self, task: Task, path: str | Path) -> Any:
+        """What a generator works on, read from a file (labels not needed)."""
+        return task.load_reference(path)
+
+    def generator_input(self, data: Any) -> Any:
+        """What the generator's ``generate`` is handed for the loaded input."""
+        return data
+
+    def first(self, data: Any, n: int) -> Any:
+        """The input cut to its first ``n`` items."""
+        raise DataError("this task's input cannot be cut to its first items (limit)")
+
+    def input_flags(self, data: Any, options: dict[str, Any]) -> list[Flag]:
+        """What the input holds that is generated for but worth a warning (``options``:
+        the generator's, which may make more of the input matter)."""
+        return list(getattr(data, "flags", []))
+
+    def parts(self, run: GenerationRun, data: Any, context: RecordContext) -> list[GeneratedPart]:
+        """The output of one generation run and its record, per file to write."""
+        output = [o.to_json() if hasattr(o, "to_json") else o for o in run.outcomes]
+        record = {**context.common(run), "run": context.run_index + 1, "warnings": run.warnings}
+        name = f"run{context.run_index + 1}" if context.n_runs > 1 else ""
+        return [GeneratedPart(name, output, record)]
+
+    def write(self, generation: Generation, out: Path, **options: Any) -> list[Path]:
+        """Write every part (``OUT`` or ``OUT-runK``) with its ``.meta.json``; the paths
+        written."""
+        written = []
+        for part in generation.parts:
+            path = out.with_name(f"{out.stem}-{part.name}{out.suffix}") if part.name else out
+            write_json(path, part.output)
+            write_json(meta_path(path), part.record)
+            written.append(path)
+        return written
+
+
+DEFAULT_IO = TaskIO()
+
+
+def task_io(task: Task) -> TaskIO:
+    """The task's hooks (the defaults when it names none)."""
+    return getattr(task, "io", None) or DEFAULT_IO

@@ -1,0 +1,98 @@
+"""Inputs of a run, given as paths or as objects already loaded: the reference data and
+the submissions, read and checked before any model work starts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from maieutic.data.flags import refuse_flags
+from maieutic.errors import DataError
+from maieutic.evaluate.result import unique_names
+from maieutic.run.hooks import TaskIO
+from maieutic.tasks import Task
+
+PathLike = str | Path
+
+
+def is_path(value: Any) -> bool:
+    """Whether ``value`` names a file (rather than being loaded data)."""
+    return isinstance(value, str | Path)
+
+
+def load_reference(task: Task, io: TaskIO, data: Any) -> Any:
+    """The reference data: read from a path, or ``data`` itself when already loaded
+    (None for a task that scores without references)."""
+    if data is None:
+        if io.needs_reference:
+            raise DataError(f"task {task.name!r} scores against reference data: give data")
+        return None
+    return task.load_reference(data) if is_path(data) else data
+
+
+def described(value: Any) -> Any:
+    """``value`` as JSON for a provenance record: paths as strings, sequences and
+    mappings element by element, loaded objects by their type (``<CQDataset>``)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): described(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [described(v) for v in value]
+    return f"<{type(value).__name__}>"
+
+
+def as_list(values: Any) -> list[Any]:
+    """One path or object, or a sequence of them, as a list."""
+    if values is None:
+        return []
+    if is_path(values) or not isinstance(values, Sequence):
+        return [values]
+    return list(values)
+
+
+def load_submissions(
+    task: Task, io: TaskIO, given: Any, reference: Any, *, strict: bool = False
+) -> list[Any]:
+    """Every submission read (paths) or taken as given (objects), checked against the
+    reference, refused when flagged under ``strict``, and named uniquely. With none
+    given, the submissions the reference carries itself are scored."""
+    items = as_list(given)
+    loaded = []
+    for item in items:  # in the order given; a path may stand for several files
+        if is_path(item):
+            loaded += [task.load_submission(p) for p in io.submission_files([str(item)])]
+        else:
+            loaded.append(item)
+    if not items:
+        loaded = io.bundled_submissions(reference)
+    if not loaded:
+        raise DataError(f"no submissions to evaluate for task {task.name!r}")
+    for submission in loaded:
+        if reference is not None and task.check_submission:
+            task.check_submission(submission, reference)
+        if strict:
+            refuse_flags(submission.flags)
+    names = unique_names([s.name for s in loaded], [s.source for s in loaded])
+    for submission, name in zip(loaded, names, strict=True):
+        submission.name = name
+    return loaded
+
+
+def refuse_overwriting_inputs(out: PathLike | None, inputs: Sequence[Any]) -> None:
+    """An error when the results file would replace one of the input files."""
+    if out is None or str(out) == "-":
+        return
+    target = Path(out).resolve()
+    if any(is_path(p) and Path(p).resolve() == target for p in inputs):
+        raise DataError(f"the results file {out} is one of the input files")
+
+
+def input_warnings(data: Any) -> list[str]:
+    """What loading the data warned about: its warnings and its flags."""
+    if data is None:
+        return []
+    return [*getattr(data, "warnings", []), *(f.short for f in getattr(data, "flags", []))]

@@ -1,0 +1,37 @@
+"""How the library run layer (``maieutic.run``) reads and writes AURA: a document is the
+reference (its JSON may carry question sets, scored when none are given), and
+generation writes one question list with its ``.meta.json`` record."""
+
+from __future__ import annotations
+
+from maieutic.errors import DataError
+from maieutic.generate.protocol import GenerationRun
+from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO
+from maieutic.tasks.aura.data import Document
+from maieutic.tasks.aura.evaluate import QuestionSet
+
+
+class AuraIO(TaskIO):
+    """AURA: a document, question sets about it."""
+
+    def bundled_submissions(self, reference: Document) -> list[QuestionSet]:
+        """The question lists inside the document's JSON (the sample layout)."""
+        if not reference.question_sets:
+            raise DataError("no question sets: give SETS, or a JSON document with question lists")
+        return [
+            QuestionSet(list(questions), reference.source, name)
+            for name, questions in reference.question_sets.items()
+        ]
+
+    def parts(
+        self, run: GenerationRun, data: Document, context: RecordContext
+    ) -> list[GeneratedPart]:
+        """The questions, each once, and the record (as ``maieutic generate aura`` writes)."""
+        common = context.common(run)
+        record = {**common, "passages": [o.to_json() for o in run.outcomes]}
+        questions = list(dict.fromkeys(q for o in run.outcomes for q in o.questions))
+        name = f"run{context.run_index + 1}" if context.n_runs > 1 else ""
+        return [GeneratedPart(name, questions, record)]
+
+
+IO = AuraIO()

@@ -1,0 +1,54 @@
+"""How the library run layer (``maieutic.run``) reads and writes critical questions:
+generation reads interventions without labels and writes the benchmark's submission
+layout, one file per run, each with its ``.meta.json`` record."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from maieutic.generate.protocol import GenerationRun
+from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO
+from maieutic.tasks.cqs.data import CQDataset, load_cq_dataset
+from maieutic.tasks.cqs.generate import to_submission
+
+
+class CQsIO(TaskIO):
+    """Critical questions: a labelled dataset, one submission file each."""
+
+    def read_generation_input(self, task: Any, path: str | Path) -> CQDataset:
+        """The interventions to generate for (labels not needed)."""
+        return load_cq_dataset(path, require_labels=False)
+
+    def first(self, data: CQDataset, n: int) -> CQDataset:
+        """The first ``n`` interventions."""
+        return dataclasses.replace(data, interventions=dict(list(data.interventions.items())[:n]))
+
+    def parts(
+        self, run: GenerationRun, data: CQDataset, context: RecordContext
+    ) -> list[GeneratedPart]:
+        """The submission and its record (as ``maieutic generate cqs`` writes them)."""
+        common = context.common(run)
+        record = {
+            "format": common["format"],
+            "run": context.run_index + 1,
+            "signature": common["signature"],
+            "signature_string": common["signature_string"],
+            "generator": common["generator"],
+            "provenance": common["provenance"],
+            "n_interventions": len(run.outcomes),
+            "model_calls": common["model_calls"],
+            "warnings": run.warnings,
+            "failed": {o.intervention_id: o.reason for o in run.outcomes if o.failed},
+            "notes": {o.intervention_id: o.note for o in run.outcomes if getattr(o, "note", None)},
+            "rejected": {
+                o.intervention_id: o.rejected for o in run.outcomes if getattr(o, "rejected", None)
+            },
+            "candidates": {o.intervention_id: o.candidates for o in run.outcomes},
+        }
+        name = f"run{context.run_index + 1}" if context.n_runs > 1 else ""
+        return [GeneratedPart(name, to_submission(run.outcomes), record)]
+
+
+IO = CQsIO()

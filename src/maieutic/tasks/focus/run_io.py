@@ -1,0 +1,75 @@
+"""How the library run layer (``maieutic.run``) reads and writes FOCUS: generation reads
+arguments (labels not needed) and writes the predictions as JSONL and as the released
+CSV layout side by side, with one ``.meta.json`` record."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from maieutic.data.files import write_json
+from maieutic.generate.protocol import GenerationRun
+from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO, meta_path
+from maieutic.tasks.focus.data import load_arguments
+from maieutic.tasks.focus.generate import to_prediction_set
+from maieutic.tasks.focus.type_labels import FocusSet
+from maieutic.tasks.focus.write import write_focus
+
+PREDICTIONS = "predictions"
+"""The name of generated predictions until they are written (then: the file's stem)."""
+
+
+def output_paths(out: str | Path) -> tuple[Path, Path]:
+    """The JSONL and CSV files written for ``out`` (one named, the other beside it)."""
+    path = Path(out)
+    if path.suffix.lower() == ".csv":
+        return path.with_suffix(".jsonl"), path
+    return path, path.with_suffix(".csv")
+
+
+class FocusIO(TaskIO):
+    """FOCUS: gold arguments, one prediction file per submission."""
+
+    def read_generation_input(self, task: Any, path: str | Path) -> FocusSet:
+        """The arguments to generate for (a category restricts the types to its two)."""
+        return load_arguments(path)
+
+    def first(self, data: FocusSet, n: int) -> FocusSet:
+        """The first ``n`` arguments."""
+        return dataclasses.replace(data, items=dict(list(data.items.items())[:n]))
+
+    def parts(
+        self, run: GenerationRun, data: FocusSet, context: RecordContext
+    ) -> list[GeneratedPart]:
+        """The prediction set and its record (as ``maieutic generate focus`` writes them)."""
+        common = context.common(run)
+        record = {
+            **{k: common[k] for k in ("format", "task", "signature", "signature_string")},
+            "generator": common["generator"],
+            "provenance": common["provenance"],
+            "n_arguments": len(run.outcomes),
+            "model_calls": common["model_calls"],
+            "warnings": run.warnings,
+            "failed": {o.id: o.failure for o in run.outcomes if o.failed},
+            "outcomes": {o.id: o.to_json() for o in run.outcomes},
+        }
+        name = f"run{context.run_index + 1}" if context.n_runs > 1 else ""
+        return [GeneratedPart(name, to_prediction_set(run.outcomes, data, PREDICTIONS), record)]
+
+    def write(self, generation: Any, out: Path, **options: Any) -> list[Path]:
+        """``OUT.jsonl`` (native), ``OUT.csv`` (released layout, gold columns kept from
+        the input) and ``OUT.meta.json``, per run (``OUT-runK…`` for several)."""
+        written = []
+        for part, run in zip(generation.parts, generation.runs, strict=True):
+            target = out.with_name(f"{out.stem}-{part.name}{out.suffix}") if part.name else out
+            jsonl, csv_path = output_paths(target)
+            predictions = to_prediction_set(run.outcomes, generation.data, jsonl.stem)
+            write_focus(predictions, jsonl, predictions=True)
+            write_focus(predictions, csv_path, predictions=True, gold=generation.data)
+            write_json(meta_path(jsonl), part.record)
+            written += [jsonl, csv_path]
+        return written
+
+
+IO = FocusIO()
