@@ -52,6 +52,11 @@ class Task:
     report_blocks: Callable[[list[Any], Any], list[Any]] | None = None
     """The task's detailed report blocks: ``(entries, text_finder) -> [Block]``, after
     the shared summary, runs and intervals (templates: the package's ``templates/``)."""
+    commands: Callable[[Any], None] | None = None
+    """Adds the task's command-line commands: ``(groups) -> None``, given a
+    ``maieutic.cli.CommandGroups`` (``groups.evaluate.add_command(...)``; tools of its
+    own go in one group named after the task, added to ``groups.root``). Called only
+    when the command line needs the task."""
     spec: Any = None
 
 

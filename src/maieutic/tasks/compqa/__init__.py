@@ -10,7 +10,7 @@ from pathlib import Path
 from maieutic.errors import DataError
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.compqa import evaluators, generators  # noqa: F401
+from maieutic.tasks.compqa import cli, evaluators, generators  # noqa: F401
 from maieutic.tasks.compqa.evaluate import load_answer_file
 
 
@@ -49,6 +49,7 @@ def _report_blocks(entries, finder):
 def task() -> Task:
     """Comparative answers scored on the 15-criterion rubric (0–19)."""
     return Task(
+        commands=cli.commands,
         title="CompQA: comparative answers",
         axis_label="rubric total",
         report_blocks=_report_blocks,

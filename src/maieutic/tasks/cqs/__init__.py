@@ -3,7 +3,7 @@ against labelled references ("Benchmarking Critical Questions Generation")."""
 
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.cqs import evaluators, generators, prompts, selection  # noqa: F401
+from maieutic.tasks.cqs import cli, evaluators, generators, prompts, selection  # noqa: F401
 from maieutic.tasks.cqs.data import check_not_references, load_cq_dataset, load_submission
 from maieutic.tasks.cqs.evaluate import RUN_FIGURES, CQEvaluator
 from maieutic.tasks.cqs.scoring import MISSING, NAE
@@ -31,6 +31,7 @@ def _report_blocks(entries, finder):
 def task() -> Task:
     """Critical questions: three per intervention, scored Useful/3 against references."""
     return Task(
+        commands=cli.commands,
         title="Critical questions (CQs)",
         axis_label="overall score",
         report_blocks=_report_blocks,

@@ -9,7 +9,7 @@ from typing import Any
 
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.focus import evaluators, generators  # noqa: F401
+from maieutic.tasks.focus import cli, evaluators, generators  # noqa: F401
 from maieutic.tasks.focus.data import load_gold, load_predictions
 
 
@@ -59,6 +59,7 @@ def _report_blocks(entries, finder):
 def task() -> Task:
     """Weakness types and spans of arguments, with Socratic questions."""
     return Task(
+        commands=cli.commands,
         title="FOCUS: weakness types and spans",
         axis_label="macro-F1",
         report_blocks=_report_blocks,
