@@ -72,7 +72,7 @@ def main() -> None:
     if args.evaluator != "rules":
         evaluate += ["--strategy", args.strategy]
         if args.strategy == "few-shot":
-            evaluate += ["--shots", str(DATA / "dataset_hum1_evaluation.tsv")]
+            evaluate += ["--shots-from", str(DATA / "dataset_hum1_evaluation.tsv")]
     start = time.perf_counter()
     code = run([*evaluate, *extra, "--out", str(results)])
     seconds = time.perf_counter() - start

@@ -11,7 +11,7 @@ import stat
 import click
 import pytest
 
-from maieutic.cli.main import cli as root
+from tests.cli_commands import leaves
 from tests.conftest import write_json
 
 DATASET = {
@@ -29,16 +29,7 @@ SUBMISSION = {
 }
 
 
-def _commands(group: click.Group, prefix: str = ""):
-    for name, command in group.commands.items():
-        path = f"{prefix} {name}".strip()
-        if isinstance(command, click.Group):
-            yield from _commands(command, path)
-        else:
-            yield path, command
-
-
-COMMANDS = list(_commands(root))
+COMMANDS = leaves()
 
 
 @pytest.mark.parametrize(("path", "command"), COMMANDS, ids=[p for p, _ in COMMANDS])
@@ -289,9 +280,14 @@ def test_generation_needs_a_file_and_shots_need_the_fewshot_strategy(cli, tmp_pa
 def test_plot_needs_sweep_and_a_chrf_threshold_like_a_cosine_is_questioned(cli, tmp_path):
     data = write_json(tmp_path / "d.json", DATASET)
     result = cli(
-        "meta-eval", "cqs", "--data", data, "--evaluator", "chrf", "--plot", tmp_path / "p.png"
+        "meta-eval", "cqs", "--data", data, "--evaluator", "chrf", "--plot", tmp_path / "p.svg"
     )
     assert result.code == 2 and "--plot draws the threshold sweep: add --sweep" in result.err
+    result = cli(
+        "meta-eval", "cqs", "--data", data, "--sweep", "--plot", tmp_path / "p.png"
+    )  # matplotlib is gone: a PNG asked for is refused in one line, before any work
+    assert result.code == 2 and "figures are written as SVG" in result.err
+    assert not (tmp_path / "p.png").exists()
     sub = write_json(tmp_path / "s.json", SUBMISSION)
     result = cli(
         "evaluate", "cqs", "--data", data, sub, "--evaluator", "chrf", "--threshold", "0.6"

@@ -217,7 +217,7 @@ def test_the_server_is_not_started_on_a_build_that_crashes(monkeypatch, fake_mod
 
 
 def test_setup_llm_installs_without_compiling_and_rebuilds_portably(tmp_path):
-    from maieutic.cli.setup_llm_cmd import setup_llm
+    from maieutic.cli.setup_llm import setup_llm
 
     plain = CliRunner().invoke(setup_llm, ["--dry-run"])
     assert plain.exit_code == 0, plain.output

@@ -238,7 +238,7 @@ def test_sts_leave_one_out_on_dev_encodes_each_text_once(cqs_dev):
 
 @pytest.mark.slow
 def test_meta_eval_cli_with_sweep_and_plot(cli, cqs_dev, tmp_path):
-    out, plot = tmp_path / "meta.json", tmp_path / "sweep.png"
+    out, plot = tmp_path / "meta.json", tmp_path / "sweep.svg"
     result = cli(
         "meta-eval",
         "cqs",
@@ -260,7 +260,7 @@ def test_meta_eval_cli_with_sweep_and_plot(cli, cqs_dev, tmp_path):
     first = result.out.splitlines()[0]
     assert first.startswith("chrf: n=300 kappa(NAE kept)=") and "NAE=" in first
     assert "chosen threshold:" in result.out
-    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in plot.read_text() and "chosen " in plot.read_text()
     payload = json.loads(out.read_text())
     assert len(payload["sweep"]["rows"]) == 11
     assert payload["signature"]["seed"] == 1 and payload["signature"]["sample"] == 300
@@ -272,7 +272,7 @@ def test_compare_two_evaluators_over_submissions(cli, cqs_dev, tmp_path):
     # similarities spread across both thresholds and the per-evaluator ones matter
     fixtures = Path(__file__).parent / "fixtures" / "cqs" / "submissions"
     subs = [fixtures / f"{name}.json" for name in ("realistic", "mixed", "padded")]
-    out, plot = tmp_path / "cmp.json", tmp_path / "kappa.png"
+    out, plot = tmp_path / "cmp.json", tmp_path / "kappa.svg"
     result = cli(
         "meta-eval",
         "cqs-compare",
@@ -333,7 +333,7 @@ def test_compare_two_evaluators_over_submissions(cli, cqs_dev, tmp_path):
         == 0
     )
     assert json.loads(default.read_text())["kappa"][0][1] != pytest.approx(expected)
-    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<svg" in plot.read_text() and "between evaluators" in plot.read_text()
 
 
 def test_compqa_human_agreement_on_real_files(cli, tmp_path):

@@ -328,7 +328,7 @@ def test_segments_cut_the_text_at_every_span_boundary():
 
 
 def test_serve_listens_on_loopback_by_default(cli):
-    from maieutic.cli.app_cmd import serve
+    from maieutic.cli.serve import serve
 
     host = next(p for p in serve.params if p.name == "host")
     assert host.default == DEFAULT_HOST == "127.0.0.1"

@@ -6,12 +6,13 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
 
-from maieutic.data.files import is_stdout
+from maieutic.data.files import is_stdout, rewritable
 from maieutic.data.flags import refuse_flags
 from maieutic.evaluate.result import unique_names
 from maieutic.registry import create, entry
@@ -101,3 +102,16 @@ def progress_bar(label: str) -> Iterator[Any]:
 
     with progress(label) as update:
         yield update
+
+
+def refuse_overwriting_inputs(out_path: str | None, inputs: list[str]) -> None:
+    """A usage error when ``--out`` names one of the input files."""
+    if out_path and rewritable(out_path):
+        target = Path(out_path).resolve()
+        if any(Path(p).resolve() == target for p in inputs):
+            raise click.UsageError(f"--out {out_path} is one of the input files")
+
+
+def meta_path(path: Path) -> Path:
+    """The sidecar that records how a generated file was made."""
+    return path.with_name(f"{path.stem}.meta.json")

@@ -16,99 +16,111 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from maieutic.embed.encoder import BACKENDS, DEFAULT_MODEL
-from maieutic.llm.backends.factory import BACKEND_KINDS
-from maieutic.registry import Entry
+from maieutic.registry import Entry, names
 
 _INVERTED = {"no_cache": "cache"}
 
 
-def _stack(options: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
+def stack(options: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
+    """The decorators ``options`` applied in order (the first is the first in help)."""
+
     def decorate(func: Any) -> Any:
         return functools.reduce(lambda f, option: option(f), reversed(options), func)
 
     return decorate
 
 
-embedding_options = _stack(
-    [
-        click.option(
-            "--embedding-model",
-            default=DEFAULT_MODEL,
-            show_default=True,
-            help="Sentence-embedding model: a sentence-transformers name or local directory "
-            "(the leaderboard uses stsb-mpnet-base-v2).",
-        ),
-        click.option(
-            "--embedding-backend",
-            type=click.Choice(BACKENDS),
-            default="torch",
-            show_default=True,
-            help="Run the embedding model with torch or onnxruntime (onnx).",
-        ),
-        click.option(
-            "--batch-size",
-            type=click.IntRange(1, 4096),
-            default=64,
-            show_default=True,
-            help="Texts per embedding batch.",
-        ),
-        click.option(
-            "--no-cache", is_flag=True, help="Do not read or write the on-disk embedding cache."
-        ),
-    ]
-)
+def embedding_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--embedding-model``, ``--embedding-backend``, ``--batch-size``, ``--no-cache``
+    (the embedding module is imported only when a command that takes them is built)."""
+    from maieutic.embed.encoder import BACKENDS, DEFAULT_MODEL
 
-llm_options = _stack(
-    [
-        click.option(
-            "--llm",
-            default=None,
-            help="Language model: its name at --base-url, a GGUF file, or a Hugging Face "
-            "name (default: the embedded SmolLM2-135M-Instruct).",
-        ),
-        click.option(
-            "--llm-backend",
-            type=click.Choice(BACKEND_KINDS),
-            default="auto",
-            show_default=True,
-            help="auto: an OpenAI-compatible server when --base-url is given, else the "
-            "embedded model in-process.",
-        ),
-        click.option(
-            "--base-url",
-            default=None,
-            help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1 (key from "
-            "MAIEUTIC_API_KEY or OPENAI_API_KEY).",
-        ),
-        click.option(
-            "--concurrency",
-            type=click.IntRange(1, 512),
-            default=4,
-            show_default=True,
-            help="Model calls in flight at once.",
-        ),
-        click.option(
-            "--timeout",
-            type=click.FloatRange(0.1),
-            default=120.0,
-            show_default=True,
-            help="Seconds per model call attempt.",
-        ),
-        click.option(
-            "--retries",
-            type=click.IntRange(0, 20),
-            default=4,
-            show_default=True,
-            help="Retries of a failed model call (with backoff; Retry-After honoured).",
-        ),
-    ]
-)
+    return stack(
+        [
+            click.option(
+                "--embedding-model",
+                default=DEFAULT_MODEL,
+                show_default=True,
+                help="Sentence-embedding model: a sentence-transformers name or local directory "
+                "(the leaderboard uses stsb-mpnet-base-v2).",
+            ),
+            click.option(
+                "--embedding-backend",
+                type=click.Choice(BACKENDS),
+                default="torch",
+                show_default=True,
+                help="Run the embedding model with torch or onnxruntime (onnx).",
+            ),
+            click.option(
+                "--batch-size",
+                type=click.IntRange(1, 4096),
+                default=64,
+                show_default=True,
+                help="Texts per embedding batch.",
+            ),
+            click.option(
+                "--no-cache", is_flag=True, help="Do not read or write the on-disk embedding cache."
+            ),
+        ]
+    )(func)
+
+
+def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--llm``, ``--llm-backend``, ``--base-url``, ``--concurrency``, ``--timeout``,
+    ``--retries`` (the backends are imported only when a command that takes them is
+    built)."""
+    from maieutic.llm.backends.factory import BACKEND_KINDS
+
+    return stack(
+        [
+            click.option(
+                "--llm",
+                default=None,
+                help="Language model: its name at --base-url, a GGUF file, or a Hugging Face "
+                "name (default: the embedded SmolLM2-135M-Instruct).",
+            ),
+            click.option(
+                "--llm-backend",
+                type=click.Choice(BACKEND_KINDS),
+                default="auto",
+                show_default=True,
+                help="auto: an OpenAI-compatible server when --base-url is given, else the "
+                "embedded model in-process.",
+            ),
+            click.option(
+                "--base-url",
+                default=None,
+                help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8080/v1 (key from "
+                "MAIEUTIC_API_KEY or OPENAI_API_KEY).",
+            ),
+            click.option(
+                "--concurrency",
+                type=click.IntRange(1, 512),
+                default=4,
+                show_default=True,
+                help="Model calls in flight at once.",
+            ),
+            click.option(
+                "--timeout",
+                type=click.FloatRange(0.1),
+                default=120.0,
+                show_default=True,
+                help="Seconds per model call attempt.",
+            ),
+            click.option(
+                "--retries",
+                type=click.IntRange(0, 20),
+                default=4,
+                show_default=True,
+                help="Retries of a failed model call (with backoff; Retry-After honoured).",
+            ),
+        ]
+    )(func)
 
 
 def sampling_options(temperature: float, max_tokens: int) -> Callable[[Any], Any]:
     """``--seed``, ``--temperature`` and ``--max-tokens`` with a command's own defaults."""
-    return _stack(
+    return stack(
         [
             click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
             click.option(
@@ -136,6 +148,29 @@ out_option = click.option(
     help="Write the full results as JSON here ('-': standard output; tables then go to "
     "standard error).",
 )
+
+
+def _svg_only(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and not value.lower().endswith(".svg"):
+        raise click.BadParameter(
+            f"{value}: figures are written as SVG (the PNG plots and matplotlib are gone); "
+            "name the file .svg",
+            ctx,
+            param,
+        )
+    return value
+
+
+def plot_option(what: str) -> Callable[[Any], Any]:
+    """``--plot FILE.svg``: ``what`` drawn as a standalone SVG file (as in the report)."""
+    return click.option(
+        "--plot",
+        "plot_path",
+        type=click.Path(dir_okay=False),
+        callback=_svg_only,
+        help=f"Write {what} as an SVG figure here (FILE.svg; the report draws it too).",
+    )
+
 
 strict_option = click.option(
     "--strict",
@@ -198,3 +233,86 @@ def refuse_options_none_take(ctx: click.Context, entries: list[Entry], options: 
             flag = param.opts[0] if param else "--" + option.replace("_", "-")
             names = ", ".join(repr(e.name) for e in entries)
             raise click.UsageError(f"{flag} applies to none of the evaluators {names}")
+
+
+SCORER_PREFIX = "scorer:"
+
+
+class RegisteredOrScorer(click.ParamType):
+    """A registered component name (evaluator or selector) of a task, or ``scorer:DIR``
+    (a learned scorer's directory) in its place."""
+
+    def __init__(self, kind: str, task: str) -> None:
+        self.kind = kind
+        self.task = task
+        self.name = kind
+
+    def _known(self) -> list[str]:
+        return [n for n in names(self.kind, self.task) if n != "scorer"]
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "[" + "|".join(self._known()) + "|scorer:DIR]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = str(value)
+        if text.startswith(SCORER_PREFIX) and text != SCORER_PREFIX:
+            return text
+        if text in self._known():
+            return text
+        self.fail(f"{text!r} is not one of {', '.join(self._known())} or scorer:DIR")
+
+
+def split_evaluator(value: str, options: dict[str, Any]) -> str:
+    """The registered name; a ``scorer:DIR`` puts DIR into ``options['scorer']``."""
+    if value.startswith(SCORER_PREFIX):
+        options["scorer"] = value[len(SCORER_PREFIX) :]
+        return "scorer"
+    return value
+
+
+def EvaluatorName(task: str) -> RegisteredOrScorer:
+    """The ``--evaluator`` type of ``task``."""
+    return RegisteredOrScorer("evaluator", task)
+
+
+class DeprecatedAlias(click.Option):
+    """The old spelling of a renamed option: hidden, still accepted, with a warning."""
+
+    def __init__(self, *args: Any, replacement: str, **kwargs: Any) -> None:
+        super().__init__(*args, hidden=True, **kwargs)
+        self.replacement = replacement
+
+
+def deprecated_alias(
+    old: str, new: str, dest: str, *, required: bool = False, **attrs: Any
+) -> Callable[[Any], Any]:
+    """Keep ``old`` (e.g. ``"--out"``) working for the option now spelled ``new`` whose
+    parameter is ``dest``: a value given under the old name reaches the command as
+    ``dest``, after a warning; giving both is a usage error. ``required``: one of the
+    two must be given (``new`` itself is then declared not required). ``attrs`` are
+    the old option's click attributes (its type, a ``/--no-…`` flag form…)."""
+    hidden = f"{dest}__deprecated_{old.split('/')[0].lstrip('-').replace('-', '_')}"
+
+    def decorate(func: Any) -> Any:
+        @functools.wraps(func)
+        def merged(*args: Any, **kwargs: Any) -> Any:
+            value = kwargs.pop(hidden)
+            if value is not None:
+                ctx = click.get_current_context()
+                if is_explicit(ctx, dest):
+                    raise click.UsageError(f"give {new} only ({old} is its old spelling)")
+                click.echo(f"warning: {old.split('/')[0]} is deprecated: use {new}", err=True)
+                kwargs[dest] = ctx.params[dest] = value
+                ctx.set_parameter_source(dest, ParameterSource.COMMANDLINE)
+            elif required and kwargs.get(dest) is None:
+                raise click.UsageError(f"Missing option '{new}'.")
+            click.get_current_context().params.pop(hidden, None)
+            return func(*args, **kwargs)
+
+        option = click.option(
+            old, hidden, cls=DeprecatedAlias, replacement=new, default=None,
+            help=f"Deprecated spelling of {new}.", **attrs,
+        )  # fmt: skip
+        return option(merged)
+
+    return decorate

@@ -11,30 +11,20 @@ import sys
 import click
 
 from maieutic._version import __version__
-from maieutic.cli.app_cmd import serve
-from maieutic.cli.ask_cmd import ask
-from maieutic.cli.demo_cmd import demo
-from maieutic.cli.evaluate_cmd import evaluate
-from maieutic.cli.generate_cmd import generate
-from maieutic.cli.meta_eval_cmd import meta_eval
-from maieutic.cli.report_cmd import report
-from maieutic.cli.serve_cmd import serve_llm
-from maieutic.cli.setup_llm_cmd import setup_llm
-from maieutic.cli.train_cmd import train
+from maieutic.apps.ask import ask
+from maieutic.apps.demo import demo
+from maieutic.cli._tree import CommandGroups, RootGroup, TaskGroup
+from maieutic.cli.report import report
+from maieutic.cli.serve import serve
+from maieutic.cli.serve_llm import serve_llm
+from maieutic.cli.setup_llm import setup_llm
+from maieutic.cli.train import scorer
 from maieutic.errors import MaieuticError
-from maieutic.tasks.aura.cli.generate import generate_aura  # noqa: F401 (registers the command)
-from maieutic.tasks.aura.cli.group import aura
-from maieutic.tasks.aura.cli.meta_eval import meta_eval_aura  # noqa: F401 (registers it)
-from maieutic.tasks.aura.cli.tools import agree, sweep  # noqa: F401 (register the commands)
-from maieutic.tasks.compqa.cli.evaluate import evaluate_compqa  # noqa: F401 (registers it)
-from maieutic.tasks.compqa.cli.generate import generate_compqa  # noqa: F401 (registers it)
-from maieutic.tasks.compqa.cli.group import compqa
-from maieutic.tasks.focus.cli.generate import generate_focus  # noqa: F401 (registers the command)
-from maieutic.tasks.focus.cli.group import focus
 
 
 @click.group(
-    context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "MAIEUTIC"}
+    cls=RootGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "auto_envvar_prefix": "MAIEUTIC"},
 )
 @click.version_option(__version__, prog_name="maieutic")
 @click.option("--debug", is_flag=True, help="Show tracebacks instead of one-line errors.")
@@ -46,7 +36,11 @@ from maieutic.tasks.focus.cli.group import focus
 )
 @click.pass_context
 def cli(ctx: click.Context, debug: bool, quiet: bool) -> None:
-    """Generate questions that challenge a text, and evaluate them reproducibly."""
+    """Generate questions that challenge a text, and evaluate them reproducibly.
+
+    Commands are verb first (maieutic evaluate TASK); a task's own tools are in a
+    group named after it (maieutic TASK --help). See docs/cli.md.
+    """
     from maieutic.progress import set_quiet
 
     ctx.ensure_object(dict)
@@ -55,19 +49,39 @@ def cli(ctx: click.Context, debug: bool, quiet: bool) -> None:
         set_quiet(True)
 
 
-cli.add_command(ask)
-cli.add_command(evaluate)
-cli.add_command(focus)
-cli.add_command(aura)
-cli.add_command(compqa)
-cli.add_command(demo)
-cli.add_command(generate)
-cli.add_command(serve_llm)
-cli.add_command(meta_eval)
-cli.add_command(setup_llm)
-cli.add_command(train)
-cli.add_command(report)
-cli.add_command(serve)
+@cli.group(cls=TaskGroup)
+def generate() -> None:
+    """Generate questions (or answers) for a task's inputs."""
+
+
+@cli.group(cls=TaskGroup)
+def evaluate() -> None:
+    """Score a task's system outputs."""
+
+
+@cli.group("meta-eval", cls=TaskGroup)
+def meta_eval() -> None:
+    """Measure how well evaluators agree with people (and with each other)."""
+
+
+@cli.group(cls=TaskGroup)
+def train() -> None:
+    """Train learned components (a task's scorer) from labelled data."""
+
+
+def _mount_core() -> CommandGroups:
+    """The core commands, the applications (``ask`` and ``demo`` compose several
+    tasks; they are not tasks), and the groups the tasks' commands join on demand."""
+    for command in (report, serve, serve_llm, setup_llm, ask, demo):
+        cli.add_command(command)
+    train.add_command(scorer)
+    tree = CommandGroups(cli, generate, evaluate, meta_eval, train)
+    for group in (cli, generate, evaluate, meta_eval, train):
+        group.tree = tree
+    return tree
+
+
+TREE = _mount_core()
 
 
 def run(argv: list[str] | None = None) -> int:

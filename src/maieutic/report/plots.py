@@ -1,78 +1,58 @@
-"""PNG figures (matplotlib, headless): the threshold sweep and the kappa heatmap."""
+"""Figures as standalone SVG files (``--plot``): the threshold sweep and the kappa
+heatmap, drawn by the HTML report's own chart code, with its chart styles inlined so
+the file looks the same opened on its own."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib import resources
 from pathlib import Path
 
-from maieutic.errors import RunError
+from maieutic.data.files import write_text
+
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 
-def _pyplot():
-    try:
-        import matplotlib
+def _chart_styles() -> str:
+    """The report stylesheet's colour variables and chart rules."""
+    css = resources.files("maieutic.report.html").joinpath("templates/report.css")
+    lines = css.read_text(encoding="utf-8").splitlines()
+    return "\n".join(line for line in lines if line.startswith((":root", "svg ")))
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise RunError("plots need matplotlib: pip install matplotlib") from None
-    return plt
+
+def standalone(chart: str) -> str:
+    """An inline chart (``<svg class="chart" …>``) as an SVG document."""
+    head, rest = chart.split(">", 1)
+    opening = head.replace("<svg ", f'<svg xmlns="{SVG_NAMESPACE}" ', 1)
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f"{opening}><style>{_chart_styles()}\nsvg {{ background: #fff; }}</style>{rest}\n"
+    )
 
 
 def sweep_plot(rows: Sequence[dict], chosen: float, path: str | Path, title: str) -> None:
-    """Kappa (NAE kept / dropped) and NAE rate against the threshold, chosen one marked."""
-    plt = _pyplot()
-    xs = [r["threshold"] for r in rows]
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=120)
-    for key, label, style in [
-        ("kappa_nae_kept", "κ, NAE kept", "o-"),
-        ("kappa_nae_dropped", "κ, NAE dropped", "s-"),
-    ]:
-        ax.plot(
-            xs, [r[key] if r[key] is not None else float("nan") for r in rows], style, label=label
+    """Kappa (NAE kept / dropped) and the NAE rate against the threshold, the chosen
+    threshold marked (the series of the report's "Threshold sweep")."""
+    from maieutic.report.html.plots_grid import line_chart
+
+    series = [
+        (label, [r.get(key) for r in rows])
+        for key, label in (
+            ("kappa_nae_kept", "κ, NAE kept"),
+            ("kappa_nae_dropped", "κ, NAE dropped"),
+            ("nae_rate", "NAE rate"),
         )
-    ax.set_xlabel("threshold")
-    ax.set_ylabel("Cohen's κ with human labels")
-    ax2 = ax.twinx()
-    ax2.plot(xs, [100 * r["nae_rate"] for r in rows], "r^--", label="NAE %")
-    ax2.set_ylabel("NAE %")
-    ax.axvline(chosen, color="green", alpha=0.4, linewidth=6, label=f"chosen {chosen:g}")
-    lines = ax.get_legend_handles_labels()
-    lines2 = ax2.get_legend_handles_labels()
-    ax.legend(lines[0] + lines2[0], lines[1] + lines2[1], loc="best", fontsize=8)
-    ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    ]
+    xs = [float(r["threshold"]) for r in rows]
+    chart = line_chart(xs, series, "threshold", "value", title, chosen, f"chosen {chosen:g}")
+    write_text(path, standalone(str(chart)))
 
 
 def heatmap(
     names: Sequence[str], matrix: Sequence[Sequence[float | None]], path: str | Path, title: str
 ) -> None:
-    """A labelled square heatmap (e.g. Cohen's κ between evaluators)."""
-    plt = _pyplot()
-    import numpy as np
+    """Cohen's kappa between evaluators (as the report's "κ between evaluators")."""
+    from maieutic.report.html.plots_grid import heatmap as grid
 
-    values = np.array([[np.nan if v is None else v for v in row] for row in matrix], dtype=float)
-    size = 1.2 + 0.9 * len(names)
-    fig, ax = plt.subplots(figsize=(size, size), dpi=120)
-    image = ax.imshow(values, vmin=-0.2, vmax=1.0, cmap="viridis")
-    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
-    ax.set_yticks(range(len(names)), names)
-    for i in range(len(names)):
-        for j in range(len(names)):
-            if not np.isnan(values[i, j]):
-                ax.text(
-                    j,
-                    i,
-                    f"{values[i, j]:.2f}",
-                    ha="center",
-                    va="center",
-                    color="white" if values[i, j] < 0.5 else "black",
-                    fontsize=8,
-                )
-    fig.colorbar(image, ax=ax, fraction=0.046)
-    ax.set_title(title)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    chart = grid(list(names), list(names), matrix, title, vmin=0.0, vmax=1.0)
+    write_text(path, standalone(str(chart)))

@@ -71,6 +71,11 @@ class Task:
     io: Any = None
     """How the library run layer reads the task's files and writes what it generates: a
     ``maieutic.run.TaskIO`` (default: one reference file, one file per submission)."""
+    commands: Callable[[Any], None] | None = None
+    """Adds the task's command-line commands: ``(groups) -> None``, given a
+    ``maieutic.cli.CommandGroups`` (``groups.evaluate.add_command(...)``; tools of its
+    own go in one group named after the task, added to ``groups.root``). Called only
+    when the command line needs the task."""
     spec: Any = None
 
 

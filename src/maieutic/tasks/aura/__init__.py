@@ -9,7 +9,7 @@ from pathlib import Path
 from maieutic.data.flags import Flag
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.aura import evaluators, generators, report_hooks  # noqa: F401
+from maieutic.tasks.aura import cli, evaluators, generators, report_hooks  # noqa: F401
 from maieutic.tasks.aura.data import read_document, read_questions
 from maieutic.tasks.aura.evaluate import QuestionSet
 from maieutic.tasks.aura.templates import template
@@ -48,6 +48,7 @@ def task() -> Task:
 
     return Task(
         io=IO,
+        commands=cli.commands,
         title="AURA: question sets",
         axis_label="score",
         report_blocks=_report_blocks,

@@ -10,7 +10,7 @@ from pathlib import Path
 from maieutic.errors import DataError
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.compqa import evaluators, generators, report_hooks  # noqa: F401
+from maieutic.tasks.compqa import cli, evaluators, generators, report_hooks  # noqa: F401
 from maieutic.tasks.compqa.evaluate import load_answer_file
 
 
@@ -52,6 +52,7 @@ def task() -> Task:
 
     return Task(
         io=IO,
+        commands=cli.commands,
         title="CompQA: comparative answers",
         axis_label="rubric total",
         report_blocks=_report_blocks,

@@ -49,7 +49,7 @@ def _judge(
     if strategy not in STRATEGIES:
         raise DataError(f"--strategy must be one of {', '.join(STRATEGIES)}")
     if shots and strategy != "few-shot":
-        raise DataError("--shots needs --strategy few-shot")
+        raise DataError("--shots-from needs --strategy few-shot")
     client = llm_client(llm, base_url, llm_backend, concurrency, timeout, retries)
     source = (shots or default_shots(), n_shots, seed) if strategy == "few-shot" else None
     return RubricJudge(client, max_tokens=max_tokens, seed=seed), source

@@ -4,6 +4,7 @@ against labelled references ("Benchmarking Critical Questions Generation")."""
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
 from maieutic.tasks.cqs import (  # noqa: F401
+    cli,
     evaluators,
     generators,
     prompts,
@@ -41,6 +42,7 @@ def task() -> Task:
 
     return Task(
         io=IO,
+        commands=cli.commands,
         title="Critical questions (CQs)",
         axis_label="overall score",
         report_blocks=_report_blocks,

@@ -9,7 +9,7 @@ from typing import Any
 
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.focus import evaluators, generators, report_hooks  # noqa: F401
+from maieutic.tasks.focus import cli, evaluators, generators, report_hooks  # noqa: F401
 from maieutic.tasks.focus.data import load_gold, load_predictions
 
 
@@ -62,6 +62,7 @@ def task() -> Task:
 
     return Task(
         io=IO,
+        commands=cli.commands,
         title="FOCUS: weakness types and spans",
         axis_label="macro-F1",
         report_blocks=_report_blocks,

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli._common import build, progress_bar
+from maieutic.cli._common import build, meta_path, progress_bar
 from maieutic.cli._options import llm_options, sampling_options
-from maieutic.cli.generate_cmd import generate, meta_path
 from maieutic.data.files import is_stdout, rewritable, write_json
 from maieutic.provenance import provenance
 from maieutic.tasks import get_task
@@ -53,7 +52,7 @@ def _options(func):
     return sampling_options(0.3, 512)(func)
 
 
-@generate.command("aura")
+@click.command("aura")
 @_options
 @llm_options
 @click.pass_context

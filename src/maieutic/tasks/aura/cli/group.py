@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import click
 
-from maieutic.cli._common import build, console_for, echo_warnings
-from maieutic.cli._options import embedding_options, out_option, strict_option
-from maieutic.cli.evaluate_cmd import evaluate, refuse_overwriting_inputs
+from maieutic.cli._common import build, console_for, echo_warnings, refuse_overwriting_inputs
+from maieutic.cli._options import embedding_options, out_option, stack, strict_option
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
 from maieutic.evaluate.result import unique_names
@@ -19,70 +18,69 @@ from maieutic.tasks import get_task
 from maieutic.tasks.aura.compare import compare_table, preference
 from maieutic.tasks.aura.evaluate import METRICS, QuestionSet
 
+_AURA_OPTIONS = [
+    click.option(
+        "--evaluator",
+        type=click.Choice(names("evaluator", "aura")),
+        default="aura",
+        show_default=True,
+        help="aura: offline, reranked by bi-encoder cosine; aura-cross: reranked by a "
+        "cross-encoder's logits (the paper).",
+    ),
+    click.option(
+        "--threshold",
+        type=float,
+        help="Answerability threshold on the reranker's scale (aura: cosine, default "
+        "0.5; aura-cross: logit, default 2.5).",
+    ),
+    click.option(
+        "--threshold-rule",
+        type=click.Choice(["gt", "ge"]),
+        default="gt",
+        show_default=True,
+        help="gt: a score must exceed the threshold (the paper); ge: reach it (the "
+        "reference code, with --threshold 0).",
+    ),
+    click.option(
+        "--cross-encoder",
+        help="Cross-encoder for aura-cross (a sentence-transformers name or local "
+        "directory; default cross-encoder/ms-marco-MiniLM-L-6-v2).",
+    ),
+    click.option(
+        "--answerability",
+        metavar="similarity|scorer:DIR",
+        help="Who decides that a question is answerable: similarity (the threshold "
+        "above, default) or scorer:DIR (a scorer from maieutic train aura, "
+        "with its stored threshold; retrieval is unchanged).",
+    ),
+    click.option(
+        "--top-k",
+        type=click.IntRange(1, 100),
+        default=5,
+        show_default=True,
+        help="Units retrieved per question before reranking.",
+    ),
+    click.option(
+        "--link-threshold",
+        type=click.FloatRange(-1, 1),
+        default=0.85,
+        show_default=True,
+        help="Cosine at which a window's sentence links it to a necessary unit.",
+    ),
+    click.option(
+        "--entropy",
+        type=click.Choice(["paper", "observed"]),
+        default="paper",
+        show_default=True,
+        help="paper: all questions, |C| = every template class; observed: answerable "
+        "questions, |C| = classes seen (the reference code).",
+    ),
+]
+
 
 def aura_options(func):
-    """The options of the AURA evaluators."""
-    options = [
-        click.option(
-            "--evaluator",
-            type=click.Choice(names("evaluator", "aura")),
-            default="aura",
-            show_default=True,
-            help="aura: offline, reranked by bi-encoder cosine; aura-cross: reranked by a "
-            "cross-encoder's logits (the paper).",
-        ),
-        click.option(
-            "--threshold",
-            type=float,
-            help="Answerability threshold on the reranker's scale (aura: cosine, default "
-            "0.5; aura-cross: logit, default 2.5).",
-        ),
-        click.option(
-            "--threshold-rule",
-            type=click.Choice(["gt", "ge"]),
-            default="gt",
-            show_default=True,
-            help="gt: a score must exceed the threshold (the paper); ge: reach it (the "
-            "reference code, with --threshold 0).",
-        ),
-        click.option(
-            "--cross-encoder",
-            help="Cross-encoder for aura-cross (a sentence-transformers name or local "
-            "directory; default cross-encoder/ms-marco-MiniLM-L-6-v2).",
-        ),
-        click.option(
-            "--answerability",
-            metavar="similarity|scorer:DIR",
-            help="Who decides that a question is answerable: similarity (the threshold "
-            "above, default) or scorer:DIR (a scorer from maieutic train scorer --task aura, "
-            "with its stored threshold; retrieval is unchanged).",
-        ),
-        click.option(
-            "--top-k",
-            type=click.IntRange(1, 100),
-            default=5,
-            show_default=True,
-            help="Units retrieved per question before reranking.",
-        ),
-        click.option(
-            "--link-threshold",
-            type=click.FloatRange(-1, 1),
-            default=0.85,
-            show_default=True,
-            help="Cosine at which a window's sentence links it to a necessary unit.",
-        ),
-        click.option(
-            "--entropy",
-            type=click.Choice(["paper", "observed"]),
-            default="paper",
-            show_default=True,
-            help="paper: all questions, |C| = every template class; observed: answerable "
-            "questions, |C| = classes seen (the reference code).",
-        ),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return embedding_options(func)
+    """The options of the AURA evaluators (and the embedding model's)."""
+    return embedding_options(stack(_AURA_OPTIONS)(func))
 
 
 def load_sets(task, document, paths: tuple[str, ...], strict: bool) -> list[QuestionSet]:
@@ -106,7 +104,7 @@ def load_sets(task, document, paths: tuple[str, ...], strict: bool) -> list[Ques
     return sets
 
 
-@evaluate.command("aura")
+@click.command("aura")
 @click.argument("document", type=click.Path(dir_okay=False))
 @click.argument("sets", nargs=-1, type=click.Path(dir_okay=False))
 @aura_options

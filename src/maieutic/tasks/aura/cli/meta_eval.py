@@ -9,7 +9,6 @@ from rich.table import Table
 
 from maieutic.cli._common import build, console_for
 from maieutic.cli._options import out_option
-from maieutic.cli.meta_eval_cmd import meta_eval
 from maieutic.data.files import read_text, write_json
 from maieutic.provenance import provenance
 from maieutic.report.tables import fmt
@@ -85,7 +84,7 @@ def _agreement_lines(report: dict) -> list[tuple[str, str]]:
     return lines
 
 
-@meta_eval.command("aura")
+@click.command("aura")
 @click.option(
     "--qgeval",
     "qgeval_path",

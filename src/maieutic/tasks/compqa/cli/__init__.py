@@ -1,1 +1,22 @@
-"""cli."""
+"""The CompQA commands: ``generate compqa``, ``evaluate compqa``, ``meta-eval
+compqa-humans``, and the ``maieutic compqa`` tools (agree, table, export-sft)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from maieutic.cli import CommandGroups
+
+
+def commands(groups: CommandGroups) -> None:
+    """Add the task's commands to the command line (``Task.commands``)."""
+    from maieutic.tasks.compqa.cli.evaluate import evaluate_compqa
+    from maieutic.tasks.compqa.cli.generate import generate_compqa
+    from maieutic.tasks.compqa.cli.group import compqa
+    from maieutic.tasks.compqa.cli.meta_eval import compqa_humans
+
+    groups.generate.add_command(generate_compqa)
+    groups.evaluate.add_command(evaluate_compqa)
+    groups.meta_eval.add_command(compqa_humans)
+    groups.root.add_command(compqa)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import click
+from click.core import ParameterSource
 
 from maieutic.cli._common import (
     build,
@@ -10,20 +11,55 @@ from maieutic.cli._common import (
     echo_warnings,
     fail_on_call_failures,
     load_submissions,
+    refuse_overwriting_inputs,
 )
 from maieutic.cli._options import (
+    deprecated_alias,
     embedding_options,
+    is_explicit,
     llm_options,
     out_option,
     strict_option,
 )
-from maieutic.cli.evaluate_cmd import evaluate, refuse_overwriting_inputs
 from maieutic.evaluate.results_file import ResultsFile
 from maieutic.provenance import provenance
 from maieutic.registry import names
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
 from maieutic.tasks.compqa.scored_files import answer_files
+from maieutic.tasks.compqa.shots import DEFAULT_SHOTS
+
+
+class _OldShotsFile(str):
+    """A file given to ``--shots``: its old meaning, now ``--shots-from``."""
+
+
+class ShotCount(click.IntRange):
+    """How many examples; a value that is not a number is the old ``--shots FILE``,
+    kept working (with a warning) until scripts move to ``--shots-from``."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip().lstrip("+-").isdigit():
+            return _OldShotsFile(value)
+        return super().convert(value, param, ctx)
+
+
+def _old_shots_file(ctx: click.Context, options: dict) -> None:
+    """Move a file given as ``--shots FILE`` to ``--shots-from``, with a warning."""
+    value = options["n_shots"]
+    if not isinstance(value, _OldShotsFile):
+        return
+    if is_explicit(ctx, "shots"):
+        raise click.UsageError("--shots takes a number; give the examples file to --shots-from")
+    click.echo(
+        "warning: --shots FILE is deprecated: use --shots-from FILE (--shots is the "
+        "number of examples)",
+        err=True,
+    )
+    options["shots"] = ctx.params["shots"] = str(value)
+    options["n_shots"] = ctx.params["n_shots"] = DEFAULT_SHOTS
+    ctx.set_parameter_source("shots", ParameterSource.COMMANDLINE)
+    ctx.set_parameter_source("n_shots", ParameterSource.DEFAULT)
 
 
 def _options(func):
@@ -45,19 +81,22 @@ def _options(func):
             help="Judge prompt: the rubric alone, or with human-scored examples.",
         ),
         click.option(
-            "--shots",
+            "--shots-from",
+            "shots",
             type=click.Path(dir_okay=False),
-            help="Human-scored answers for few-shot examples (annotator TSV, the C1…C15 "
-            "table, or answer JSON with score_dict; default: two bundled examples). "
+            help="Human-scored answers the few-shot examples come from (annotator TSV, the "
+            "C1…C15 table, or answer JSON with score_dict; default: two bundled examples). "
             "Evaluated answers are never used.",
         ),
         click.option(
-            "--n-shots",
-            type=click.IntRange(1, 10),
-            default=2,
+            "--shots",
+            "n_shots",
+            type=ShotCount(1, 10),
+            default=DEFAULT_SHOTS,
             show_default=True,
             help="Examples drawn (with --seed) for few-shot.",
         ),
+        deprecated_alias("--n-shots", "--shots", "n_shots", type=click.IntRange(1, 10)),
         click.option(
             "--seed", type=int, default=0, show_default=True, help="Seed of calls and examples."
         ),
@@ -74,7 +113,7 @@ def _options(func):
     return func
 
 
-@evaluate.command("compqa")
+@click.command("compqa")
 @click.argument("answers", nargs=-1, required=True, type=click.Path())
 @_options
 @llm_options
@@ -85,6 +124,7 @@ def _options(func):
 def evaluate_compqa(ctx, answers, evaluator, out_path, strict, **options):
     """Score comparative ANSWERS (released layout: files or folders of
     NAME_scenario_K.json) on the CompQA rubric; totals are always sums of criteria."""
+    _old_shots_file(ctx, options)
     task = get_task("compqa")
     files = [str(p) for p in answer_files(answers)]
     loaded = load_submissions(task, files, strict=strict)

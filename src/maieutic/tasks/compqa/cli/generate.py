@@ -8,9 +8,8 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli._common import build, echo_warnings, progress_bar
-from maieutic.cli._options import llm_options, sampling_options, strict_option
-from maieutic.cli.generate_cmd import generate, meta_path
+from maieutic.cli._common import build, echo_warnings, meta_path, progress_bar
+from maieutic.cli._options import deprecated_alias, llm_options, sampling_options, strict_option
 from maieutic.data.files import write_json
 from maieutic.data.flags import Flag, refuse_flags
 from maieutic.llm.backends import describe
@@ -31,12 +30,11 @@ def _options(func):
             "or text lines 'What is better [ASPECT]: A or B?'.",
         ),
         click.option(
-            "--out",
+            "--out-dir",
             "out_dir",
-            required=True,
             type=click.Path(file_okay=False),
             help="Folder for NAME_scenario_K.json (the released layout) and their "
-            ".meta.json records.",
+            ".meta.json records.  [required]",
         ),
         click.option(
             "--scenario",
@@ -73,8 +71,9 @@ def file_stem(model: str) -> str:
     return re.sub(r"[^a-z0-9.-]+", "-", base.lower()).strip("-") or "llm"
 
 
-@generate.command("compqa")
+@click.command("compqa")
 @_options
+@deprecated_alias("--out", "--out-dir", "out_dir", required=True, type=click.Path(file_okay=False))
 @llm_options
 @click.pass_context
 def generate_compqa(ctx, questions_path, out_dir, scenarios, name, strict, **options) -> None:

@@ -6,9 +6,14 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli._common import build, console_for, echo_warnings, load_submissions
+from maieutic.cli._common import (
+    build,
+    console_for,
+    echo_warnings,
+    load_submissions,
+    refuse_overwriting_inputs,
+)
 from maieutic.cli._options import embedding_options, out_option, strict_option
-from maieutic.cli.evaluate_cmd import evaluate, refuse_overwriting_inputs
 from maieutic.evaluate.results_file import ResultsFile
 from maieutic.provenance import provenance
 from maieutic.report.tables import print_results
@@ -39,7 +44,7 @@ def load_gold_with_annotators(task, gold_path: str, annotators: tuple[str, ...])
     return gold
 
 
-@evaluate.command("focus")
+@click.command("focus")
 @click.option(
     "--gold",
     "gold_path",
@@ -66,12 +71,11 @@ def load_gold_with_annotators(task, gold_path: str, annotators: tuple[str, ...])
     "positional: slot 1 with slot 1 whatever the types (how the released scores were made).",
 )
 @click.option(
-    "--no-span-embedding",
-    "span_embedding",
-    is_flag=True,
-    flag_value=False,
+    "--span-embedding/--no-span-embedding",
     default=True,
-    help="Skip the embedding span score (no model is loaded).",
+    show_default=True,
+    help="Also compare spans with the BERTScore-style embedding score (--no-span-embedding: "
+    "no model is loaded).",
 )
 @embedding_options
 @out_option

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli._common import build, echo_warnings, progress_bar
+from maieutic.cli._common import build, echo_warnings, meta_path, progress_bar
 from maieutic.cli._options import llm_options, sampling_options
-from maieutic.cli.generate_cmd import generate, meta_path
 from maieutic.data.files import is_stdout, rewritable, write_json
 from maieutic.provenance import provenance
 from maieutic.registry import names
@@ -63,7 +62,7 @@ def _llm_generation_options(func):
     return sampling_options(0.3, 256)(func)
 
 
-@generate.command("focus")
+@click.command("focus")
 @click.option(
     "--data",
     "data_path",

@@ -7,9 +7,9 @@ import sys
 import click
 from rich.console import Console
 
-from maieutic.cli._options import _stack
+from maieutic.cli._options import deprecated_alias, stack
 
-ask_options = _stack(
+ask_options = stack(
     [
         click.option(
             "--format",
@@ -35,7 +35,7 @@ ask_options = _stack(
             "--scorer",
             type=click.Path(file_okay=False),
             default=None,
-            help="Usefulness scorer (maieutic train scorer --task cqs; with --examples "
+            help="Usefulness scorer (maieutic train cqs; with --examples "
             "templates for template fillings) that picks the critical questions from every "
             "template filling or LLM sample.",
         ),
@@ -47,11 +47,13 @@ ask_options = _stack(
             help="LLM samples pooled for the critical questions.",
         ),
         click.option(
-            "--document/--no-document",
+            "--question-set/--no-question-set",
+            "document",
             default=None,
-            help="Assess a question set about the text with AURA (default: for texts of "
-            "1,500 characters or four paragraphs and more).",
+            help="Also write a question set about the text and score it with AURA "
+            "(default: for texts of 1,500 characters or four paragraphs and more).",
         ),
+        deprecated_alias("--document/--no-document", "--question-set", "document"),
         click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
     ]
 )

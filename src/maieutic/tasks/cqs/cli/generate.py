@@ -1,4 +1,5 @@
-"""``maieutic generate TASK``: write a submission of generated questions."""
+"""``maieutic generate cqs``: three critical questions per intervention, written as a
+submission with a ``.meta.json`` record beside it."""
 
 from __future__ import annotations
 
@@ -6,9 +7,14 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli._common import build, echo_warnings, progress_bar
-from maieutic.cli._evaluator_arg import RegisteredOrScorer
-from maieutic.cli._options import is_explicit, llm_options, scheme_file_options
+from maieutic.cli._common import build, echo_warnings, meta_path, progress_bar
+from maieutic.cli._options import (
+    RegisteredOrScorer,
+    is_explicit,
+    llm_options,
+    scheme_file_options,
+    stack,
+)
 from maieutic.data.files import is_stdout, rewritable, write_json
 from maieutic.generate.fanout import FanOutStats
 from maieutic.provenance import provenance
@@ -19,11 +25,6 @@ from maieutic.tasks.cqs.generate import to_submission
 MAX_FAILURES_SHOWN = 20
 
 
-@click.group()
-def generate() -> None:
-    """Generate questions."""
-
-
 def run_paths(out: Path, runs: int) -> list[Path]:
     """One output file per run: ``out`` itself, or ``stem-run1.json``… for several runs."""
     if runs == 1:
@@ -31,105 +32,103 @@ def run_paths(out: Path, runs: int) -> list[Path]:
     return [out.with_name(f"{out.stem}-run{k + 1}{out.suffix}") for k in range(runs)]
 
 
-def meta_path(path: Path) -> Path:
-    """The sidecar that records how a submission was made."""
-    return path.with_name(f"{path.stem}.meta.json")
+_COMPONENT_OPTIONS = [
+    click.option(
+        "--generator",
+        type=click.Choice(names("generator", "cqs")),
+        default="claims",
+        show_default=True,
+        help="claims: the text's own claims challenged in the framings that fit them, "
+        "no model; template: argumentation-scheme templates, no model; llm: a language "
+        "model.",
+    ),
+    click.option(
+        "--strategy",
+        "strategies",
+        multiple=True,
+        type=click.Choice(names("strategy", "cqs")),
+        help="Prompting strategy of the llm generator; repeat to pool candidates "
+        "(default: detailed).",
+    ),
+    click.option(
+        "--selector",
+        type=RegisteredOrScorer("selector", "cqs"),
+        default="first",
+        show_default=True,
+        help="How candidates are reduced to 3 (dedup: avoid near-duplicates; overlap: "
+        "prefer questions about the text's own words; scorer:DIR: most useful by a "
+        "learned scorer, no two near-duplicates).",
+    ),
+    click.option(
+        "--fill",
+        type=click.Choice(["auto", "first", "every"]),
+        default="auto",
+        show_default=True,
+        help="Template slots (template generator): first: the most likely phrase of "
+        "each slot; every: each slot in every plausible way, so a selector can choose; "
+        "auto: every with a scorer:DIR selector, else first.",
+    ),
+    click.option(
+        "--candidates",
+        type=click.IntRange(1, 64),
+        default=1,
+        show_default=True,
+        help="Samples per strategy (llm); candidates are pooled and reduced to 3.",
+    ),
+    click.option(
+        "--runs",
+        type=click.IntRange(1, 100),
+        default=1,
+        show_default=True,
+        help="Independent runs (seeds S, S+1000, …), written as OUT-run1.json …",
+    ),
+]
+"""Which generator, strategies and selector, and how many candidates and runs."""
+
+_SAMPLING_OPTIONS = [
+    click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
+    click.option(
+        "--temperature",
+        type=click.FloatRange(0, 2),
+        default=0.7,
+        show_default=True,
+        help="Sampling temperature (llm).",
+    ),
+    click.option(
+        "--top-p",
+        type=click.FloatRange(0, 1),
+        default=1.0,
+        show_default=True,
+        help="Nucleus sampling mass (llm).",
+    ),
+    click.option(
+        "--max-tokens",
+        type=click.IntRange(1, 32768),
+        default=256,
+        show_default=True,
+        help="Longest reply, in tokens (llm).",
+    ),
+    click.option(
+        "--shots",
+        type=click.IntRange(1, 10),
+        default=1,
+        show_default=True,
+        help="Examples shown by the fewshot strategy.",
+    ),
+    click.option(
+        "--shots-from",
+        type=click.Path(dir_okay=False, exists=True),
+        help="Labelled dataset the fewshot examples come from (default: --data, with "
+        "a warning, never an intervention's own questions).",
+    ),
+    *scheme_file_options("instead of the built-in ones"),
+]
+"""How the llm generator samples, its few-shot examples, and the scheme templates."""
+
+_generation_options = stack([*_COMPONENT_OPTIONS, *_SAMPLING_OPTIONS])
 
 
-def _generation_options(func):
-    options = [
-        click.option(
-            "--generator",
-            type=click.Choice(names("generator", "cqs")),
-            default="claims",
-            show_default=True,
-            help="claims: the text's own claims challenged in the framings that fit them, "
-            "no model; template: argumentation-scheme templates, no model; llm: a language "
-            "model.",
-        ),
-        click.option(
-            "--strategy",
-            "strategies",
-            multiple=True,
-            type=click.Choice(names("strategy", "cqs")),
-            help="Prompting strategy of the llm generator; repeat to pool candidates "
-            "(default: detailed).",
-        ),
-        click.option(
-            "--selector",
-            type=RegisteredOrScorer("selector", "cqs"),
-            default="first",
-            show_default=True,
-            help="How candidates are reduced to 3 (dedup: avoid near-duplicates; overlap: "
-            "prefer questions about the text's own words; scorer:DIR: most useful by a "
-            "learned scorer, no two near-duplicates).",
-        ),
-        click.option(
-            "--fill",
-            type=click.Choice(["auto", "first", "every"]),
-            default="auto",
-            show_default=True,
-            help="Template slots (template generator): first: the most likely phrase of "
-            "each slot; every: each slot in every plausible way, so a selector can choose; "
-            "auto: every with a scorer:DIR selector, else first.",
-        ),
-        click.option(
-            "--candidates",
-            type=click.IntRange(1, 64),
-            default=1,
-            show_default=True,
-            help="Samples per strategy (llm); candidates are pooled and reduced to 3.",
-        ),
-        click.option(
-            "--runs",
-            type=click.IntRange(1, 100),
-            default=1,
-            show_default=True,
-            help="Independent runs (seeds S, S+1000, …), written as OUT-run1.json …",
-        ),
-        click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
-        click.option(
-            "--temperature",
-            type=click.FloatRange(0, 2),
-            default=0.7,
-            show_default=True,
-            help="Sampling temperature (llm).",
-        ),
-        click.option(
-            "--top-p",
-            type=click.FloatRange(0, 1),
-            default=1.0,
-            show_default=True,
-            help="Nucleus sampling mass (llm).",
-        ),
-        click.option(
-            "--max-tokens",
-            type=click.IntRange(1, 32768),
-            default=256,
-            show_default=True,
-            help="Longest reply, in tokens (llm).",
-        ),
-        click.option(
-            "--shots",
-            type=click.IntRange(1, 10),
-            default=1,
-            show_default=True,
-            help="Examples shown by the fewshot strategy.",
-        ),
-        click.option(
-            "--shots-from",
-            type=click.Path(dir_okay=False, exists=True),
-            help="Labelled dataset the fewshot examples come from (default: --data, with "
-            "a warning, never an intervention's own questions).",
-        ),
-        *scheme_file_options("instead of the built-in ones"),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-@generate.command("cqs")
+@click.command("cqs")
 @click.option(
     "--data",
     "data_path",

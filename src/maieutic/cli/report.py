@@ -20,7 +20,7 @@ def report(results: tuple[str, ...], out_path: str, title: str | None) -> None:
     (any task) and meta-eval outputs. Summary tables with signatures, label and score
     distributions, seeded bootstrap intervals, kappa heatmaps and threshold sweeps,
     and every question, with styles, script and figures inline (no network needed)."""
-    from maieutic.cli.evaluate_cmd import refuse_overwriting_inputs
+    from maieutic.cli._common import refuse_overwriting_inputs
     from maieutic.data.files import is_stdout
     from maieutic.report.html import write_report
 

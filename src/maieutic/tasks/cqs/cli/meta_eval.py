@@ -1,4 +1,5 @@
-"""``maieutic meta-eval``: measure evaluators against human judgements."""
+"""``maieutic meta-eval cqs`` (an evaluator against the human labels, leave one out)
+and ``maieutic meta-eval cqs-compare`` (evaluators against each other)."""
 
 from __future__ import annotations
 
@@ -14,21 +15,21 @@ from maieutic.cli._common import (
     fail_on_call_failures,
     load_submissions,
 )
-from maieutic.cli._evaluator_arg import EvaluatorName, split_evaluator
 from maieutic.cli._options import (
+    EvaluatorName,
     embedding_options,
     llm_options,
     out_option,
+    plot_option,
     refuse_options_none_take,
+    split_evaluator,
 )
 from maieutic.data.files import write_json
-from maieutic.errors import DataError
 from maieutic.evaluate.sweep import choose_threshold
 from maieutic.provenance import provenance
 from maieutic.registry import entry, names
 from maieutic.report.tables import fmt
 from maieutic.tasks import get_task
-from maieutic.tasks.compqa.human_agreement import agreement_table, load_pairs, pairs_signature
 from maieutic.tasks.cqs.meta_eval import (
     PREDICTED_LABELS,
     compare,
@@ -37,11 +38,6 @@ from maieutic.tasks.cqs.meta_eval import (
     report,
     sweep,
 )
-
-
-@click.group("meta-eval")
-def meta_eval() -> None:
-    """Measure how well evaluators agree with people (and with each other)."""
 
 
 def _confusion_table(result: dict) -> Table:
@@ -95,7 +91,7 @@ def _run_sweep(console, items, thresholds, evaluator: str, plot_path: str | None
     return {"rows": rows, "chosen": chosen}
 
 
-@meta_eval.command("cqs")
+@click.command("cqs")
 @click.option(
     "--data",
     "data_path",
@@ -115,12 +111,7 @@ def _run_sweep(console, items, thresholds, evaluator: str, plot_path: str | None
 @embedding_options
 @llm_options
 @click.option("--sweep", "do_sweep", is_flag=True, help="Kappa and NAE rate across thresholds.")
-@click.option(
-    "--plot",
-    "plot_path",
-    type=click.Path(dir_okay=False),
-    help="With --sweep: write the sweep as a PNG plot here.",
-)
+@plot_option("the threshold sweep (with --sweep)")
 @click.option("--sample", type=click.IntRange(1), help="Evaluate a seeded sample of N references.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of --sample.")
 @out_option
@@ -208,7 +199,7 @@ def _kappa_table(result: dict) -> Table:
     return table
 
 
-@meta_eval.command("cqs-compare")
+@click.command("cqs-compare")
 @click.option(
     "--data",
     "data_path",
@@ -233,12 +224,7 @@ def _kappa_table(result: dict) -> Table:
 @click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @embedding_options
 @llm_options
-@click.option(
-    "--plot",
-    "plot_path",
-    type=click.Path(dir_okay=False),
-    help="Write the kappa heatmap as a PNG here.",
-)
+@plot_option("the kappa heatmap")
 @out_option
 @click.pass_context
 def meta_eval_compare(
@@ -272,41 +258,3 @@ def meta_eval_compare(
         meta = {"format": "maieutic.cqs-compare/2", "provenance": provenance(ctx.params)}
         write_json(out_path, {**meta, "evaluator_specs": specs, **result})
     fail_on_call_failures([f for s in scorers.values() for f in s.failures], "judge")
-
-
-@meta_eval.command("compqa-humans")
-@click.argument("first", type=click.Path(dir_okay=False))
-@click.argument("second", type=click.Path(dir_okay=False))
-@out_option
-@click.pass_context
-def compqa_humans(ctx, first: str, second: str, out_path: str | None) -> None:
-    """Agreement of two annotators' CompQA scores (per criterion, pooled, and the total
-    computed as the sum of the criteria)."""
-    pairs = load_pairs(first, second)
-    if not pairs:
-        raise DataError("no answer was scored by both annotators", where=second)
-    rows = agreement_table(pairs)
-    signature = pairs_signature(first, second, pairs)
-    table = Table(
-        title=f"CompQA human agreement ({len(pairs)} answers scored by both)", title_justify="left"
-    )
-    for name in ("criterion", "n", "α interval", "α ordinal", "Spearman ρ"):
-        table.add_column(name, justify="right")
-    for r in rows:
-        cells = [fmt(r[k], "{:.3f}") for k in ("alpha_interval", "alpha_ordinal", "spearman")]
-        table.add_row(r["column"], str(r["n"]), *cells)
-    console = console_for(out_path)
-    console.print(table)
-    console.print(f"signature: {signature}", highlight=False)
-    if out_path:
-        write_json(
-            out_path,
-            {
-                "format": "maieutic.compqa.human-agreement/2",
-                "provenance": provenance(ctx.params),
-                "signature": signature.as_dict(),
-                "signature_string": str(signature),
-                "n_pairs": len(pairs),
-                "rows": rows,
-            },
-        )

@@ -12,28 +12,24 @@ answers (CompQA) with the offline rubric rules.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from rich.table import Table
 
-from maieutic.cli._common import console_for
-from maieutic.cli.evaluate_cmd import evaluate_cqs
-from maieutic.cli.generate_cmd import generate_cqs
-from maieutic.evaluate.results_file import load_results
 from maieutic.paths import maieutic_home
-from maieutic.report.tables import fmt, legend
-from maieutic.samples import sample_path
-from maieutic.tasks import get_task
-from maieutic.tasks.compqa.cli.evaluate import evaluate_compqa
-from maieutic.tasks.focus.cli.generate import generate_focus
-from maieutic.tasks.focus.data import load_predictions
-from maieutic.tasks.focus.typology import typology
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 SHOWN_INTERVENTIONS = 3
 
 
 def questions_table(records: list[dict], limit: int) -> Table:
     """Some generated questions beside the label each received and why."""
+    from rich.table import Table
+
+    from maieutic.report.tables import fmt
+
     table = Table(title="generated questions and their labels", title_justify="left")
     table.add_column("intervention", no_wrap=True)
     table.add_column("question", overflow="fold")
@@ -53,6 +49,11 @@ def questions_table(records: list[dict], limit: int) -> Table:
 
 def socratic_table(path: Path) -> Table:
     """Each sample argument's weakness types, spans and questions."""
+    from rich.table import Table
+
+    from maieutic.tasks.focus.data import load_predictions
+    from maieutic.tasks.focus.typology import typology
+
     table = Table(title="weakness types, spans and Socratic questions", title_justify="left")
     for header in ("argument", "type", "span", "question"):
         table.add_column(header, overflow="fold")
@@ -69,6 +70,11 @@ def socratic_table(path: Path) -> Table:
 
 def rubric_table(path: Path) -> Table:
     """The criteria the rules decided for each bundled comparative answer."""
+    from rich.table import Table
+
+    from maieutic.evaluate.results_file import load_results
+    from maieutic.report.tables import fmt
+
     [result] = load_results(path)
     table = Table(title="comparative answers: criteria the rules decide", title_justify="left")
     table.add_column("question", overflow="fold")
@@ -93,6 +99,16 @@ def rubric_table(path: Path) -> Table:
 @click.pass_context
 def demo(ctx: click.Context, out_dir: str | None) -> None:
     """Generate questions for the bundled sample texts, then evaluate them."""
+    from maieutic.cli._common import console_for
+    from maieutic.evaluate.results_file import load_results
+    from maieutic.report.tables import legend
+    from maieutic.samples import sample_path
+    from maieutic.tasks import get_task
+    from maieutic.tasks.compqa.cli.evaluate import evaluate_compqa
+    from maieutic.tasks.cqs.cli.evaluate import evaluate_cqs
+    from maieutic.tasks.cqs.cli.generate import generate_cqs
+    from maieutic.tasks.focus.cli.generate import generate_focus
+
     directory = Path(out_dir) if out_dir else maieutic_home() / "demo"
     dataset = str(sample_path("cqs/sample_dataset.json"))
     generated = directory / "claims_generator.json"

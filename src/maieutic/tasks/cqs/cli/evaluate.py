@@ -1,4 +1,4 @@
-"""``maieutic evaluate TASK``: score system outputs against references."""
+"""``maieutic evaluate cqs``: critical-question submissions against labelled references."""
 
 from __future__ import annotations
 
@@ -12,20 +12,23 @@ from maieutic.cli._common import (
     echo_warnings,
     fail_on_call_failures,
     load_submissions,
+    refuse_overwriting_inputs,
 )
-from maieutic.cli._evaluator_arg import EvaluatorName, split_evaluator
-from maieutic.cli._options import embedding_options, llm_options, out_option, strict_option
-from maieutic.data.files import rewritable, write_json
+from maieutic.cli._options import (
+    EvaluatorName,
+    deprecated_alias,
+    embedding_options,
+    llm_options,
+    out_option,
+    split_evaluator,
+    strict_option,
+)
+from maieutic.data.files import write_json
 from maieutic.evaluate.results_file import ResultsFile
 from maieutic.provenance import provenance
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.evaluate import official_layout
-
-
-@click.group()
-def evaluate() -> None:
-    """Evaluate generated questions."""
 
 
 def official_name(evaluator: str, result) -> str:
@@ -35,13 +38,6 @@ def official_name(evaluator: str, result) -> str:
     threshold = result.signature.threshold
     middle = f"_{threshold:g}" if threshold is not None else ""
     return f"{evaluator}{middle}_{name}.json"
-
-
-def refuse_overwriting_inputs(out_path: str | None, inputs: list[str]) -> None:
-    if out_path and rewritable(out_path):
-        target = Path(out_path).resolve()
-        if any(Path(p).resolve() == target for p in inputs):
-            raise click.UsageError(f"--out {out_path} is one of the input files")
 
 
 def _cqs_options(func):
@@ -62,7 +58,7 @@ def _cqs_options(func):
             show_default=True,
             help="sts / chrf: similarity to the references; llm-match: an LLM matches a "
             "reference; llm-label / llm-rubric: an LLM labels directly; scorer:DIR: a learned "
-            "scorer (maieutic train scorer) labels without references.",
+            "scorer (maieutic train cqs) labels without references.",
         ),
         click.option(
             "--threshold",
@@ -81,7 +77,7 @@ def _cqs_options(func):
         ),
         out_option,
         click.option(
-            "--official-out",
+            "--official-dir",
             "official_dir",
             type=click.Path(file_okay=False),
             help="Also write each submission's labelled questions in the benchmark script's "
@@ -99,8 +95,11 @@ def _cqs_options(func):
     return func
 
 
-@evaluate.command("cqs")
+@click.command("cqs")
 @_cqs_options
+@deprecated_alias(
+    "--official-out", "--official-dir", "official_dir", type=click.Path(file_okay=False)
+)
 @click.pass_context
 def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir, **options):
     """Evaluate critical-question SUBMISSIONS against the references of --data.

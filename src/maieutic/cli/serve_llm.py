@@ -7,9 +7,6 @@ import sys
 
 import click
 
-from maieutic.llm.backends.local import smollm2_gguf_path
-from maieutic.llm.server import SERVED_MODEL_NAME, free_port, preflight, server_command
-
 
 @click.command("serve-llm")
 @click.option(
@@ -38,6 +35,9 @@ def serve_llm(host: str, port: int, model_path: str | None) -> None:
     SmolLM2-135M-Instruct.
     """
     from pathlib import Path
+
+    from maieutic.llm.backends.local import smollm2_gguf_path
+    from maieutic.llm.server import SERVED_MODEL_NAME, free_port, preflight, server_command
 
     path = Path(model_path) if model_path else smollm2_gguf_path()
     preflight(path)  # a missing or crashing llama.cpp says so here, not by a silent exit

@@ -1,0 +1,22 @@
+"""``maieutic train aura``: an answerability scorer learned from human ratings."""
+
+from __future__ import annotations
+
+import click
+
+from maieutic.cli.train import scorer_options, train_scorer
+
+
+@click.command("aura")
+@click.option(
+    "--qgeval",
+    "qgeval_path",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="QGEval-style answerability ratings (instances JSON).",
+)
+@scorer_options
+def train_aura(qgeval_path, **options) -> None:
+    """Learn P(answerable | passage, question), report its grouped cross-validation
+    figures (no passage on both sides of a fold), then fit on all the data and save it."""
+    train_scorer("aura", qgeval_path, options, kind="references")

@@ -1,0 +1,52 @@
+"""``maieutic meta-eval compqa-humans``: how well two annotators agree on the rubric."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+
+from maieutic.cli._common import console_for
+from maieutic.cli._options import out_option
+from maieutic.data.files import write_json
+from maieutic.errors import DataError
+from maieutic.provenance import provenance
+from maieutic.report.tables import fmt
+from maieutic.tasks.compqa.human_agreement import agreement_table, load_pairs, pairs_signature
+
+
+@click.command("compqa-humans")
+@click.argument("first", type=click.Path(dir_okay=False))
+@click.argument("second", type=click.Path(dir_okay=False))
+@out_option
+@click.pass_context
+def compqa_humans(ctx, first: str, second: str, out_path: str | None) -> None:
+    """Agreement of two annotators' CompQA scores (per criterion, pooled, and the total
+    computed as the sum of the criteria)."""
+    pairs = load_pairs(first, second)
+    if not pairs:
+        raise DataError("no answer was scored by both annotators", where=second)
+    rows = agreement_table(pairs)
+    signature = pairs_signature(first, second, pairs)
+    table = Table(
+        title=f"CompQA human agreement ({len(pairs)} answers scored by both)", title_justify="left"
+    )
+    for name in ("criterion", "n", "α interval", "α ordinal", "Spearman ρ"):
+        table.add_column(name, justify="right")
+    for r in rows:
+        cells = [fmt(r[k], "{:.3f}") for k in ("alpha_interval", "alpha_ordinal", "spearman")]
+        table.add_row(r["column"], str(r["n"]), *cells)
+    console = console_for(out_path)
+    console.print(table)
+    console.print(f"signature: {signature}", highlight=False)
+    if out_path:
+        write_json(
+            out_path,
+            {
+                "format": "maieutic.compqa.human-agreement/2",
+                "provenance": provenance(ctx.params),
+                "signature": signature.as_dict(),
+                "signature_string": str(signature),
+                "n_pairs": len(pairs),
+                "rows": rows,
+            },
+        )

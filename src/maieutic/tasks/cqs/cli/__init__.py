@@ -1,0 +1,23 @@
+"""The critical-question commands: ``generate cqs``, ``evaluate cqs``, ``meta-eval
+cqs``, ``meta-eval cqs-compare`` and ``train cqs``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from maieutic.cli import CommandGroups
+
+
+def commands(groups: CommandGroups) -> None:
+    """Add the task's commands to the command line (``Task.commands``)."""
+    from maieutic.tasks.cqs.cli.evaluate import evaluate_cqs
+    from maieutic.tasks.cqs.cli.generate import generate_cqs
+    from maieutic.tasks.cqs.cli.meta_eval import meta_eval_compare, meta_eval_cqs
+    from maieutic.tasks.cqs.cli.train import train_cqs
+
+    groups.generate.add_command(generate_cqs)
+    groups.evaluate.add_command(evaluate_cqs)
+    groups.meta_eval.add_command(meta_eval_cqs)
+    groups.meta_eval.add_command(meta_eval_compare)
+    groups.train.add_command(train_cqs)
