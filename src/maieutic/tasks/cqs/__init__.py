@@ -3,7 +3,14 @@ against labelled references ("Benchmarking Critical Questions Generation")."""
 
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.cqs import evaluators, generators, prompts, selection  # noqa: F401
+from maieutic.tasks.cqs import (  # noqa: F401
+    evaluators,
+    file_kinds,
+    generators,
+    prompts,
+    scorer_examples,
+    selection,
+)
 from maieutic.tasks.cqs.data import check_not_references, load_cq_dataset, load_submission
 from maieutic.tasks.cqs.evaluate import RUN_FIGURES, CQEvaluator
 from maieutic.tasks.cqs.scoring import MISSING, NAE
