@@ -30,16 +30,18 @@ from scipy.stats import spearmanr
 from maieutic.embed.encoder import Encoder
 from maieutic.embed.store import EmbeddingStore, embed_texts
 from maieutic.registry import create
-from maieutic.scorers.examples import cqs_examples
-from maieutic.scorers.features import DEFAULT_FEATURES, WITH_NGRAMS, pair_features
+from maieutic.scorers.features import WITH_NGRAMS, pair_features
 from maieutic.scorers.grouped_cv import grouped_folds
 from maieutic.scorers.model import LearnedScorer
-from maieutic.scorers.template_examples import FEATURES, template_examples
 from maieutic.scorers.train import cross_validate, default_c, fit_model
 from maieutic.scorers.training_run import read_examples, train_from_file
 from maieutic.tasks import get_task
+from maieutic.tasks.aura.scorer_examples import FEATURES as ANSWERABILITY_FEATURES
 from maieutic.tasks.cqs.data import load_cq_dataset
 from maieutic.tasks.cqs.schemes import SchemeLibrary
+from maieutic.tasks.cqs.scorer_examples import FEATURES as USEFULNESS_FEATURES
+from maieutic.tasks.cqs.scorer_examples import cqs_examples
+from maieutic.tasks.cqs.scorer_templates import FEATURES, template_examples
 from maieutic.tasks.cqs.selection import ranked_diverse_k
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
 
@@ -74,7 +76,7 @@ def usefulness(encoder: Encoder, c: float | None) -> None:
     )
     examples = read_examples("cqs", CQS)
     features = pair_features(encoder, examples.contexts, examples.questions, examples.schemes)
-    version = DEFAULT_FEATURES["cqs"]
+    version = USEFULNESS_FEATURES
     c = default_c(version) if c is None else c
     oof = cross_validate(examples, features, c, 0, ngrams=version in WITH_NGRAMS)["oof_scores"]
     target, groups = examples.target, np.array(examples.groups)
@@ -117,7 +119,7 @@ def generation(encoder: Encoder, c: float | None) -> None:
         for name, ex in sources.items()
     }
     versions = {name: FEATURES for name in sources}
-    versions["usefulness scorer"] = DEFAULT_FEATURES["cqs"]
+    versions["usefulness scorer"] = USEFULNESS_FEATURES
     ids = list(dataset.interventions)
     for name, library in libraries.items():
         templates = TemplateGenerator(library)
@@ -186,7 +188,7 @@ def _sts(dataset, chosen: dict[str, list[str]]) -> float:
 def answerability(encoder: Encoder, c: float | None) -> None:
     """Section 3."""
     examples = read_examples("aura", QGEVAL)
-    version = DEFAULT_FEATURES["aura"]
+    version = ANSWERABILITY_FEATURES
     features = pair_features(encoder, examples.contexts, examples.questions, version=version)
     cv = cross_validate(examples, features, default_c(version) if c is None else c, 0)
     oof = cv["oof_scores"]

@@ -14,9 +14,9 @@ from maieutic.cli.main import run
 from maieutic.evaluate.results_file import load_results
 from maieutic.report.html import render_report
 from maieutic.report.html.intervals import N_RESAMPLES, SEED
+from maieutic.samples import sample_path
 from tests.conftest import CQS_DEV, SHARED_DATA
 
-SAMPLES = Path(__file__).resolve().parents[1] / "src" / "maieutic" / "samples"
 HOSTILE = "<script>alert(1)</script> Is the source of these figures reliable?"
 
 FOCUS_GOLD = [
@@ -58,7 +58,7 @@ def made(tmp_path_factory) -> dict[str, Path]:
     """Results files made once by the real command line on the bundled samples (chrF
     and FOCUS without span embeddings: no model is loaded)."""
     folder = tmp_path_factory.mktemp("report-inputs")
-    submission = json.loads((SAMPLES / "cqs" / "sample_submission.json").read_text())
+    submission = json.loads(sample_path("cqs/sample_submission.json").read_text())
     submission["TOWN_BIKES_1"]["cqs"][2]["cq"] = HOSTILE
     hostile = folder / "hostile.json"
     hostile.write_text(json.dumps(submission), encoding="utf-8")
@@ -66,8 +66,8 @@ def made(tmp_path_factory) -> dict[str, Path]:
     predictions = _jsonl(folder / "pred.jsonl", FOCUS_PRED)
     commands = {
         "cqs": [
-            "evaluate", "cqs", "--data", SAMPLES / "cqs" / "sample_dataset.json",
-            SAMPLES / "cqs" / "sample_submission.json", hostile, "--evaluator", "chrf",
+            "evaluate", "cqs", "--data", sample_path("cqs/sample_dataset.json"),
+            sample_path("cqs/sample_submission.json"), hostile, "--evaluator", "chrf",
         ],
         "focus": ["evaluate", "focus", "--gold", gold, predictions, "--no-span-embedding"],
     }  # fmt: skip

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from maieutic.scorers.model import load_scorer
-from maieutic.scorers.template_examples import OTHER, candidate_labels, template_examples
 from maieutic.tasks.cqs.data import CQDataset, Intervention, ReferenceQuestion
 from maieutic.tasks.cqs.schemes import SchemeLibrary
+from maieutic.tasks.cqs.scorer_templates import OTHER, candidate_labels, template_examples
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
 
 

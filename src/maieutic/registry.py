@@ -1,5 +1,5 @@
 """One registry for everything a task provides: tasks, evaluators, judges, generators,
-selectors and prompting strategies.
+selectors, prompting strategies and what its learned scorers train on.
 
 Components register with one decorator style (``@register(kind, task, name)``) on a
 factory function. Calling the decorated factory binds its arguments, fills in the
@@ -27,7 +27,9 @@ from typing import Any
 
 from maieutic.errors import DataError
 
-KINDS = ("task", "evaluator", "judge", "generator", "selector", "strategy")
+KINDS = (
+    "task", "evaluator", "judge", "generator", "selector", "strategy", "scorer-examples",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

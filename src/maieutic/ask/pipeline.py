@@ -173,13 +173,9 @@ def socratic_questions(
 
 
 def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
-    """A question set about the document and its four AURA scores."""
-    from maieutic.embed.encoder import shared_encoder
-    from maieutic.embed.store import EmbeddingStore
+    """A question set about the document and its four AURA scores (with the spec of
+    the registered evaluator that gave them)."""
     from maieutic.tasks.aura.data import Document
-    from maieutic.tasks.aura.evaluate import AuraEvaluator
-    from maieutic.tasks.aura.evaluators import COSINE
-    from maieutic.tasks.aura.pipeline import Reranker, Threshold
 
     document = Document(text, "<ask>")
     if options.uses_llm:
@@ -191,9 +187,7 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
         origin = "llm"
     else:
         questions, origin, failures = document_questions(text), "paragraph templates", []
-    evaluator = AuraEvaluator(
-        Reranker(shared_encoder(), None, EmbeddingStore()), Threshold(COSINE.default)
-    )
+    evaluator = _aura_evaluator()
     [result] = evaluator.evaluate(document, [_question_set(questions)])
     summary = {
         k: result.summary[k] for k in ("answerability", "coverage", "non_redundancy", "entropy")
@@ -212,8 +206,20 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
         "scores": summary,
         "score": result.score,
         "failures": failures,
+        "evaluator": result.evaluator.to_json(),
     }
     return report, str(result.signature)
+
+
+def _aura_evaluator():
+    """The registered offline AURA evaluator with its defaults, so its results carry
+    the spec that rebuilds it; it reads vectors through the process's shared encoder
+    (same model and settings), so ask loads the embedding model once."""
+    from maieutic.embed.encoder import shared_encoder
+
+    evaluator = create("evaluator", "aura", "aura")
+    evaluator.reranker.encoder = shared_encoder(evaluator.reranker.encoder.model_name)
+    return evaluator
 
 
 def _question_set(questions: list[str]):

@@ -20,7 +20,7 @@ class Flag:
     file: str
     """The file the value is in."""
     at: str
-    """The JSON path of the value, e.g. ``"A_1".cqs[2].cq``."""
+    """The JSON path of the value, e.g. ``"A_1".questions[2].text``."""
     code: str
     """A stable identifier, e.g. ``empty-question`` (for filtering and tests)."""
     message: str

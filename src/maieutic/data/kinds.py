@@ -3,11 +3,13 @@
 Users pass the wrong file more often than a broken one: the labelled dataset where a
 submission belongs (or the other way round), a results file or a generation record
 instead of the submission it describes, a CSV export. Each is recognised from its
-content and named in the error, instead of a generic "missing field".
+content and named in the error, instead of a generic "missing field". maieutic's own
+files are recognised here; each task recognises its formats through ``add_classifier``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 RESULTS = "results"
@@ -17,10 +19,15 @@ UNLABELLED_RECORDS = "unlabelled-records"
 OTHER = "other"
 
 
-def _question_lists(records: dict[str, Any]) -> list[list[Any]]:
-    return [
-        r["cqs"] for r in records.values() if isinstance(r, dict) and isinstance(r.get("cqs"), list)
-    ]
+_CLASSIFIERS: list[Callable[[dict[str, Any]], str | None]] = []
+
+
+def add_classifier(classify: Callable[[dict[str, Any]], str | None]) -> None:
+    """Let a task recognise its own formats: ``classify(data)`` gets a parsed JSON
+    object that is no maieutic file and returns a kind (``LABELLED_DATASET``,
+    ``UNLABELLED_RECORDS``…) or None."""
+    if classify not in _CLASSIFIERS:
+        _CLASSIFIERS.append(classify)
 
 
 def json_kind(data: Any) -> str:
@@ -30,18 +37,9 @@ def json_kind(data: Any) -> str:
     fmt = data.get("format")
     if isinstance(fmt, str) and fmt.startswith("maieutic."):
         return GENERATION_RECORD if "generation" in fmt else RESULTS
-    records = [r for r in data.values() if isinstance(r, dict)]
-    has_text = any(isinstance(r.get("intervention"), str) for r in records)
-    labels = [q.get("label") for cqs in _question_lists(data) for q in cqs if isinstance(q, dict)]
-    # The benchmark's own pipeline writes generated questions into copies of the dataset
-    # records, and its evaluation script adds labels that include not_able_to_evaluate;
-    # a dataset has reference labels only, on every question, and no "Missing CQs".
-    reference_labels = {"Useful", "Unhelpful", "Invalid"}
-    missing = any(isinstance(r, dict) and r.get("cqs") == "Missing CQs" for r in records)
-    if has_text and labels and set(labels) <= reference_labels and not missing:
-        return LABELLED_DATASET
-    if records and not has_text and any("cqs" in r for r in records):
-        return UNLABELLED_RECORDS
+    for classify in _CLASSIFIERS:
+        if (kind := classify(data)) is not None:
+            return kind
     return OTHER
 
 

@@ -179,7 +179,7 @@ _SHARED: dict[str, Encoder] = {}
 
 def shared_encoder(model: str = DEFAULT_MODEL) -> Encoder:
     """One encoder per model for the whole process: commands and the web app that use
-    several components (a selector, a scorer, AURA) load the model once."""
+    several components (a selector, a scorer, an evaluator) load the model once."""
     key = DEFAULT_MODEL if model in _EMBEDDED_ALIASES else model
     if key not in _SHARED:
         _SHARED[key] = Encoder(model)

@@ -19,7 +19,7 @@ from maieutic.registry import Spec
 from maieutic.signature import Signature
 
 RESULT_FORMAT = "maieutic.result/2"
-"""The format of one result (inside a results file, or an AURA comparison)."""
+"""The format of one result (inside a results file, or a task file that holds results)."""
 
 
 @dataclass

@@ -1,22 +1,16 @@
-"""Labelled (context, question) pairs for training a scorer, from the labelled files
-people made: a critical-questions dataset (Useful / Unhelpful / Invalid per reference
-question; the context is the intervention, the group its id) or QGEval-style ratings
-(mean answerability 1–3 per question; the context is the passage, the group its id;
-answerable when the mean is at least 2.5)."""
+"""Labelled (context, question) pairs for training a scorer.
+
+Each task that trains scorers turns its labelled files into ``Examples`` (see
+``maieutic.scorers.sources``): the context is the text a question is about, the group
+the id of that text (grouped cross-validation never splits a group), the label the
+class people gave the pair, and the ordinal value an ordered reading of that label or
+rating (for Spearman)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from maieutic.tasks.cqs.data import CQDataset
-
-USEFUL = "Useful"
-ORDINAL = {"Invalid": 0.0, "Unhelpful": 1.0, "Useful": 2.0}
-ANSWERABLE_FROM = 2.5
-"""QGEval: a mean answerability rating at or above this counts as answerable (the
-AURA meta-evaluation's line)."""
 
 
 @dataclass
@@ -28,11 +22,12 @@ class Examples:
     schemes: list[str] = field(default_factory=list)
     groups: list[str] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
-    """The class of each pair (three classes for critical questions, two for ratings)."""
+    """The class of each pair (two or more classes)."""
     ordinal: list[float] = field(default_factory=list)
-    """An ordered value per pair for Spearman (0–2 label rank, or the mean rating)."""
+    """An ordered value per pair for Spearman (a label's rank, or a mean rating)."""
     systems: list[str] = field(default_factory=list)
-    positive: str = USEFUL
+    positive: str = "positive"
+    """The class whose probability is the score."""
 
     @property
     def target(self) -> np.ndarray:
@@ -42,6 +37,26 @@ class Examples:
     def __len__(self) -> int:
         return len(self.questions)
 
+    def add(
+        self,
+        context: str,
+        question: str,
+        label: str,
+        ordinal: float,
+        *,
+        group: str,
+        scheme: str = "",
+        system: str = "",
+    ) -> None:
+        """Append one pair."""
+        self.contexts.append(context)
+        self.questions.append(question)
+        self.schemes.append(scheme)
+        self.groups.append(group)
+        self.labels.append(label)
+        self.ordinal.append(ordinal)
+        self.systems.append(system)
+
     def subset(self, rows) -> Examples:
         """The pairs at ``rows``, in that order."""
         pick = lambda values: [values[i] for i in rows]  # noqa: E731
@@ -49,38 +64,3 @@ class Examples:
             pick(self.contexts), pick(self.questions), pick(self.schemes), pick(self.groups),
             pick(self.labels), pick(self.ordinal), pick(self.systems), self.positive,
         )  # fmt: skip
-
-
-def cqs_examples(dataset: CQDataset) -> Examples:
-    """Every labelled reference question of ``dataset``."""
-    out = Examples(positive=USEFUL)
-    for item in dataset.interventions.values():
-        for ref in item.cqs:
-            if ref.label not in ORDINAL or not ref.cq.strip():
-                continue
-            out.contexts.append(item.intervention)
-            out.questions.append(ref.cq)
-            out.schemes.append(item.schemes[0] if item.schemes else "")
-            out.groups.append(item.intervention_id)
-            out.labels.append(ref.label)
-            out.ordinal.append(ORDINAL[ref.label])
-            out.systems.append("")
-    return out
-
-
-def qgeval_examples(instances: list[dict]) -> Examples:
-    """Every rated question of QGEval-style ``instances``."""
-    from maieutic.tasks.aura.qgeval import system_name
-
-    out = Examples(positive="answerable")
-    for n, item in enumerate(instances):
-        for q in item["questions"]:
-            rating = float(q["answerability"])
-            out.contexts.append(item["passage"])
-            out.questions.append(q["prediction"])
-            out.schemes.append("")
-            out.groups.append(str(item.get("id", n)))
-            out.labels.append("answerable" if rating >= ANSWERABLE_FROM else "unanswerable")
-            out.ordinal.append(rating)
-            out.systems.append(system_name(str(q.get("source", "?"))))
-    return out

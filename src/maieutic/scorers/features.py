@@ -1,22 +1,18 @@
 """Features of a (context, question) pair for the learned scorers.
 
-Two named feature sets; a scorer's manifest records the one it was trained on.
+Named feature sets; a scorer's manifest records the one it was trained on, and each
+task's example source (``maieutic.scorers.sources``) says which one its scorers use
+and why.
 
-- ``pair-v2`` (critical questions): the question's unit vector (embedded sentence
-  encoder) and its cosine with the context. The context's own vector and the
-  element-wise product lowered the grouped-CV figures on the CQs dev data (AUC 0.696 →
-  0.685, κ 0.29 → 0.26): a context vector is constant within a group, so there it can
-  only memorise texts.
-- ``pair-v1`` (answerability): the question's and the context's vectors, their
-  element-wise product and their cosine. On QGEval the product carries the signal
-  (grouped CV, system-ranking Spearman 0.81 with it, 0.60 without).
-
-- ``pair-v3`` (critical questions, the default): ``pair-v2`` plus the question's word
-  unigrams and bigrams (sublinear TF-IDF over a vocabulary learned from the training
-  questions, at least two of them; ``QuestionNgrams``). Wordings such as "Is there
-  evidence that…" or "What other factors…" recur across interventions with the same
-  label, which a sentence vector blurs: on the CQs dev data (grouped CV) AUC 0.698 →
-  0.726 and κ 0.298 → 0.346.
+- ``pair-v1``: the question's and the context's vectors (embedded sentence encoder),
+  their element-wise product and their cosine.
+- ``pair-v2``: the question's unit vector and its cosine with the context (no context
+  vector: it is constant within a group, so under grouped cross-validation it can only
+  memorise texts).
+- ``pair-v3``: ``pair-v2`` plus the question's word unigrams and bigrams (sublinear
+  TF-IDF over a vocabulary learned from the training questions, at least two of them;
+  ``QuestionNgrams``), for wordings that recur across texts with the same label, which
+  a sentence vector blurs.
 
 All add the surface part: the
 question's length (log words), its opening word class (what, why, how, when/where,
@@ -80,7 +76,6 @@ def surface(context: str, question: str, scheme: str = "") -> np.ndarray:
 
 DENSE_SETS = ("pair-v1", "pair-v2")
 FEATURE_SETS = (*DENSE_SETS, "pair-v3")
-DEFAULT_FEATURES = {"cqs": "pair-v3", "aura": "pair-v1"}
 WITH_NGRAMS = {"pair-v3"}
 """Feature sets with a learned n-gram vocabulary (fitted on each training side)."""
 NGRAM_MIN_QUESTIONS = 2

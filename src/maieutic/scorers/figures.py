@@ -1,8 +1,8 @@
 """The figures a learned scorer is judged by, on out-of-fold predictions: Cohen's kappa
-of the binary decision (Useful vs rest, answerable vs not) and, where the labels have
+of the binary decision (the positive class vs the rest) and, where the labels have
 three classes, of the three-class decision; ROC AUC of the probability; Spearman
 between the probability and the ordinal label or rating. Each with a percentile
-bootstrap interval that resamples groups (interventions, passages), not items, since
+bootstrap interval that resamples groups (the texts questions are about), not items, since
 items of one group are not independent."""
 
 from __future__ import annotations

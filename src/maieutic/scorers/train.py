@@ -1,7 +1,7 @@
 """Training a scorer and measuring it by grouped cross-validation.
 
-The model is a standardised logistic regression (multinomial over the three labels of
-critical questions, binary for answerability) with fixed regularisation ``C``; the
+The model is a standardised logistic regression (multinomial when the labels have more
+than two classes, binary otherwise) with fixed regularisation ``C``; the
 score is the probability of the positive class. Its decision threshold is chosen so
 that the share of pairs it accepts equals the positive rate of the data it learns from
 (inside each fold, from that fold's training side; for the saved scorer, from the
@@ -39,8 +39,9 @@ DEFAULT_C = 0.001
 NGRAM_C = 0.3
 """``C`` for feature sets with n-grams: the n-gram block is left unstandardised (TF-IDF
 values are already on one scale, and standardising rare terms inflates them: AUC 0.705
-at best), so the regularisation sits on another scale (tuned by grouped CV on the CQs
-dev data: 0.1 → 0.3 → 1 gave AUC 0.72 / 0.724 / 0.721)."""
+at best), so the regularisation sits on another scale (tuned by grouped CV on the
+labelled development data the n-gram set was designed on: 0.1 → 0.3 → 1 gave AUC 0.72
+/ 0.724 / 0.721)."""
 NGRAM_DENSE_WEIGHT = 0.5
 """The standardised dense block is scaled by this over √(its width), so that its
 total weight is comparable with one L2-normalised n-gram row (grouped CV: 0.3 / 0.5 /

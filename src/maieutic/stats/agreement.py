@@ -105,8 +105,8 @@ def _counts(items: Sequence[Sequence[Label | None]]) -> tuple[list[Counter], lis
 
 
 def three_rater_agreement(items: Sequence[Sequence[Label]]) -> float:
-    """Observed agreement of three raters as in the FOCUS benchmark (appendix A.3):
-    1 when all three agree, 0.5 when exactly two do, 0 when all differ; averaged."""
+    """Observed agreement of three raters as some annotation studies report it: 1 when
+    all three agree, 0.5 when exactly two do, 0 when all differ; averaged."""
     if not items:
         raise UndefinedStatistic("no items")
     scores = []

@@ -1,6 +1,7 @@
-"""Agreement between automatic and human pairwise preferences (AURA-QG, sections 6.1
-and 6.5): does an automatic metric prefer the question set the human majority
-prefers, and how often does a random annotator side with the automatic choice?"""
+"""Agreement between automatic and human pairwise preferences: does an automatic metric
+prefer the question set the human majority prefers, and how often does a random
+annotator side with the automatic choice? (The analysis of a question-set paper's
+human study; the task that uses it cites the sections.)"""
 
 from __future__ import annotations
 

@@ -9,7 +9,13 @@ from pathlib import Path
 from maieutic.data.flags import Flag
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
-from maieutic.tasks.aura import cli, evaluators, generators, report_hooks  # noqa: F401
+from maieutic.tasks.aura import (  # noqa: F401
+    cli,
+    evaluators,
+    generators,
+    report_hooks,
+    scorer_examples,
+)
 from maieutic.tasks.aura.data import read_document, read_questions
 from maieutic.tasks.aura.evaluate import QuestionSet
 from maieutic.tasks.aura.templates import template

@@ -1,5 +1,8 @@
 """Preference between two question sets on one document ("AURA-QG", section 3 and
-appendix C): per metric, by the majority of the four metrics, and by their mean."""
+appendix C): per metric, by the majority of the four metrics, and by their mean.
+
+Agreement of these preferences with human votes (``maieutic.stats.preference``,
+``aura agree``) follows the paper's sections 6.1 and 6.5."""
 
 from __future__ import annotations
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from maieutic.errors import DataError
+from maieutic.llm.factory import llm_client
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import register
 from maieutic.tasks.aura.generation import GRANULARITIES, STRATEGIES, DocumentQuestionGenerator
-from maieutic.tasks.cqs.evaluators import llm_client
 
 
 @register("generator", "aura", "llm", uses_llm=True)

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
 from maieutic.errors import DataError
+from maieutic.llm.factory import llm_client
 from maieutic.registry import register
 from maieutic.samples import sample_path
 from maieutic.tasks.compqa.evaluate import RubricScorer
 from maieutic.tasks.compqa.judge import RubricJudge
 from maieutic.tasks.compqa.rules import RuleScorer
 from maieutic.tasks.compqa.shots import DEFAULT_SHOTS
-from maieutic.tasks.cqs.evaluators import llm_client
 
 STRATEGIES = ("zero-shot", "few-shot")
 

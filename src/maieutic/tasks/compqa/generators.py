@@ -4,11 +4,11 @@ prompting scenarios."""
 from __future__ import annotations
 
 from maieutic.errors import DataError
+from maieutic.llm.factory import llm_client
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import register
 from maieutic.tasks.compqa.generation import ComparativeAnswerGenerator
 from maieutic.tasks.compqa.scenarios import SCENARIOS
-from maieutic.tasks.cqs.evaluators import llm_client
 
 
 @register("generator", "compqa", "llm", uses_llm=True)

@@ -6,9 +6,11 @@ from maieutic.tasks import Column, Task
 from maieutic.tasks.cqs import (  # noqa: F401
     cli,
     evaluators,
+    file_kinds,
     generators,
     prompts,
     report_hooks,
+    scorer_examples,
     selection,
     web_leaderboard,
 )

@@ -12,9 +12,7 @@ from collections.abc import Sequence
 
 from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
 from maieutic.embed.store import EmbeddingStore
-from maieutic.llm.backends.factory import make_backend
-from maieutic.llm.client import LLMClient, RetryPolicy
-from maieutic.llm.store import CallStore
+from maieutic.llm.factory import llm_client
 from maieutic.registry import ThresholdScale, register
 from maieutic.tasks.cqs.evaluate import CQEvaluator
 from maieutic.tasks.cqs.judges import JudgeMatcher
@@ -67,25 +65,6 @@ def sts(
 def chrf(threshold: float | None = None, extra_references: Sequence[str] = ()) -> CQEvaluator:
     """Character n-gram F-score (sacrebleu chrF, 0–100) to the best-scoring reference."""
     return CQEvaluator(ChrfMatcher(), threshold, _extras(extra_references))
-
-
-def llm_client(
-    llm: str | None,
-    base_url: str | None,
-    llm_backend: str,
-    concurrency: int,
-    timeout: float,
-    retries: int,
-) -> LLMClient:
-    """The shared client (cache, log, retries) for the named LLM."""
-    backend = make_backend(llm_backend, model=llm, base_url=base_url)
-    return LLMClient(
-        backend,
-        CallStore(),
-        concurrency=concurrency,
-        timeout_s=timeout,
-        retry=RetryPolicy(retries=retries),
-    )
 
 
 def _register_judge(kind: str, summary: str) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from maieutic.errors import DataError
+from maieutic.llm.factory import llm_client
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import create, register
 from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
 from maieutic.tasks.cqs.data import load_cq_dataset
-from maieutic.tasks.cqs.evaluators import llm_client
 from maieutic.tasks.cqs.generate import LLMCQGenerator, TemplateCQGenerator
 from maieutic.tasks.cqs.prompts import PromptContext
 from maieutic.tasks.cqs.schemes import SchemeLibrary

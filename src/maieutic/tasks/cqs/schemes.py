@@ -1,7 +1,7 @@
 """Argumentation schemes and their critical-question templates.
 
-maieutic ships a compact library written by its developers (``samples/cqs/
-schemes.jsonl``: ``{"name", "aliases", "cq": [templates with {slots}]}``). The
+maieutic ships a compact library written by its developers (this task's
+``samples/schemes.jsonl``: ``{"name", "aliases", "cq": [templates with {slots}]}``). The
 benchmark's full scheme file (``walton_schemes.jsonl``, templates with ``<slots>``)
 and its label mapping (``schemes_mapping.csv``) can be loaded instead.
 """

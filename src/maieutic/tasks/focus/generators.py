@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from maieutic.errors import DataError
+from maieutic.llm.factory import llm_client
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import create, register
 from maieutic.samples import sample_path
-from maieutic.tasks.cqs.evaluators import llm_client
 from maieutic.tasks.focus.claims_focus import ClaimsFocusGenerator
 from maieutic.tasks.focus.data import load_gold
 from maieutic.tasks.focus.generate import CueFocusGenerator

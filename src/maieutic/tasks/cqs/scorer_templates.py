@@ -23,10 +23,11 @@ import numpy as np
 
 from maieutic.embed.store import EmbeddingStore, embed_texts
 from maieutic.metrics.similarity import cosine_best
-from maieutic.scorers.examples import USEFUL, Examples
+from maieutic.scorers.examples import Examples
 from maieutic.tasks.cqs.data import CQDataset
 from maieutic.tasks.cqs.evaluators import COSINE
 from maieutic.tasks.cqs.schemes import SchemeLibrary
+from maieutic.tasks.cqs.scorer_examples import USEFUL
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
 
 OTHER = "other"
@@ -83,11 +84,12 @@ def template_examples(
         scheme = item.schemes[0] if item.schemes else ""
         for candidate, label in zip(candidates, labels, strict=True):
             useful = label == USEFUL
-            out.contexts.append(item.intervention)
-            out.questions.append(candidate)
-            out.schemes.append(scheme)
-            out.groups.append(item.intervention_id)
-            out.labels.append(USEFUL if useful else OTHER)
-            out.ordinal.append(1.0 if useful else 0.0)
-            out.systems.append("")
+            out.add(
+                item.intervention,
+                candidate,
+                USEFUL if useful else OTHER,
+                1.0 if useful else 0.0,
+                group=item.intervention_id,
+                scheme=scheme,
+            )
     return out

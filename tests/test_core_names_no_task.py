@@ -1,0 +1,66 @@
+"""The core names no task: every task-specific part lives in its task's folder
+(``src/maieutic/tasks/<task>/``), so adding a task touches no core module and the
+core imports no task (no ``scorers`` ↔ ``tasks`` cycle)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "maieutic"
+CORE_PACKAGES = ("scorers", "llm", "samples", "stats", "embed", "evaluate", "generate", "data")
+CORE_MODULES = ("registry", "signature", "errors", "paths", "progress", "provenance")
+TASK_NAMES = re.compile(r"\b(cqs|focus|aura|compqa)\b", re.IGNORECASE)
+
+
+def core_files() -> list[Path]:
+    """Every source file of the core packages and modules."""
+    files = [SRC / f"{name}.py" for name in CORE_MODULES]
+    for package in CORE_PACKAGES:
+        files += sorted(
+            p for p in (SRC / package).rglob("*") if p.is_file() and "__pycache__" not in p.parts
+        )
+    return files
+
+
+def test_the_core_files_exist():
+    # a renamed package must not make the grep below pass vacuously
+    assert all(f.is_file() for f in core_files())
+    assert {p.name for p in (SRC / "scorers").glob("*.py")} >= {"features.py", "train.py"}
+
+
+@pytest.mark.parametrize("path", core_files(), ids=lambda p: str(p.relative_to(SRC)))
+def test_no_core_file_names_a_task(path):
+    hits = [
+        f"{path.relative_to(SRC)}:{n}: {line.strip()}"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if TASK_NAMES.search(line)
+    ]
+    assert not hits, "a core module names a task:\n" + "\n".join(hits)
+
+
+def _imported(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_the_core_imports_no_task_module():
+    # ``maieutic.tasks`` itself (``Task``, ``Column``, the folder tasks are found in) is
+    # shared; its subpackages are the tasks
+    offenders = {
+        str(path.relative_to(SRC)): sorted(
+            m for m in _imported(path) if m.startswith("maieutic.tasks.")
+        )
+        for path in core_files()
+        if path.suffix == ".py"
+    }
+    assert not {k: v for k, v in offenders.items() if v}
