@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "maieutic"
-CORE_PACKAGES = ("scorers", "llm", "samples", "stats", "embed", "evaluate", "generate", "data")
-CORE_MODULES = ("registry", "signature", "errors", "paths", "progress", "provenance")
+CORE_PACKAGES = (
+    "scorers", "llm", "samples", "stats", "embed", "evaluate", "generate", "data",
+    "language", "run", "records", "cli", "report", "web",
+)  # fmt: skip
+CORE_MODULES = ("__init__", "registry", "signature", "errors", "paths", "progress", "provenance")
 TASK_NAMES = re.compile(r"\b(cqs|focus|aura|compqa)\b", re.IGNORECASE)
 
 

@@ -93,7 +93,7 @@ class Claim:
     """The speaker stating their own view or wish ("I would support a ban", "I want…"):
     asking for evidence of it challenges nothing."""
     features: dict[str, float] = field(default_factory=dict, compare=False)
-    """Numeric description used to rank claims (see ``maieutic.tasks.cqs.claim_ranker``)."""
+    """Numeric description used to rank claims (by a model a task trains on them)."""
 
     @property
     def kind(self) -> str:
@@ -141,6 +141,42 @@ def _action_text(tokens: list[Token], ctx: _Context) -> str:
     return render(tokens, ctx.rewrites(tokens))
 
 
+def _speaker_confusion(tokens: list[Token], rewrites: dict, head: Token, ctx: _Context) -> bool:
+    """Whether restating the speaker's words would leave them unclear."""
+    if any(t.lemma_ in AFFIRMING and t != head and any(
+        c.i in rewrites and c.dep_ in SUBJECTS for c in t.children
+    ) for t in tokens):  # fmt: skip
+        return True  # "all the speaker is saying is that the speaker thinks X": X is read alone
+    # "the speaker's son … our destination": whose is "our"?
+    return (
+        ctx.speaker == "the speaker"
+        and any(i in rewrites for i in (t.i for t in tokens))
+        and any(t.lower_ in ("we", "us", "our", "ours") for t in tokens)
+    )
+
+
+def _with_condition(text: str, condition: Token, ctx: _Context) -> str | None:
+    """ "If X, then Y" restated as "Y if X", so that it reads after "that" (None when
+    the condition cannot be restated cleanly or makes the clause too long)."""
+    cond = [t for t in condition.subtree if not (t.head == condition and t.dep_ == "mark")]
+    mark = next(c.lower_ for c in condition.children if c.dep_ == "mark")
+    if unclear_reference(cond, ctx.rewrites(cond), condition) or copied_errors(cond):
+        return None
+    cond_text = render(cond, ctx.rewrites(cond))
+    cond_text = lower_first(
+        cond_text, cond[0] if cond and cond[0].i not in ctx.rewrites(cond) else None
+    )
+    text = f"{text} {mark} {cond_text}"
+    return None if len(text.split()) > MAX_CLAUSE_WORDS + 6 else text
+
+
+def _proposed_action(head: Token, ctx: _Context) -> str:
+    """What a modal clause proposes doing ("" when there is none worth asking about)."""
+    found = modal_action(head)
+    action = _action_text(found[1], ctx) if found else ""
+    return action if len(action.split()) >= 2 else ""  # "Bernie should know": too little
+
+
 def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
     subject = subject_of(head)
     if subject is None or not is_finite(head):
@@ -168,35 +204,14 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
     mentions = sum(t.lower_ in ("i", "me", "my", "mine", "myself") for t in tokens)
     if mentions > 1 and ctx.speaker != "the speaker":
         return None  # "Trump's plan… they'll": a named speaker twice reads wrong either way
-    if any(t.lemma_ in AFFIRMING and t != head and any(
-        c.i in rewrites and c.dep_ in SUBJECTS for c in t.children
-    ) for t in tokens):  # fmt: skip
-        return None  # "all the speaker is saying is that the speaker thinks X": X is read alone
-    if (
-        ctx.speaker == "the speaker"
-        and any(i in rewrites for i in (t.i for t in tokens))
-        and any(t.lower_ in ("we", "us", "our", "ours") for t in tokens)
-    ):
-        return None  # "the speaker's son … our destination": whose is "our"?
+    if _speaker_confusion(tokens, rewrites, head, ctx):
+        return None
     if condition is not None:
-        # "If X, then Y" restated as "Y if X", so that it reads after "that"
-        cond = [t for t in condition.subtree if not (t.head == condition and t.dep_ == "mark")]
-        mark = next(c.lower_ for c in condition.children if c.dep_ == "mark")
-        if unclear_reference(cond, ctx.rewrites(cond), condition) or copied_errors(cond):
-            return None
-        cond_text = render(cond, ctx.rewrites(cond))
-        cond_text = lower_first(
-            cond_text, cond[0] if cond and cond[0].i not in ctx.rewrites(cond) else None
-        )
-        text = f"{text} {mark} {cond_text}"
-        if len(text.split()) > MAX_CLAUSE_WORDS + 6:
+        text = _with_condition(text, condition, ctx)
+        if text is None:
             return None
     kinds = claim_kinds(head, tokens, ctx.sentence, text)
-    action = ""
-    if found := modal_action(head):
-        action = _action_text(found[1], ctx)
-        if len(action.split()) < 2:
-            action = ""  # "Bernie should know": too little to ask about
+    action = _proposed_action(head, ctx)
     features = clause_features(head, subject, tokens, kinds, ctx.sentence_index)
     authority = ""
     if "authority" in kinds:

@@ -131,36 +131,17 @@ class LLMClient:
                 hit.text, hit.model, hit.prompt_tokens, hit.completion_tokens, 0.0, True, key
             )
         attempts = 0
-        permanent = False
         while True:
             attempts += 1
             async with semaphore:
                 start = time.perf_counter()
-                try:
-                    reply = await self._attempt(request)
-                    error = None
-                    if not reply.text.strip():
-                        # an empty reply is a failure of the call, whatever the backend:
-                        # retried, and never cached as if it were the model's answer
-                        raise TransientError("empty content in the reply")
-                except TransientError as exc:
-                    reply, error, retry_after = None, str(exc), exc.retry_after
-                except PermanentError as exc:
-                    reply, error, retry_after = None, str(exc), None
-                    permanent = True
+                reply, error, retry_after, permanent = await self._try(request)
                 latency = time.perf_counter() - start
+            log = {"latency": latency, "cache_hit": False, "attempts": attempts}
             if reply is not None:
                 if self.store:
                     self.store.put(key, reply)
-                self._log(
-                    request,
-                    key,
-                    reply,
-                    latency=latency,
-                    cache_hit=False,
-                    attempts=attempts,
-                    error=None,
-                )
+                self._log(request, key, reply, **log, error=None)
                 return ChatResult(
                     reply.text,
                     reply.model,
@@ -172,18 +153,24 @@ class LLMClient:
                 )
             error = redact(error or "unknown error", self.backend.secrets)
             if permanent or attempts > self.retry.retries:
-                self._log(
-                    request,
-                    key,
-                    None,
-                    latency=latency,
-                    cache_hit=False,
-                    attempts=attempts,
-                    error=error,
-                )
+                self._log(request, key, None, **log, error=error)
                 tries = f" after {attempts} attempts" if attempts > 1 else ""
                 raise CallFailed(f"{error}{tries}", request)
             await _sleep(self.retry.delay(attempts, retry_after, self._rng))
+
+    async def _try(self, request: ChatRequest):
+        """One attempt: ``(reply, error, retry_after, permanent)``."""
+        try:
+            reply = await self._attempt(request)
+            if not reply.text.strip():
+                # an empty reply is a failure of the call, whatever the backend:
+                # retried, and never cached as if it were the model's answer
+                raise TransientError("empty content in the reply")
+            return reply, None, None, False
+        except TransientError as exc:
+            return None, str(exc), exc.retry_after, False
+        except PermanentError as exc:
+            return None, str(exc), None, True
 
     async def complete_all(
         self,

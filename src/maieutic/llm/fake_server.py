@@ -79,82 +79,8 @@ class FakeOpenAIServer:
 
     def start(self) -> FakeOpenAIServer:
         """Start serving."""
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            # headers and body go out in two writes; with Nagle's algorithm on, the
-            # second waits for the client's delayed ACK (~40 ms) on a kept-alive socket
-            disable_nagle_algorithm = True
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                self._send(200, {"object": "list", "data": [{"id": "fake"}]})
-
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length", 0))
-                body = json.loads(self.rfile.read(length) or b"{}")
-                with owner._lock:
-                    owner.requests.append(body)
-                    owner.headers_seen.append(dict(self.headers))
-                fault = owner._next_fault(body)
-                if owner.delay_s:
-                    time.sleep(owner.delay_s)
-                if fault and fault.kind == "stall":
-                    time.sleep(fault.seconds)
-                if fault and fault.kind == "status":
-                    text = json.dumps({"error": {"message": "scripted failure"}})
-                    return self._raw(fault.status, text.encode(), fault.headers)
-                if fault and fault.kind == "reset":
-                    # promise a long body, send part of it, then drop the connection
-                    self.send_response(200)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", "1000")
-                    self.end_headers()
-                    self.wfile.write(b'{"choices": [{"mess')
-                    self.wfile.flush()
-                    self.connection.shutdown(socket.SHUT_RDWR)
-                    self.close_connection = True
-                    return None
-                if fault and fault.kind == "malformed":
-                    return self._raw(200, b'{"choices": [ this is not json', {})
-                text = "" if fault and fault.kind == "empty" else owner.reply(body)
-                return self._send(
-                    200,
-                    {
-                        "id": "fake",
-                        "object": "chat.completion",
-                        "model": body.get("model"),
-                        "choices": [
-                            {
-                                "index": 0,
-                                "message": {"role": "assistant", "content": text},
-                                "finish_reason": "stop",
-                            }
-                        ],
-                        "usage": {"prompt_tokens": 10, "completion_tokens": len(text.split())},
-                    },
-                )
-
-            def _send(self, status: int, payload: dict) -> None:
-                self._raw(status, json.dumps(payload).encode(), {})
-
-            def _raw(self, status: int, data: bytes, headers: dict[str, str]) -> None:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for key, value in headers.items():
-                    self.send_header(key, value)
-                self.end_headers()
-                self.wfile.write(data)
-
-        class Server(ThreadingHTTPServer):
-            daemon_threads = True
-            request_queue_size = 256
-
-        self._server = Server(("127.0.0.1", 0), Handler)
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.owner = self
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
@@ -191,3 +117,88 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _completion(body: dict, text: str) -> dict:
+    """An OpenAI chat completion carrying ``text``."""
+    return {
+        "id": "fake",
+        "object": "chat.completion",
+        "model": body.get("model"),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": len(text.split())},
+    }
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    # headers and body go out in two writes; with Nagle's algorithm on, the
+    # second waits for the client's delayed ACK (~40 ms) on a kept-alive socket
+    disable_nagle_algorithm = True
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        self._send(200, {"object": "list", "data": [{"id": "fake"}]})
+
+    def do_POST(self) -> None:
+        owner: FakeOpenAIServer = self.server.owner  # type: ignore[attr-defined]
+        length = int(self.headers.get("Content-Length", 0))
+        body = json.loads(self.rfile.read(length) or b"{}")
+        with owner._lock:
+            owner.requests.append(body)
+            owner.headers_seen.append(dict(self.headers))
+        fault = owner._next_fault(body)
+        if owner.delay_s:
+            time.sleep(owner.delay_s)
+        if fault and fault.kind == "stall":
+            time.sleep(fault.seconds)
+        if fault and self._fail(fault):
+            return
+        text = "" if fault and fault.kind == "empty" else owner.reply(body)
+        self._send(200, _completion(body, text))
+
+    def _fail(self, fault) -> bool:
+        """Answer as the scripted fault says; False when it alters no response."""
+        if fault.kind == "status":
+            text = json.dumps({"error": {"message": "scripted failure"}})
+            self._raw(fault.status, text.encode(), fault.headers)
+        elif fault.kind == "reset":
+            # promise a long body, send part of it, then drop the connection
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b'{"choices": [{"mess')
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
+        elif fault.kind == "malformed":
+            self._raw(200, b'{"choices": [ this is not json', {})
+        else:
+            return False
+        return True
+
+    def _send(self, status: int, payload: dict) -> None:
+        self._raw(status, json.dumps(payload).encode(), {})
+
+    def _raw(self, status: int, data: bytes, headers: dict[str, str]) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256

@@ -17,7 +17,6 @@ predictions, answers), typed by each task's data module; docs/formats.md lists t
 
 from __future__ import annotations
 
-from maieutic.records.ask import AskRecord
 from maieutic.records.base import (
     FORMATS,
     READABLE,
@@ -36,7 +35,6 @@ from maieutic.records.scorer import ScorerManifest
 __all__ = [
     "FORMATS",
     "READABLE",
-    "AskRecord",
     "GenerationRecord",
     "Record",
     "ResultsRecord",

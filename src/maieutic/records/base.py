@@ -134,11 +134,16 @@ def record(cls: type[R]) -> type[R]:
     return cls
 
 
+APPLICATION_RECORDS = "maieutic.apps.ask_record"
+"""The formats of the applications that compose tasks (``maieutic ask --format json``)."""
+
+
 def load_task_records() -> None:
     """Import each task's ``records`` module (where a task declares its own formats),
     so that ``FORMATS`` and ``READABLE`` hold every format maieutic can read."""
     from maieutic.registry import task_modules
 
+    importlib.import_module(APPLICATION_RECORDS)
     for module in task_modules().values():
         try:
             importlib.import_module(f"{module}.records")

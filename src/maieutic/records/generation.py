@@ -1,14 +1,13 @@
 """The generation record: the ``.meta.json`` written beside every generated file.
 
 One record for every task. The fields every generator writes are declared; what a
-task adds (cqs: ``run``, ``n_interventions``, ``notes``, ``rejected``,
-``candidates``; focus: ``n_arguments``, ``outcomes``; aura: ``passages``; compqa:
-``scenario``, ``flags``) stays in ``details``, written after them under its own names.
-``failed`` is a map from item id to reason (cqs, focus) or a list of
-``{"index", "failure"}`` (compqa).
+task adds (the number of items, notes, rejected candidates, a scenario, flags…) stays
+in ``details``, written after them under its own names. ``failed`` is a map from item
+id to reason, or a list of ``{"index", "failure"}`` where items have no id.
 
-Version 2 was written by four commands that disagreed: the cqs one has no ``task``.
-Version 3 always names the task; a version-2 file without one is a cqs record.
+Version 2 was written by four commands that disagreed: one of them wrote no ``task``.
+Version 3 always names the task; a version-2 file without one takes the task of the
+generator that made it (its spec names it).
 """
 
 from __future__ import annotations
@@ -17,9 +16,6 @@ from typing import Any
 
 from maieutic.records.base import Record, optional, record
 from maieutic.registry import Spec
-
-LEGACY_TASK = "cqs"
-"""The task of a version-2 generation record that names none (only cqs wrote those)."""
 
 
 @record
@@ -51,6 +47,10 @@ class GenerationRecord(Record):
 
     @classmethod
     def migrate(cls, data: dict[str, Any]) -> dict[str, Any]:
-        """A version-2 record as version 3: the task named (cqs when it is not)."""
+        """A version-2 record as version 3: the task named (the generator's when the
+        record does not name one)."""
         rest = {k: v for k, v in data.items() if k not in ("format", "task")}
-        return {"format": cls.FORMAT, "task": data.get("task", LEGACY_TASK), **rest}
+        task = data.get("task")
+        if task is None and isinstance(data.get("generator"), dict):
+            task = data["generator"].get("task")
+        return {"format": cls.FORMAT, "task": task, **rest}

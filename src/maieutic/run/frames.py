@@ -22,7 +22,7 @@ def records_frame(
 ) -> pd.DataFrame:
     """``rows`` flattened (nested dicts become dotted columns); with ``explode``, the
     list in that column becomes one row per element, its dicts flattened as
-    ``COLUMN.key`` (a cell that is no list, e.g. "Missing CQs", stays one row)."""
+    ``COLUMN.key`` (a cell that is no list, e.g. a placeholder string, stays one row)."""
     import pandas as pd
 
     frame = pd.json_normalize(list(rows), max_level=max_level)

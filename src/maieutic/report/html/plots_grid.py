@@ -37,6 +37,31 @@ def _shade(t: float) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
+def _cell(
+    x: float,
+    y: float,
+    cell_w: float,
+    cell_h: float,
+    value: float | None,
+    scale: tuple[float, float],
+    value_format: str,
+    where: str,
+) -> list[str]:
+    """One shaded cell with its value written in it (grey with a dash when undefined)."""
+    if value is None or not math.isfinite(value):
+        return [
+            rect(x, y, cell_w - 2, cell_h - 2, "#eeeeee", f"{where}: —"),
+            text(x + cell_w / 2, y + 19, "—", "middle", class_="cell"),
+        ]
+    lo, span = scale
+    t = (value - lo) / span
+    shown = value_format.format(value)
+    return [
+        rect(x, y, cell_w - 2, cell_h - 2, _shade(t), f"{where}: {shown}"),
+        text(x + cell_w / 2, y + 19, shown, "middle", class_="cell dark" if t > 0.55 else "cell"),
+    ]
+
+
 def heatmap(
     rows: Sequence[str],
     columns: Sequence[str],
@@ -78,26 +103,9 @@ def heatmap(
         y = top + i * cell_h
         parts.append(text(left - 8, y + 19, shorten(name, 28), "end", class_="label"))
         for j, value in enumerate(matrix[i]):
-            x = left + j * cell_w
-            if value is None or not math.isfinite(value):
-                parts.append(
-                    rect(x, y, cell_w - 2, cell_h - 2, "#eeeeee", f"{name} × {columns[j]}: —")
-                )
-                parts.append(text(x + cell_w / 2, y + 19, "—", "middle", class_="cell"))
-                continue
-            t = (value - lo) / span
-            shown = value_format.format(value)
-            parts.append(
-                rect(x, y, cell_w - 2, cell_h - 2, _shade(t), f"{name} × {columns[j]}: {shown}")
-            )
-            parts.append(
-                text(
-                    x + cell_w / 2,
-                    y + 19,
-                    shown,
-                    "middle",
-                    class_="cell dark" if t > 0.55 else "cell",
-                )
+            where = f"{name} × {columns[j]}"
+            parts += _cell(
+                left + j * cell_w, y, cell_w, cell_h, value, (lo, span), value_format, where
             )
     height = top + cell_h * len(rows) + 8
     # a rotated label reaches past its column to the right

@@ -49,6 +49,54 @@ def summary_view(result) -> dict[str, Any]:
     return view
 
 
+COLUMNS = [
+    Column(
+        "micro-F1",
+        _classification("with_none", "micro"),
+        "{:.4f}",
+        "micro-F1 over the eleven types, in the same mode as the score",
+    ),
+    Column(
+        "macro-F1 -None",
+        _classification("without_none", "macro"),
+        "{:.4f}",
+        "macro-F1 over the ten weakness types (None of the Above left out)",
+    ),
+    Column(
+        "other-mode macro-F1",
+        _classification("with_none", "macro", other=True),
+        "{:.4f}",
+        "macro-F1 in the other mode (open: every predicted type counts)",
+    ),
+    Column(
+        "Jaccard",
+        _span("spans", "jaccard"),
+        "{:.3f}",
+        "mean token Jaccard of predicted spans to the gold spans",
+    ),
+    Column(
+        "Jaccard all",
+        _span("spans_all", "jaccard"),
+        "{:.3f}",
+        "the same, best match over the gold and every annotator's span",
+    ),
+    Column("ROUGE-L", _span("spans", "rouge_l"), "{:.3f}", "mean ROUGE-L F to the gold spans"),
+    Column(
+        "emb",
+        _span("spans", "embedding"),
+        "{:.3f}",
+        "mean BERTScore-style F1 (greedy token matching) with the embedding model",
+    ),
+    Column(
+        "flagged",
+        lambda r: len(r.flags),
+        "{}",
+        "problems scored and flagged: unknown types, spans not in the text…",
+    ),
+]
+"""The leaderboard columns after the submission and its score."""
+
+
 def _report_blocks(entries, finder):
     from maieutic.tasks.focus.report import focus_blocks
 
@@ -76,52 +124,6 @@ def task() -> Task:
         score_description="macro-F1 over the eleven types (None of the Above included), "
         "in the chosen mode (category: predictions outside the argument's two category "
         "types are dropped, as annotators only judged those)",
-        columns=[
-            Column(
-                "micro-F1",
-                _classification("with_none", "micro"),
-                "{:.4f}",
-                "micro-F1 over the eleven types, in the same mode as the score",
-            ),
-            Column(
-                "macro-F1 -None",
-                _classification("without_none", "macro"),
-                "{:.4f}",
-                "macro-F1 over the ten weakness types (None of the Above left out)",
-            ),
-            Column(
-                "other-mode macro-F1",
-                _classification("with_none", "macro", other=True),
-                "{:.4f}",
-                "macro-F1 in the other mode (open: every predicted type counts)",
-            ),
-            Column(
-                "Jaccard",
-                _span("spans", "jaccard"),
-                "{:.3f}",
-                "mean token Jaccard of predicted spans to the gold spans",
-            ),
-            Column(
-                "Jaccard all",
-                _span("spans_all", "jaccard"),
-                "{:.3f}",
-                "the same, best match over the gold and every annotator's span",
-            ),
-            Column(
-                "ROUGE-L", _span("spans", "rouge_l"), "{:.3f}", "mean ROUGE-L F to the gold spans"
-            ),
-            Column(
-                "emb",
-                _span("spans", "embedding"),
-                "{:.3f}",
-                "mean BERTScore-style F1 (greedy token matching) with the embedding model",
-            ),
-            Column(
-                "flagged",
-                lambda r: len(r.flags),
-                "{}",
-                "problems scored and flagged: unknown types, spans not in the text…",
-            ),
-        ],
+        columns=COLUMNS,
         summary_view=summary_view,
     )
