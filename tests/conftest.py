@@ -11,6 +11,7 @@ from maieutic.cli.main import run
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
+FIXTURES = REPO / "tests" / "fixtures"
 CQS_DEV = SHARED_DATA / "cqs" / "validation-dev.json"
 FOCUS_DIR = SHARED_DATA / "focus"
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import krippendorff
 import pytest
@@ -25,7 +24,7 @@ from maieutic.tasks.cqs.meta_eval import LooItem, leave_one_out, leave_one_out_t
 from maieutic.tasks.cqs.meta_eval import sweep as sweep_thresholds
 from maieutic.tasks.cqs.references import load_labelled_submission, with_extra_references
 from maieutic.tasks.cqs.scoring import NAE
-from tests.conftest import SHARED_DATA, one_reference, write_json
+from tests.conftest import FIXTURES, SHARED_DATA, one_reference, write_json
 
 
 class FirstReference:
@@ -270,7 +269,7 @@ def test_meta_eval_cli_with_sweep_and_plot(cli, cqs_dev, tmp_path):
 def test_compare_two_evaluators_over_submissions(cli, cqs_dev, tmp_path):
     # realistic submissions: paraphrases, generic and unrelated questions, so that the
     # similarities spread across both thresholds and the per-evaluator ones matter
-    fixtures = Path(__file__).parent / "fixtures" / "cqs" / "submissions"
+    fixtures = FIXTURES / "cqs" / "submissions"
     subs = [fixtures / f"{name}.json" for name in ("realistic", "mixed", "padded")]
     out, plot = tmp_path / "cmp.json", tmp_path / "kappa.svg"
     result = cli(

@@ -11,14 +11,14 @@ intervention ids — against the development references.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from maieutic.registry import create
 from maieutic.tasks.cqs.data import load_cq_dataset, load_submission
+from tests.conftest import FIXTURES
 
-FIXTURES = Path(__file__).parent / "fixtures" / "cqs"
+FIXTURES = FIXTURES / "cqs"
 SUMMARY = json.loads((FIXTURES / "reference_labels" / "summary.json").read_text())
 NAMES = sorted(p.stem for p in (FIXTURES / "submissions").glob("*.json"))
 RUNS = {"similarity_0.6": ("sts", 0.6), "similarity_0.65": ("sts", 0.65), "chrf_30": ("chrf", 30.0)}

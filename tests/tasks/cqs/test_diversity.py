@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,9 @@ from maieutic.metrics.diversity import (
     per_question_cr_div,
     per_question_ngram_diversity,
 )
+from tests.conftest import FIXTURES
 
-GOLDEN = Path(__file__).parent / "fixtures" / "diversity" / "golden.json"
+GOLDEN = FIXTURES / "diversity" / "golden.json"
 
 
 def test_ngram_diversity_joins_questions_and_keeps_case():

@@ -1,0 +1,1 @@
+"""Tests of the tasks, one folder each (mirrors src/maieutic/tasks/)."""

@@ -1,0 +1,1 @@
+"""Tests of one task (mirrors src/maieutic/tasks/)."""
