@@ -10,11 +10,18 @@ Importing a task loads its models' libraries, so the hook runs only when the com
 line needs that task: ``maieutic evaluate NAME`` mounts the task ``NAME`` alone, a
 listing (``maieutic evaluate --help``) mounts every task, and ``maieutic --help``
 mounts none (task names come from ``maieutic.registry.task_modules``).
+
+A task whose hook adds no ``evaluate TASK`` (or ``generate TASK``), or that has no
+hook at all, still gets one when it registers evaluators (generators): the core's
+generic command over the library run layer (``maieutic.evaluate`` and
+``maieutic.generate``), offering the registered names as ``--evaluator`` (``--generator``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import click
 
@@ -53,6 +60,7 @@ class CommandGroups:
         hook = get_task(name).commands
         if hook is not None:
             hook(self)
+        self._add_generic(name)
         for group, known in zip(groups, before, strict=True):
             prefix = "" if group is self.root else f"{group.name} "
             self.mounted[name] += [f"{prefix}{c}" for c in sorted(set(group.commands) - known)]
@@ -65,6 +73,16 @@ class CommandGroups:
 
         for name in task_modules():
             self.mount(name)
+
+    def _add_generic(self, name: str) -> None:
+        """The generic ``evaluate NAME`` and ``generate NAME`` where the hook added
+        none and the task registers components of that kind."""
+        from maieutic.registry import names
+
+        if name not in self.evaluate.commands and names("evaluator", name):
+            self.evaluate.add_command(generic_evaluate(name))
+        if name not in self.generate.commands and names("generator", name):
+            self.generate.add_command(generic_generate(name))
 
     def _describe(self, name: str) -> None:
         """The task's top-level group (an empty one when it has no tools of its own)
@@ -125,3 +143,181 @@ class RootGroup(TaskGroup):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+
+
+# -- the generic commands: the run layer on the command line --------------------------------
+
+
+def _component_option(kind: str, task: str) -> Callable[[Any], Any]:
+    """``--evaluator`` / ``--generator``: one of the task's registered names (the only
+    one by default; required when there are several), or ``scorer:DIR`` where the task
+    registers a learned scorer."""
+    from maieutic.cli._options import RegisteredOrScorer
+    from maieutic.registry import names
+
+    known = names(kind, task)
+    if kind == "evaluator" and "scorer" in known:
+        choice: click.ParamType = RegisteredOrScorer(kind, task)
+        known = [n for n in known if n != "scorer"]
+    else:
+        choice = click.Choice(known)
+    only = known[0] if len(known) == 1 else None
+    return click.option(
+        f"--{kind}",
+        type=choice,
+        default=only,
+        required=only is None,
+        show_default=only is not None,
+        help=f"The registered {kind} to use.",
+    )
+
+
+def _strict_option() -> Callable[[Any], Any]:
+    """``--strict``, as every task means it."""
+    return click.option(
+        "--strict", is_flag=True, help="Refuse (exit 2) flagged input instead of using it."
+    )
+
+
+def _threshold_option(task: str) -> list[Callable[[Any], Any]]:
+    """``--threshold``, for a task with an evaluator that compares with one."""
+    from maieutic.registry import entry, names
+
+    if not any(entry("evaluator", task, n).threshold for n in names("evaluator", task)):
+        return []
+    return [
+        click.option(
+            "--threshold", type=float, default=None,
+            help="The evaluator's threshold, on its own scale (default: its own).",
+        )
+    ]  # fmt: skip
+
+
+def generic_evaluate(task: str) -> click.Command:
+    """``maieutic evaluate TASK --data REF [--evaluator NAME] [--out FILE] [--strict]
+    SUBMISSION...`` for a task with no evaluate command of its own."""
+    from maieutic.cli._options import out_option, stack
+
+    options = stack(
+        [
+            click.option(
+                "--data", "data_path", type=click.Path(dir_okay=False),
+                help="The task's reference data (labelled dataset) to score against.",
+            ),
+            click.argument("submissions", nargs=-1, type=click.Path()),
+            _component_option("evaluator", task),
+            *_threshold_option(task),
+            out_option,
+            click.option(
+                "--skip-unknown", is_flag=True,
+                help="Warn about and skip ids absent from --data (default: error).",
+            ),
+            _strict_option(),
+        ]
+    )  # fmt: skip
+    help_text = (
+        f"Score SUBMISSIONS of the {task} task against --data with a registered evaluator "
+        "(one submission prints a summary, several a leaderboard). Made by maieutic from "
+        "the task's registry entries (maieutic.evaluate)."
+    )
+
+    @click.pass_context
+    def command(ctx: click.Context, **values: Any) -> None:
+        _run_evaluate(ctx, task, **values)
+
+    return click.command(task, help=help_text)(options(command))
+
+
+def _run_evaluate(
+    ctx: click.Context,
+    task: str,
+    data_path: str | None,
+    submissions: tuple[str, ...],
+    evaluator: str,
+    out_path: str | None,
+    **options: Any,
+) -> None:
+    import maieutic.run
+    from maieutic.cli._common import console_for, echo_warnings, fail_on_call_failures
+    from maieutic.report.tables import print_results
+    from maieutic.tasks import get_task
+
+    done = maieutic.run.evaluate(
+        task,
+        data_path,
+        list(submissions),
+        evaluator,
+        strict=options.pop("strict"),
+        skip_unknown=options.pop("skip_unknown"),
+        out=out_path,
+        on_result=lambda result: echo_warnings(result.submission, result.warnings),
+        provenance=dict(ctx.params),
+        **options,
+    )
+    echo_warnings(task, done.warnings)
+    print_results(get_task(task), done.results, console_for(out_path))
+    fail_on_call_failures(done.failures, "model")
+
+
+def generic_generate(task: str) -> click.Command:
+    """``maieutic generate TASK --data INPUT [--generator NAME] --out FILE`` for a task
+    with no generate command of its own."""
+    from maieutic.cli._options import stack
+
+    options = stack(
+        [
+            click.option(
+                "--data", "data_path", required=True, type=click.Path(dir_okay=False),
+                help="The task's input to generate for.",
+            ),
+            _component_option("generator", task),
+            click.option(
+                "--out", "out_path", required=True, type=click.Path(dir_okay=False),
+                help="File to write, with OUT.meta.json (how it was made) beside it; "
+                "with --runs K, OUT-runK for each run.",
+            ),
+            click.option(
+                "--runs", type=click.IntRange(1), default=1, show_default=True,
+                help="Independent runs (each with its own seed).",
+            ),
+            _strict_option(),
+        ]
+    )  # fmt: skip
+    help_text = (
+        f"Generate the {task} task's output for --data with a registered generator and "
+        "write it to --out (made by maieutic from the task's registry entries: "
+        "maieutic.generate)."
+    )
+
+    @click.pass_context
+    def command(ctx: click.Context, **values: Any) -> None:
+        _run_generate(ctx, task, **values)
+
+    return click.command(task, help=help_text)(options(command))
+
+
+def _run_generate(
+    ctx: click.Context, task: str, data_path: str, generator: str, out_path: str, runs: int,
+    strict: bool,
+) -> None:  # fmt: skip
+    import maieutic.run
+    from maieutic.cli._common import echo_warnings
+    from maieutic.progress import progress
+
+    done = maieutic.run.generate(
+        task, data_path, generator, runs=runs, strict=strict, out=out_path,
+        progress=progress, provenance=dict(ctx.params),
+    )  # fmt: skip
+    echo_warnings(task, done.warnings)
+    for path in done.written:
+        click.echo(f"wrote {path}", err=True)
+    if done.uses_llm:
+        stats = done.stats
+        click.echo(
+            f"model calls: {stats.model_calls} made, {stats.cache_hits} served from the "
+            f"cache, {stats.failed} failed",
+            err=True,
+        )
+    if done.failed:
+        click.echo(f"{len(done.failed)} item(s) got nothing; see {out_path}", err=True)
+        raise SystemExit(1)
