@@ -15,7 +15,7 @@ pip install -q .
 maieutic setup-llm
 export MAIEUTIC_HOME="$WORK/home" MAIEUTIC_LLM_RUNTIME=transformers MAIEUTIC_QUIET=1
 maieutic generate cqs --generator llm --limit 1 --max-tokens 64 \
-  --data src/maieutic/samples/cqs/sample_dataset.json --out "$WORK/sub.json" || code=$?
+  --data src/maieutic/tasks/cqs/samples/sample_dataset.json --out "$WORK/sub.json" || code=$?
 # exit 1 is a generation that fell short (the 135M model may write too few questions);
 # anything else (a missing package, a crash) fails the route
 if [ "${code:-0}" -gt 1 ]; then exit "$code"; fi
