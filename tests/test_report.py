@@ -184,6 +184,7 @@ def test_a_malformed_file_exits_2_naming_it_and_writes_nothing(cli, made, tmp_pa
         ('{"results": []}', 'no "format" field'),
         ('{"format": "maieutic.unknown/9"}', "unknown format 'maieutic.unknown/9'"),
         ('{"format": "maieutic.generation/2"}', "evaluate the submission beside it"),
+        ('{"format": "maieutic.generation/3"}', "evaluate the submission beside it"),
         ('{"A_1": {"intervention_id": "A_1", "cqs": []}}', "evaluate it first"),
         ('{"format": "maieutic.results/2", "results": []}', "missing field 'task'"),
         ('{"format": "maieutic.meta-eval/2", "report": {}}', "missing field 'signature'"),

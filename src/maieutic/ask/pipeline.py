@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from maieutic.apps.ask_record import AskRecord
 from maieutic.ask.document_questions import document_questions
 from maieutic.ask.schemes import guess_schemes
 from maieutic.language.syntax import split_speaker
@@ -31,7 +32,7 @@ some 10 s on 2 cores); beyond it ``maieutic evaluate aura`` is the tool."""
 LONG_DOCUMENT_CHARS = 1500
 """From this length (or four paragraphs) a text is a document: AURA assesses a question
 set about it. A paragraph-long argument gets only the critical and Socratic questions."""
-FORMAT = "maieutic.ask/1"
+FORMAT = AskRecord.FORMAT
 
 
 @dataclass
@@ -73,7 +74,7 @@ class AskResult:
 
     def to_json(self) -> dict[str, Any]:
         """The result as written by ``--format json`` (format ``maieutic.ask/1``)."""
-        return {"format": FORMAT, **asdict(self)}
+        return AskRecord(**asdict(self)).to_json()
 
 
 def _is_document(text: str, options: AskOptions) -> bool:
@@ -187,8 +188,9 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
         origin = "llm"
     else:
         questions, origin, failures = document_questions(text), "paragraph templates", []
-    evaluator = _aura_evaluator()
-    [result] = evaluator.evaluate(document, [_question_set(questions)])
+    from maieutic.run import evaluate
+
+    [result] = evaluate("aura", document, [_question_set(questions)], evaluator=_aura_evaluator())
     summary = {
         k: result.summary[k] for k in ("answerability", "coverage", "non_redundancy", "entropy")
     }

@@ -47,6 +47,32 @@ def load_submissions(
     return loaded
 
 
+def component_options(
+    ctx: click.Context,
+    kind: str,
+    task: str,
+    name: str,
+    options: dict[str, Any],
+    *,
+    refuse_unused: bool = True,
+) -> dict[str, Any]:
+    """The factory arguments of the registered component ``name`` taken from
+    command-line ``options`` (see ``maieutic.cli._options.component_args``), checked as
+    a command checks them: a threshold given to an LLM judge and an option the
+    component does not take are usage errors (with ``refuse_unused`` False the latter
+    are left out: a command that builds several components checks them against all of
+    them), and a threshold that looks meant for another scale is warned about."""
+    from maieutic.cli._options import component_args
+
+    found = entry(kind, task, name)
+    threshold = options.get("threshold")
+    if threshold is not None and found.threshold is None:
+        raise click.UsageError(f"{kind} {name!r} does not use a threshold (it is an LLM judge)")
+    if threshold is not None and (doubt := found.threshold.doubt(threshold, name)):
+        click.echo(f"warning: {doubt}", err=True)
+    return component_args(ctx, found, options, refuse_unused=refuse_unused)
+
+
 def build(
     ctx: click.Context,
     kind: str,
@@ -56,19 +82,9 @@ def build(
     *,
     refuse_unused: bool = True,
 ) -> Any:
-    """The registered component built from command-line ``options`` (see
-    ``maieutic.cli._options.component_args``); with ``refuse_unused`` False, options
-    the component does not take are left out instead of refused (a command that builds
-    several components checks them against all of them)."""
-    from maieutic.cli._options import component_args
-
-    found = entry(kind, task, name)
-    threshold = options.get("threshold")
-    if threshold is not None and found.threshold is None:
-        raise click.UsageError(f"{kind} {name!r} does not use a threshold (it is an LLM judge)")
-    if threshold is not None and (doubt := found.threshold.doubt(threshold, name)):
-        click.echo(f"warning: {doubt}", err=True)
-    args = component_args(ctx, found, options, refuse_unused=refuse_unused)
+    """The registered component built from command-line ``options`` (checked by
+    ``component_options``)."""
+    args = component_options(ctx, kind, task, name, options, refuse_unused=refuse_unused)
     return create(kind, task, name, **args)
 
 

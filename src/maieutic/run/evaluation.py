@@ -50,6 +50,9 @@ class Evaluation:
     """About the inputs and the evaluator as a whole (each result has its own too)."""
     failures: list[str] = field(default_factory=list)
     """Model calls that failed for good (their items are unscored)."""
+    evaluator_warnings: list[str] = field(default_factory=list)
+    """The part of ``warnings`` the evaluator gave about the run as a whole (an
+    embedding model swapped…), apart from those about the inputs and the options."""
     run_figures: tuple[str, ...] = ()
     reference: Any = field(default=None, repr=False)
     """The reference data as loaded (None for a task without one)."""
@@ -117,6 +120,7 @@ def evaluate(
     skip_unknown: bool = False,
     out: str | Path | None = None,
     on_result: Callable[[EvalResult], None] | None = None,
+    on_loaded: Callable[[Any], None] | None = None,
     provenance: dict[str, Any] | None = None,
     **options: Any,
 ) -> Evaluation:
@@ -130,13 +134,15 @@ def evaluate(
     arguments (``threshold``, ``embedding_model``, ``llm``…). ``strict`` refuses flagged
     input; ``skip_unknown`` skips, with a warning, ids absent from the reference;
     ``out`` is a results file rewritten after each submission; ``on_result`` sees each
-    result as soon as it is done; ``provenance`` replaces the options recorded in the
-    results' provenance (the command line records its own).
+    result as soon as it is done; ``on_loaded`` each submission once read and checked
+    (before ``strict`` refuses it and before any model work: to show its flags);
+    ``provenance`` replaces the options recorded in the results' provenance (the
+    command line records its own).
     """
     found = get_task(task)
     io = task_io(found)
     reference = load_reference(found, io, data)
-    loaded = load_submissions(found, io, submissions, reference, strict=strict)
+    loaded = load_submissions(found, io, submissions, reference, strict=strict, on_loaded=on_loaded)
     inputs = [data, getattr(reference, "source", None), *(s.source for s in loaded)]
     refuse_overwriting_inputs(out, inputs)
     component, warnings = build("evaluator", task, evaluator, options)
@@ -152,13 +158,15 @@ def evaluate(
         component.evaluate(reference, loaded, skip_unknown=skip_unknown, on_result=keep)
     finally:
         results.close()
+    own = _evaluator_warnings(component)
     return Evaluation(
         task=task,
         evaluator=component.spec,
         results=results.results,
         provenance=results.provenance,
-        warnings=[*input_warnings(reference), *warnings, *_evaluator_warnings(component)],
+        warnings=[*input_warnings(reference), *warnings, *own],
         failures=list(component.failures),
+        evaluator_warnings=own,
         run_figures=found.run_figures,
         reference=reference,
     )

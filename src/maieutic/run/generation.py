@@ -169,6 +169,7 @@ def generate(
     strict: bool = False,
     out: str | Path | None = None,
     progress: Progress | None = None,
+    on_flags: Callable[[list[Flag]], None] | None = None,
     provenance: dict[str, Any] | None = None,
     **options: Any,
 ) -> Generation:
@@ -180,8 +181,9 @@ def generate(
     ``strategies``…). ``runs`` repeats the run with fresh seeds; ``limit`` keeps the
     first N items; ``strict`` refuses flagged input before any model work; ``out``
     writes each run's outputs as it ends, as the command line does (see
-    ``Generation.save``); ``progress`` shows each run's progress; ``provenance``
-    replaces the options recorded.
+    ``Generation.save``); ``progress`` shows each run's progress; ``on_flags`` sees
+    what the input holds that is worth a warning (before ``strict`` refuses it);
+    ``provenance`` replaces the options recorded.
     """
     if runs < 1:
         raise DataError("runs must be at least 1")
@@ -193,6 +195,8 @@ def generate(
     if limit:
         loaded = io.first(loaded, limit)
     flags = io.input_flags(loaded, options)
+    if on_flags:
+        on_flags(flags)
     if strict:
         refuse_flags(flags)
     component, warnings = build("generator", task, generator, options)

@@ -17,14 +17,13 @@ from maieutic.data.files import write_json
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
 from maieutic.generate.protocol import GenerationRun
+from maieutic.records.generation import GenerationRecord
 from maieutic.registry import Spec
 from maieutic.signature import Signature
 
 if TYPE_CHECKING:
     from maieutic.run.generation import Generation
     from maieutic.tasks import Task
-
-GENERATION_FORMAT = "maieutic.generation/2"
 
 
 def meta_path(path: Path) -> Path:
@@ -56,17 +55,31 @@ class RecordContext:
     n_runs: int = 1
     flags: list[Flag] = field(default_factory=list)
 
-    def common(self, run: GenerationRun) -> dict[str, Any]:
-        """The fields every task's record shares, in the order the records use."""
-        return {
-            "format": GENERATION_FORMAT,
-            "task": self.task,
-            "signature": self.signature.as_dict(),
-            "signature_string": str(self.signature),
-            "generator": self.generator.to_json(),
-            "provenance": self.provenance,
-            "model_calls": {"made": run.stats.model_calls, "cache_hits": run.stats.cache_hits},
-        }
+    def record(
+        self,
+        run: GenerationRun,
+        details: dict[str, Any] | None = None,
+        *,
+        model_calls: bool = True,
+        warnings: list[str] | None = None,
+        failed: dict[str, Any] | list[Any] | None = None,
+    ) -> dict[str, Any]:
+        """The generation record of one file (``maieutic.generation/3``) as written:
+        what every task's record says, the run's model calls (unless ``model_calls`` is
+        False), ``warnings`` and ``failed`` where given, then the task's own
+        ``details``."""
+        calls = {"made": run.stats.model_calls, "cache_hits": run.stats.cache_hits}
+        return GenerationRecord(
+            task=self.task,
+            signature=self.signature.as_dict(),
+            signature_string=str(self.signature),
+            generator=self.generator,
+            provenance=self.provenance,
+            model_calls=calls if model_calls else None,
+            warnings=warnings,
+            failed=failed,
+            extra_fields=details or {},
+        ).to_json()
 
 
 class TaskIO:
@@ -105,7 +118,7 @@ class TaskIO:
     def parts(self, run: GenerationRun, data: Any, context: RecordContext) -> list[GeneratedPart]:
         """The output of one generation run and its record, per file to write."""
         output = [o.to_json() if hasattr(o, "to_json") else o for o in run.outcomes]
-        record = {**context.common(run), "run": context.run_index + 1, "warnings": run.warnings}
+        record = context.record(run, {"run": context.run_index + 1}, warnings=run.warnings)
         name = f"run{context.run_index + 1}" if context.n_runs > 1 else ""
         return [GeneratedPart(name, output, record)]
 

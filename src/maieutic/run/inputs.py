@@ -3,7 +3,7 @@ the submissions, read and checked before any model work starts."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,11 +55,18 @@ def as_list(values: Any) -> list[Any]:
 
 
 def load_submissions(
-    task: Task, io: TaskIO, given: Any, reference: Any, *, strict: bool = False
+    task: Task,
+    io: TaskIO,
+    given: Any,
+    reference: Any,
+    *,
+    strict: bool = False,
+    on_loaded: Callable[[Any], None] | None = None,
 ) -> list[Any]:
     """Every submission read (paths) or taken as given (objects), checked against the
-    reference, refused when flagged under ``strict``, and named uniquely. With none
-    given, the submissions the reference carries itself are scored."""
+    reference, shown to ``on_loaded``, refused when flagged under ``strict``, and named
+    uniquely. With none given, the submissions the reference carries itself are
+    scored."""
     items = as_list(given)
     loaded = []
     for item in items:  # in the order given; a path may stand for several files
@@ -74,6 +81,8 @@ def load_submissions(
     for submission in loaded:
         if reference is not None and task.check_submission:
             task.check_submission(submission, reference)
+        if on_loaded:
+            on_loaded(submission)
         if strict:
             refuse_flags(submission.flags)
     names = unique_names([s.name for s in loaded], [s.source for s in loaded])

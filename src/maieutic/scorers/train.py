@@ -24,12 +24,12 @@ from sklearn.preprocessing import StandardScaler
 from maieutic import __version__
 from maieutic.errors import DataError
 from maieutic.progress import progress
+from maieutic.records.scorer import ScorerManifest
 from maieutic.scorers.examples import Examples
 from maieutic.scorers.features import WITH_NGRAMS, QuestionNgrams, with_ngrams
 from maieutic.scorers.figures import binary_figures, three_class_kappa
 from maieutic.scorers.grouped_cv import out_of_fold
 from maieutic.scorers.model import (
-    FORMAT,
     LearnedScorer,
     LinearModel,
     context_hash,
@@ -212,25 +212,24 @@ def train(
     cv = cross_validate(examples, features, c, seed, ngrams=with_ngrams)
     model, ngrams = fit_model(examples, features, features_version, c, seed)
     threshold = base_rate_threshold(cv["oof_scores"], examples.target)
-    manifest = {
-        "format": FORMAT,
-        "task": task,
-        "positive": examples.positive,
-        "classes": sorted(set(examples.labels)),
-        "threshold": threshold,
-        "threshold_rule": "accept the data's positive rate (out-of-fold probabilities)",
-        "model": {
+    manifest = ScorerManifest(
+        task=task,
+        positive=examples.positive,
+        classes=sorted(set(examples.labels)),
+        threshold=threshold,
+        threshold_rule="accept the data's positive rate (out-of-fold probabilities)",
+        model={
             "family": "logistic-regression",
             "C": c,
             "standardised": True if ngrams is None else "dense block",
             **({"ngrams": len(ngrams), "dense_weight": NGRAM_DENSE_WEIGHT} if ngrams else {}),
         },
-        "features": {
+        features={
             "version": features_version,
             "encoder": encoder_identity,
             "encoder_model": encoder_model,
         },
-        "training": {
+        training={
             "data": data_name,
             "data_sha256": hashlib.sha256(data_bytes).hexdigest(),
             "n_pairs": len(examples),
@@ -238,8 +237,8 @@ def train(
             "seed": seed,
             **(source or {}),
         },
-        "trained_contexts": sorted({context_hash(c) for c in examples.contexts}),
-        "cv": cv["figures"],
-        "maieutic_version": __version__,
-    }
+        trained_contexts=sorted({context_hash(c) for c in examples.contexts}),
+        cv=cv["figures"],
+        maieutic_version=__version__,
+    ).to_json()
     return Trained(LearnedScorer(model, manifest, ngrams), cv["figures"])

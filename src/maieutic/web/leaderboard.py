@@ -92,9 +92,8 @@ def run_leaderboard(
     step: Step,
 ) -> dict[str, Any]:
     """Score the submissions; the leaderboard rows, the legend and the results file."""
-    from maieutic.evaluate.results_file import ResultsFile
-    from maieutic.provenance import provenance
     from maieutic.report.tables import legend
+    from maieutic.run import evaluate
 
     scorer, embeds = _evaluator(task, evaluator)
     step("loading the evaluator" + (" and its embedding model" if embeds else ""))
@@ -106,16 +105,21 @@ def run_leaderboard(
         "skip_unknown": skip_unknown,
         "via": "maieutic serve",
     }
-    results = ResultsFile(None, task.name, provenance(options), task.run_figures)
-    scorer.evaluate(dataset, submissions, skip_unknown=skip_unknown, on_result=results.add)
-    matcher = getattr(scorer, "matcher", None)
+    run = evaluate(
+        task.name,
+        dataset,
+        list(submissions),
+        evaluator=scorer,
+        skip_unknown=skip_unknown,
+        provenance=options,
+    )
     return {
         "evaluator": evaluator,
         "dataset": options["data"],
         "size": task.web_leaderboard.describe(dataset),
         "headers": [(c.header, c.description) for c in task.columns],
-        "rows": _rows(task, results.results),
+        "rows": _rows(task, run.results),
         "legend": legend(task),
-        "warnings": list(getattr(dataset, "warnings", [])) + list(getattr(matcher, "warnings", [])),
-        "payload": results.payload(),
+        "warnings": list(getattr(dataset, "warnings", [])) + run.evaluator_warnings,
+        "payload": run.to_json(),
     }

@@ -210,6 +210,7 @@ def test_strict_refuses_the_first_flag_with_a_count(tmp_path):
     [
         ('{"format": "maieutic.results/2", "results": []}', "this is a maieutic results file"),
         ('{"format": "maieutic.generation/2", "run": 1}', "this is a generation record"),
+        ('{"format": "maieutic.generation/3", "task": "cqs"}', "this is a generation record"),
         ("id,cq\nA_1,Why?\n", "this looks like CSV (comma-separated values), not JSON"),
         ("id\tcq\nA_1\tWhy?\n", "this looks like TSV (tab-separated values), not JSON"),
     ],

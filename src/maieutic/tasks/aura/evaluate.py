@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from maieutic.data.flags import Flag
+from maieutic.evaluate.base import BaseEvaluator
 from maieutic.evaluate.result import EvalResult
 from maieutic.registry import Spec
 from maieutic.signature import Signature
@@ -48,7 +49,7 @@ def document_fingerprint(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class AuraEvaluator:
+class AuraEvaluator(BaseEvaluator):
     """Answerability, coverage, non-redundancy and structural entropy of question sets."""
 
     def __init__(
@@ -66,7 +67,6 @@ class AuraEvaluator:
         self.top_k = top_k
         self.link_threshold = link_threshold
         self.entropy = entropy
-        self.failures: list[str] = []
         self.spec = Spec("evaluator", "aura", "aura", {})
         self._indexed: dict[str, IndexedDocument] = {}
 
@@ -143,47 +143,32 @@ class AuraEvaluator:
                 record["answerable_probability"] = p
         return metrics, records
 
-    def evaluate(
-        self,
-        document: Document,
-        submissions: Sequence[QuestionSet],
-        *,
-        skip_unknown: bool = False,
-        on_result: Callable[[EvalResult], None] | None = None,
-    ) -> list[EvalResult]:
-        """Score each question set against ``document``."""
-        out = []
-        for submission in submissions:
-            metrics, records = self.score_set(document, submission.questions)
-            indexed = self.index(document)
-            n_necessary = sum(u.type == "necessary" for u in indexed.units)
-            summary = {
-                **metrics,
-                "n_questions": len(records),
-                "n_answerable": sum(r["answerable"] for r in records),
-                "n_units": len(indexed.units),
-                "n_necessary": n_necessary,
-            }
-            warnings = [f.short for f in submission.flags]
-            if self.learned:
-                warnings += self.learned.warnings
-            if not records:
-                warnings.append(
-                    "the question set is empty: every metric is 0 but non-redundancy (1)"
-                )
-            result = EvalResult(
-                "aura",
-                submission.name,
-                submission.source,
-                self.signature(document, len(indexed.units)),
-                self.spec,
-                sum(metrics[m] for m in METRICS) / len(METRICS),
-                summary,
-                records,
-                flags=submission.flags,
-                warnings=warnings,
-            )
-            out.append(result)
-            if on_result:
-                on_result(result)
-        return out
+    def evaluate_one(self, reference: Document, submission: QuestionSet) -> EvalResult:
+        """One question set's four metrics against the document."""
+        metrics, records = self.score_set(reference, submission.questions)
+        indexed = self.index(reference)
+        n_necessary = sum(u.type == "necessary" for u in indexed.units)
+        summary = {
+            **metrics,
+            "n_questions": len(records),
+            "n_answerable": sum(r["answerable"] for r in records),
+            "n_units": len(indexed.units),
+            "n_necessary": n_necessary,
+        }
+        warnings = [f.short for f in submission.flags]
+        if self.learned:
+            warnings += self.learned.warnings
+        if not records:
+            warnings.append("the question set is empty: every metric is 0 but non-redundancy (1)")
+        return EvalResult(
+            "aura",
+            submission.name,
+            submission.source,
+            self.signature(reference, len(indexed.units)),
+            self.spec,
+            sum(metrics[m] for m in METRICS) / len(METRICS),
+            summary,
+            records,
+            flags=submission.flags,
+            warnings=warnings,
+        )

@@ -29,10 +29,11 @@ class AuraMetaEval(Record):
     n_questions: int
     n_passages: int | None = optional()
     n_unanswerable: int | None = optional()
-    spearman_question: float | None = optional()
-    roc_auc_unanswerable: float | None = optional()
-    spearman_system_answerable: float | None = optional()
-    spearman_system_score: float | None = optional()
+    # a figure that is undefined on the data is written as null, never left out
+    spearman_question: float | None = None
+    roc_auc_unanswerable: float | None = None
+    spearman_system_answerable: float | None = None
+    spearman_system_score: float | None = None
     systems: dict[str, dict[str, Any]]
     """{system: {"answerable", "score", "coverage", "human", "n", ...}}."""
     learned: dict[str, Any] | None = optional()

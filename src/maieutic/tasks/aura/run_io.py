@@ -27,8 +27,7 @@ class AuraIO(TaskIO):
         self, run: GenerationRun, data: Document, context: RecordContext
     ) -> list[GeneratedPart]:
         """The questions, each once, and the record (as ``maieutic generate aura`` writes)."""
-        common = context.common(run)
-        record = {**common, "passages": [o.to_json() for o in run.outcomes]}
+        record = context.record(run, {"passages": [o.to_json() for o in run.outcomes]})
         questions = list(dict.fromkeys(q for o in run.outcomes for q in o.questions))
         name = f"run{context.run_index + 1}" if context.n_runs > 1 else ""
         return [GeneratedPart(name, questions, record)]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -313,20 +313,4 @@ class RubricScorer(BaseEvaluator):
             items=scored,
             flags=submission.flags,
             n_unscored=summary["n_incomplete"],
-        )
-
-    def evaluate(
-        self,
-        reference: Any,
-        submissions: Sequence[AnswerFile] | None = None,
-        *,
-        skip_unknown: bool = False,
-        on_result: Callable[[EvalResult], None] | None = None,
-    ) -> list[EvalResult]:
-        """An ``EvalResult`` per answer file, as the ``Evaluator`` protocol asks
-        (``reference`` is ignored: CompQA has none)."""
-        if submissions is None:  # the older call evaluate(files, on_result=…)
-            reference, submissions = None, reference
-        return super().evaluate(
-            reference, submissions, skip_unknown=skip_unknown, on_result=on_result
         )

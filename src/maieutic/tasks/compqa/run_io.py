@@ -70,21 +70,15 @@ class CompQAIO(TaskIO):
 
     def parts(self, run: GenerationRun, data: Any, context: RecordContext) -> list[GeneratedPart]:
         """One answer list and record per scenario (as ``maieutic generate compqa``)."""
-        common = context.common(run)
         scenarios = context.generator.args.get("scenarios") or SCENARIOS
         prefix = f"run{context.run_index + 1}_" if context.n_runs > 1 else ""
+        flags = [f.to_json() for f in context.flags]
         parts = []
         for scenario in scenarios:
             outcomes = [o for o in run.outcomes if o.scenario == scenario]
-            record = {
-                "format": common["format"],
-                "task": common["task"],
-                "scenario": scenario,
-                **{k: common[k] for k in ("signature", "signature_string", "generator")},
-                "provenance": common["provenance"],
-                "flags": [f.to_json() for f in context.flags],
-                "failed": [{"index": o.index, "failure": o.failure} for o in outcomes if o.failed],
-            }
+            failed = [{"index": o.index, "failure": o.failure} for o in outcomes if o.failed]
+            details = {"scenario": scenario, "flags": flags}
+            record = context.record(run, details, model_calls=False, failed=failed)
             answers = [o.to_json() for o in outcomes if not o.failed]
             parts.append(GeneratedPart(f"{prefix}scenario_{scenario}", answers, record))
         return parts

@@ -7,10 +7,11 @@ evaluators (``maieutic.tasks.cqs.evaluators``) build.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from maieutic.errors import DataError
+from maieutic.evaluate.base import BaseEvaluator
 from maieutic.evaluate.result import EvalResult
 from maieutic.language.wellformed import check_question
 from maieutic.registry import Spec
@@ -71,7 +72,7 @@ def check_ids(dataset: CQDataset, submission: Submission, *, skip_unknown: bool)
     return unknown
 
 
-class CQEvaluator:
+class CQEvaluator(BaseEvaluator):
     """Scores submissions with a matcher and a threshold (None for LLM judges).
 
     Args:
@@ -95,6 +96,10 @@ class CQEvaluator:
         self.extra_references = list(extra_references)
         # replaced by the registry's record when built through it
         self.spec = Spec("evaluator", "cqs", matcher.name, {"threshold": threshold})
+        # what ``prepare`` found for the run under way: each submission's unknown ids
+        # (by object), and the signature shared when there are no extra references
+        self._unknown: dict[int, list[str]] = {}
+        self._shared: Signature | None = None
 
     @property
     def failures(self) -> list[str]:
@@ -115,40 +120,33 @@ class CQEvaluator:
             extra={**fields, **(extra or {})},
         )
 
-    def evaluate(
-        self,
-        dataset: CQDataset,
-        submissions: Sequence[Submission],
-        *,
-        skip_unknown: bool = False,
-        on_result: Callable[[EvalResult], None] | None = None,
-    ) -> list[EvalResult]:
-        """Evaluate each submission; ``on_result`` is called as soon as each one is done.
-
-        Every id is checked before any model work starts. Without extra references all
+    def prepare(
+        self, reference: CQDataset, submissions: Sequence[Submission], *, skip_unknown: bool
+    ) -> None:
+        """Check every id before any model work starts. Without extra references all
         texts of all submissions go to the matcher at once, so each distinct text is
-        encoded once, in full batches.
-        """
-        unknown = [check_ids(dataset, s, skip_unknown=skip_unknown) for s in submissions]
+        encoded once, in full batches."""
+        self._unknown = {
+            id(s): check_ids(reference, s, skip_unknown=skip_unknown) for s in submissions
+        }
         if not self.extra_references:
-            self.matcher.prepare(_work(dataset, submissions))
-            shared = self.signature(dataset)  # fingerprinting hashes every reference: once
-        out = []
-        for submission, skipped in zip(submissions, unknown, strict=True):
-            references = dataset
-            if self.extra_references:  # each sees the references without its own questions
-                references, n_left_out = with_extra_references(
-                    dataset, self.extra_references, leave_out=submission
-                )
-                extra = {"extra_refs": references.n_references - dataset.n_references}
-                extra["left_out"] = n_left_out
-                self.matcher.prepare(_work(references, [submission]))
-            signature = self.signature(references, extra) if self.extra_references else shared
-            result = self._one(references, submission, skipped, signature)
-            out.append(result)
-            if on_result:
-                on_result(result)
-        return out
+            self.matcher.prepare(_work(reference, submissions))
+            # fingerprinting hashes every reference: once per run
+            self._shared = self.signature(reference)
+
+    def evaluate_one(self, reference: CQDataset, submission: Submission) -> EvalResult:
+        """One submission's result; with extra references, it is scored against the
+        references without its own questions."""
+        if not self.extra_references:
+            return self._one(reference, submission, self._unknown[id(submission)], self._shared)
+        references, n_left_out = with_extra_references(
+            reference, self.extra_references, leave_out=submission
+        )
+        extra = {"extra_refs": references.n_references - reference.n_references}
+        extra["left_out"] = n_left_out
+        self.matcher.prepare(_work(references, [submission]))
+        signature = self.signature(references, extra)
+        return self._one(references, submission, self._unknown[id(submission)], signature)
 
     def _one(
         self, dataset: CQDataset, submission: Submission, unknown: list[str], signature: Signature

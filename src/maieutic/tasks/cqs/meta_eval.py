@@ -21,6 +21,7 @@ from maieutic.errors import DataError
 from maieutic.evaluate.agreement import UNSCORED, agreement_report, kappa_or_none
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.sweep import sweep_thresholds
+from maieutic.run import evaluate
 from maieutic.signature import Signature
 from maieutic.stats import UndefinedStatistic, pearson, spearman
 from maieutic.tasks.cqs.data import LABELS, CQDataset, Intervention, ReferenceQuestion, Submission
@@ -156,7 +157,7 @@ def compare(
     overall: dict[str, list[float | None]] = {}
     signatures: dict[str, str] = {}
     for name, evaluator in evaluators.items():
-        results = evaluator.evaluate(dataset, submissions, skip_unknown=True)
+        results = evaluate("cqs", dataset, submissions, evaluator=evaluator, skip_unknown=True)
         labels[name] = [label for r in results for label in _question_labels(r)]
         overall[name] = [r.score for r in results]
         signatures[name] = str(results[0].signature) if results else ""

@@ -29,24 +29,17 @@ class CQsIO(TaskIO):
         self, run: GenerationRun, data: CQDataset, context: RecordContext
     ) -> list[GeneratedPart]:
         """The submission and its record (as ``maieutic generate cqs`` writes them)."""
-        common = context.common(run)
-        record = {
-            "format": common["format"],
+        details = {
             "run": context.run_index + 1,
-            "signature": common["signature"],
-            "signature_string": common["signature_string"],
-            "generator": common["generator"],
-            "provenance": common["provenance"],
             "n_interventions": len(run.outcomes),
-            "model_calls": common["model_calls"],
-            "warnings": run.warnings,
-            "failed": {o.intervention_id: o.reason for o in run.outcomes if o.failed},
             "notes": {o.intervention_id: o.note for o in run.outcomes if getattr(o, "note", None)},
             "rejected": {
                 o.intervention_id: o.rejected for o in run.outcomes if getattr(o, "rejected", None)
             },
             "candidates": {o.intervention_id: o.candidates for o in run.outcomes},
         }
+        failed = {o.intervention_id: o.reason for o in run.outcomes if o.failed}
+        record = context.record(run, details, warnings=run.warnings, failed=failed)
         name = f"run{context.run_index + 1}" if context.n_runs > 1 else ""
         return [GeneratedPart(name, to_submission(run.outcomes), record)]
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
+from maieutic.evaluate.base import BaseEvaluator
 from maieutic.evaluate.result import EvalResult
 from maieutic.registry import Spec
 from maieutic.signature import Signature
@@ -133,7 +134,7 @@ def _predictions_for(
     return out, flags, warnings
 
 
-class FocusEvaluator:
+class FocusEvaluator(BaseEvaluator):
     """Types and spans of FOCUS predictions against gold data."""
 
     def __init__(
@@ -147,8 +148,11 @@ class FocusEvaluator:
         self.pairing = pairing
         self.embedding = embedding
         """A ``TokenEmbeddingScorer`` (or None: no embedding score)."""
-        self.failures: list[str] = []
         self.spec = Spec("evaluator", "focus", "type-span", {"mode": mode, "pairing": pairing})
+        # what ``prepare`` found for the run under way: each submission's pairs with
+        # the gold arguments (by object), and the run's signature
+        self._prepared: dict[int, tuple[list, list[Flag], list[str]]] = {}
+        self._signature: Signature | None = None
 
     def signature(self, gold: FocusSet) -> Signature:
         """The signature of results made against ``gold``."""
@@ -213,56 +217,50 @@ class FocusEvaluator:
             for p, references in jobs:
                 p.scores_all["embedding"] = max(next(values) for _ in references)
 
-    def evaluate(
-        self,
-        gold: FocusSet,
-        submissions: Sequence[FocusSet],
-        *,
-        skip_unknown: bool = False,
-        on_result: Callable[[EvalResult], None] | None = None,
-    ) -> list[EvalResult]:
-        """Score each submission against ``gold``; ``on_result`` gets each at once."""
-        prepared = [_predictions_for(gold, s, skip_unknown) for s in submissions]
-        signature = self.signature(gold)
-        out = []
-        for submission, (triples, flags, warnings) in zip(submissions, prepared, strict=True):
-            items = [
-                FocusItemResult(
-                    g.id,
-                    g.category,
-                    sorted(g.type_set()),
-                    sorted(p.type_set()),
-                    self._pairs(g, p),
-                    missing,
-                )
-                for g, p, missing in triples
-            ]
-            self._score_spans(items, gold)
-            pairs = [(g, p) for g, p, _ in triples]
-            classification = {mode: classification_scores(pairs, mode) for mode in MODES}
-            summary = {
-                "mode": self.mode,
-                "pairing": self.pairing,
-                "n_items": len(items),
-                "n_missing": sum(i.missing for i in items),
-                "classification": classification,
-                "spans": span_summary([p for i in items for p in i.pairs], "scores"),
-                "spans_all": span_summary([p for i in items for p in i.pairs], "scores_all"),
-            }
-            all_flags = submission.flags + flags
-            result = EvalResult(
-                "focus",
-                submission.name,
-                submission.source,
-                signature,
-                self.spec,
-                classification[self.mode]["with_none"]["macro"]["f1"],
-                summary,
-                items,
-                flags=all_flags,
-                warnings=[*submission.warnings, *warnings, *(f.short for f in all_flags)],
+    def prepare(
+        self, reference: FocusSet, submissions: Sequence[FocusSet], *, skip_unknown: bool
+    ) -> None:
+        """Pair every submission with the gold arguments before any span is scored (an
+        unknown id or a changed argument is an error before any model work)."""
+        self._prepared = {id(s): _predictions_for(reference, s, skip_unknown) for s in submissions}
+        self._signature = self.signature(reference)
+
+    def evaluate_one(self, reference: FocusSet, submission: FocusSet) -> EvalResult:
+        """One prediction file's types and spans against the gold data."""
+        triples, flags, warnings = self._prepared[id(submission)]
+        items = [
+            FocusItemResult(
+                g.id,
+                g.category,
+                sorted(g.type_set()),
+                sorted(p.type_set()),
+                self._pairs(g, p),
+                missing,
             )
-            out.append(result)
-            if on_result:
-                on_result(result)
-        return out
+            for g, p, missing in triples
+        ]
+        self._score_spans(items, reference)
+        pairs = [(g, p) for g, p, _ in triples]
+        classification = {mode: classification_scores(pairs, mode) for mode in MODES}
+        summary = {
+            "mode": self.mode,
+            "pairing": self.pairing,
+            "n_items": len(items),
+            "n_missing": sum(i.missing for i in items),
+            "classification": classification,
+            "spans": span_summary([p for i in items for p in i.pairs], "scores"),
+            "spans_all": span_summary([p for i in items for p in i.pairs], "scores_all"),
+        }
+        all_flags = submission.flags + flags
+        return EvalResult(
+            "focus",
+            submission.name,
+            submission.source,
+            self._signature,
+            self.spec,
+            classification[self.mode]["with_none"]["macro"]["f1"],
+            summary,
+            items,
+            flags=all_flags,
+            warnings=[*submission.warnings, *warnings, *(f.short for f in all_flags)],
+        )

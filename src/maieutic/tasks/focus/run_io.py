@@ -43,17 +43,12 @@ class FocusIO(TaskIO):
         self, run: GenerationRun, data: FocusSet, context: RecordContext
     ) -> list[GeneratedPart]:
         """The prediction set and its record (as ``maieutic generate focus`` writes them)."""
-        common = context.common(run)
-        record = {
-            **{k: common[k] for k in ("format", "task", "signature", "signature_string")},
-            "generator": common["generator"],
-            "provenance": common["provenance"],
+        details = {
             "n_arguments": len(run.outcomes),
-            "model_calls": common["model_calls"],
-            "warnings": run.warnings,
-            "failed": {o.id: o.failure for o in run.outcomes if o.failed},
             "outcomes": {o.id: o.to_json() for o in run.outcomes},
         }
+        failed = {o.id: o.failure for o in run.outcomes if o.failed}
+        record = context.record(run, details, warnings=run.warnings, failed=failed)
         name = f"run{context.run_index + 1}" if context.n_runs > 1 else ""
         return [GeneratedPart(name, to_prediction_set(run.outcomes, data, PREDICTIONS), record)]
 

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from maieutic.cli._common import build, meta_path, progress_bar
+import maieutic
+from maieutic.cli._common import component_options
 from maieutic.cli._options import llm_options, sampling_options
-from maieutic.data.files import is_stdout, rewritable, write_json
-from maieutic.provenance import provenance
-from maieutic.tasks import get_task
+from maieutic.data.files import is_stdout, rewritable
+from maieutic.progress import progress
 from maieutic.tasks.aura.generation import GRANULARITIES, STRATEGIES
 
 
@@ -61,36 +59,26 @@ def generate_aura(ctx, document_path, out_path, **options) -> None:
     default); score them with ``maieutic evaluate aura DOCUMENT OUT``."""
     if is_stdout(out_path) or not rewritable(out_path):
         raise click.UsageError("--out must be a file path (a .meta.json is written beside it)")
-    document = get_task("aura").load_reference(document_path)
-    component = build(ctx, "generator", "aura", "llm", options)
-    with progress_bar("generating") as update:
-        run = component.generate(document, on_progress=update)
-    questions = list(dict.fromkeys(q for o in run.outcomes for q in o.questions))
-    write_json(out_path, questions)
-    write_json(meta_path(Path(out_path)), _record(ctx, component, document, run))
-    failed = [o for o in run.outcomes if o.failed]
+    args = component_options(ctx, "generator", "aura", "llm", options)
+    generated = maieutic.generate(
+        "aura",
+        document_path,
+        generator="llm",
+        out=out_path,
+        progress=progress,
+        provenance=ctx.params,
+        **args,
+    )
+    [run] = generated.runs
     click.echo(
-        f"wrote {out_path} ({len(questions)} questions from {len(run.outcomes)} passages)", err=True
+        f"wrote {out_path} ({len(generated.output)} questions from {len(run.outcomes)} passages)",
+        err=True,
     )
     click.echo(
         f"model calls: {run.stats.model_calls} made, {run.stats.cache_hits} served from the cache, "
         f"{run.stats.failed} failed",
         err=True,
     )
-    if failed:
+    if failed := [o for o in run.outcomes if o.failed]:
         click.echo(f"{len(failed)} passage(s) failed; first: {failed[0].failure}", err=True)
         raise SystemExit(1)
-
-
-def _record(ctx, component, document, run) -> dict:
-    signature = component.signature(document)
-    return {
-        "format": "maieutic.generation/2",
-        "task": "aura",
-        "signature": signature.as_dict(),
-        "signature_string": str(signature),
-        "generator": component.spec.to_json(),
-        "provenance": provenance(ctx.params),
-        "model_calls": {"made": run.stats.model_calls, "cache_hits": run.stats.cache_hits},
-        "passages": [o.to_json() for o in run.outcomes],
-    }

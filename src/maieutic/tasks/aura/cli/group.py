@@ -5,18 +5,25 @@ from __future__ import annotations
 
 import click
 
-from maieutic.cli._common import build, console_for, echo_warnings, refuse_overwriting_inputs
+import maieutic
+from maieutic.cli._common import (
+    component_options,
+    console_for,
+    echo_warnings,
+    refuse_overwriting_inputs,
+)
 from maieutic.cli._options import embedding_options, out_option, stack, strict_option
+from maieutic.data.files import write_json
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
 from maieutic.evaluate.result import unique_names
-from maieutic.evaluate.results_file import ResultsFile
 from maieutic.provenance import provenance
 from maieutic.registry import names
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
 from maieutic.tasks.aura.compare import compare_table, preference
 from maieutic.tasks.aura.evaluate import METRICS, QuestionSet
+from maieutic.tasks.aura.records import AuraCompare
 
 _AURA_OPTIONS = [
     click.option(
@@ -94,7 +101,7 @@ def load_sets(task, document, paths: tuple[str, ...], strict: bool) -> list[Ques
     else:
         raise DataError("no question sets: give SETS, or a JSON document with question lists")
     for question_set in sets:
-        echo_warnings(question_set.name, [f.short for f in question_set.flags])
+        echo_flags(question_set)
         if strict:
             refuse_flags(question_set.flags)
     for question_set, name in zip(
@@ -102,6 +109,11 @@ def load_sets(task, document, paths: tuple[str, ...], strict: bool) -> list[Ques
     ):
         question_set.name = name
     return sets
+
+
+def echo_flags(question_set: QuestionSet) -> None:
+    """What a question set holds that is scored but worth a warning."""
+    echo_warnings(question_set.name, [f.short for f in question_set.flags])
 
 
 @click.command("aura")
@@ -114,17 +126,20 @@ def load_sets(task, document, paths: tuple[str, ...], strict: bool) -> list[Ques
 def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
     """Score question SETS (JSON lists or one question per line) against DOCUMENT
     (Markdown, text, PDF, or a JSON with "passage" and question lists)."""
-    task = get_task("aura")
-    doc = task.load_reference(document)
-    loaded = load_sets(task, doc, sets, strict)
     refuse_overwriting_inputs(out_path, [document, *sets])
-    scorer = build(ctx, "evaluator", "aura", evaluator, options)
-    results = ResultsFile(out_path, "aura", provenance(ctx.params), task.run_figures)
-    try:
-        scorer.evaluate(doc, loaded, on_result=results.add)
-    finally:
-        results.close()
-    print_results(task, results.results, console_for(out_path))
+    args = component_options(ctx, "evaluator", "aura", evaluator, options)
+    run = maieutic.evaluate(
+        "aura",
+        document,
+        list(sets),
+        evaluator=evaluator,
+        strict=strict,
+        out=out_path,
+        on_loaded=echo_flags,
+        provenance=ctx.params,
+        **args,
+    )
+    print_results(get_task("aura"), run.results, console_for(out_path))
 
 
 @click.group()
@@ -141,28 +156,25 @@ def aura() -> None:
 def compare(ctx, document, sets, evaluator, out_path, **options):
     """Which of two question sets on DOCUMENT is better, per metric and overall (the
     majority of the four metrics, and their mean)."""
-    task = get_task("aura")
-    doc = task.load_reference(document)
-    loaded = load_sets(task, doc, sets, strict=False)
-    if len(loaded) != 2:
-        raise click.UsageError(f"compare needs exactly two question sets, got {len(loaded)}")
-    scorer = build(ctx, "evaluator", "aura", evaluator, options)
-    first, second = scorer.evaluate(doc, loaded)
+    doc = get_task("aura").load_reference(document)
+    given = len(sets) or len(doc.question_sets)
+    if given and given != 2:
+        raise click.UsageError(f"compare needs exactly two question sets, got {given}")
+    args = component_options(ctx, "evaluator", "aura", evaluator, options)
+    scored = maieutic.evaluate(
+        "aura", doc, list(sets), evaluator=evaluator, on_loaded=echo_flags, **args
+    )
+    first, second = scored.results
     verdict = preference(first, second)
     console_for(out_path).print(compare_table(first, second, verdict))
     if out_path:
-        from maieutic.data.files import write_json
-
-        write_json(
-            out_path,
-            {
-                "format": "maieutic.aura.compare/1",
-                "provenance": provenance(ctx.params),
-                "sets": [first.to_json(), second.to_json()],
-                "preference": verdict,
-                "metrics": list(METRICS),
-            },
+        record = AuraCompare(
+            provenance=provenance(ctx.params),
+            sets=[first, second],
+            preference=verdict,
+            metrics=list(METRICS),
         )
+        write_json(out_path, record.to_json())
     click.echo(f"preferred: {verdict['majority_name'] or 'tie'} (majority of metrics)", err=True)
 
 

@@ -15,6 +15,7 @@ from maieutic.report.tables import fmt
 from maieutic.tasks.aura.cli.group import aura_options
 from maieutic.tasks.aura.data import Document
 from maieutic.tasks.aura.qgeval import load_qgeval, qgeval_agreement
+from maieutic.tasks.aura.records import AuraMetaEval
 
 
 def _systems_table(report: dict) -> Table:
@@ -117,13 +118,10 @@ def meta_eval_aura(ctx, qgeval_path, evaluator, out_path, **options):
     console.print(table)
     console.print(_systems_table(report))
     if out_path:
-        write_json(
-            out_path,
-            {
-                "format": "maieutic.aura.meta-eval/1",
-                "signature": signature.as_dict(),
-                "evaluator": scorer.spec.to_json(),
-                "provenance": provenance(ctx.params),
-                **report,
-            },
+        record = AuraMetaEval(
+            signature=signature.as_dict(),
+            evaluator=scorer.spec,
+            provenance=provenance(ctx.params),
+            **report,
         )
+        write_json(out_path, record.to_json())

@@ -22,6 +22,7 @@ from maieutic.tasks.aura.cli.group import aura, aura_options, load_sets
 from maieutic.tasks.aura.data import Document, read_document, read_questions
 from maieutic.tasks.aura.evaluate import METRICS
 from maieutic.tasks.aura.qgeval import load_qgeval
+from maieutic.tasks.aura.records import AuraAgree, AuraSweep
 from maieutic.tasks.aura.sweep import mean_shift
 
 
@@ -68,10 +69,7 @@ def sweep(ctx, document, sets, qgeval_path, evaluator, out_path, **options):
         table.add_row(f"{row['threshold']:g}{mark}", *(f"{row[m]:.3f}" for m in (*METRICS, "mean")))
     console_for(out_path).print(table)
     if out_path:
-        write_json(
-            out_path,
-            {"format": "maieutic.aura.sweep/1", "provenance": provenance(ctx.params), **report},
-        )
+        write_json(out_path, AuraSweep(provenance=provenance(ctx.params), **report).to_json())
 
 
 def _read_preferences(path: Path) -> list[dict]:
@@ -142,7 +140,4 @@ def agree(ctx, preferences, evaluator, out_path, **options):
     )
     console_for(out_path).print(table)
     if out_path:
-        write_json(
-            out_path,
-            {"format": "maieutic.aura.agree/1", "provenance": provenance(ctx.params), **report},
-        )
+        write_json(out_path, AuraAgree(provenance=provenance(ctx.params), **report).to_json())

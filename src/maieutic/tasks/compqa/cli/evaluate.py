@@ -5,12 +5,12 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
+import maieutic
 from maieutic.cli._common import (
-    build,
+    component_options,
     console_for,
     echo_warnings,
     fail_on_call_failures,
-    load_submissions,
     refuse_overwriting_inputs,
 )
 from maieutic.cli._options import (
@@ -21,8 +21,6 @@ from maieutic.cli._options import (
     out_option,
     strict_option,
 )
-from maieutic.evaluate.results_file import ResultsFile
-from maieutic.provenance import provenance
 from maieutic.registry import names
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
@@ -125,17 +123,18 @@ def evaluate_compqa(ctx, answers, evaluator, out_path, strict, **options):
     """Score comparative ANSWERS (released layout: files or folders of
     NAME_scenario_K.json) on the CompQA rubric; totals are always sums of criteria."""
     _old_shots_file(ctx, options)
-    task = get_task("compqa")
-    files = [str(p) for p in answer_files(answers)]
-    loaded = load_submissions(task, files, strict=strict)
-    for answer_file in loaded:
-        echo_warnings(answer_file.name, [f.short for f in answer_file.flags])
-    refuse_overwriting_inputs(out_path, files)
-    scorer = build(ctx, "evaluator", "compqa", evaluator, options)
-    results = ResultsFile(out_path, "compqa", provenance(ctx.params))
-    try:
-        scorer.evaluate(loaded, on_result=results.add)
-    finally:
-        results.close()
-    print_results(task, results.results, console_for(out_path))
-    fail_on_call_failures(scorer.failures, "judge")
+    refuse_overwriting_inputs(out_path, [str(p) for p in answer_files(answers)])
+    args = component_options(ctx, "evaluator", "compqa", evaluator, options)
+    run = maieutic.evaluate(
+        "compqa",
+        None,
+        list(answers),
+        evaluator=evaluator,
+        strict=strict,
+        out=out_path,
+        on_result=lambda result: echo_warnings(result.submission, [f.short for f in result.flags]),
+        provenance=ctx.params,
+        **args,
+    )
+    print_results(get_task("compqa"), run.results, console_for(out_path))
+    fail_on_call_failures(run.failures, "judge")

@@ -22,6 +22,11 @@ from maieutic.tasks.compqa.judge_agreement import (
     judge_per_criterion,
     match,
 )
+from maieutic.tasks.compqa.records import (
+    CompqaJudgeAgreement,
+    CompqaRulesAgreement,
+    CompqaTable,
+)
 from maieutic.tasks.compqa.scored_files import answer_files, read_scored
 
 judged_option = click.option(
@@ -92,14 +97,8 @@ def _rules_report(ctx, report, out_path) -> None:
     caption = "criteria not listed are left to a judge (unscored by the rules)"
     console_for(out_path).print(criterion_table(rows, title, "rules_mean", caption))
     if out_path:
-        write_json(
-            out_path,
-            {
-                "format": "maieutic.compqa.rules-agreement/1",
-                "provenance": provenance(ctx.params),
-                "rows": rows,
-            },
-        )
+        record = CompqaRulesAgreement(provenance=provenance(ctx.params), rows=rows)
+        write_json(out_path, record.to_json())
 
 
 def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
@@ -178,18 +177,15 @@ def _judge_report(ctx, report, files, human_side: str, left_out: int, per_criter
         caption = "each criterion on the answers where the judge gave it a valid score"
         console.print(criterion_table(criteria, title, "judge_mean", caption))
     if out_path:
-        write_json(
-            out_path,
-            {
-                "format": "maieutic.compqa.judge-agreement/1",
-                "provenance": provenance(ctx.params),
-                "signature": signature.as_dict(),
-                "signature_string": str(signature),
-                "counts": counts,
-                "rows": list(rows.values()),
-                "per_criterion": criteria,
-            },
+        record = CompqaJudgeAgreement(
+            provenance=provenance(ctx.params),
+            signature=signature.as_dict(),
+            signature_string=str(signature),
+            counts=counts,
+            rows=list(rows.values()),
+            per_criterion=criteria,
         )
+        write_json(out_path, record.to_json())
 
 
 @compqa.command("agree")
@@ -242,9 +238,7 @@ def table(judged, out_path) -> None:
     out.caption = str(_signature(files, sum(c.n for c in cells), "none"))
     console_for(out_path).print(out)
     if out_path:
-        write_json(
-            out_path, {"format": "maieutic.compqa.table/1", "cells": [c.to_json() for c in cells]}
-        )
+        write_json(out_path, CompqaTable(cells=[c.to_json() for c in cells]).to_json())
 
 
 @compqa.command("export-sft")

@@ -12,6 +12,7 @@ from maieutic.errors import DataError
 from maieutic.provenance import provenance
 from maieutic.report.tables import fmt
 from maieutic.tasks.compqa.human_agreement import agreement_table, load_pairs, pairs_signature
+from maieutic.tasks.compqa.records import CompqaHumanAgreement
 
 
 @click.command("compqa-humans")
@@ -39,14 +40,11 @@ def compqa_humans(ctx, first: str, second: str, out_path: str | None) -> None:
     console.print(table)
     console.print(f"signature: {signature}", highlight=False)
     if out_path:
-        write_json(
-            out_path,
-            {
-                "format": "maieutic.compqa.human-agreement/2",
-                "provenance": provenance(ctx.params),
-                "signature": signature.as_dict(),
-                "signature_string": str(signature),
-                "n_pairs": len(pairs),
-                "rows": rows,
-            },
+        record = CompqaHumanAgreement(
+            provenance=provenance(ctx.params),
+            signature=signature.as_dict(),
+            signature_string=str(signature),
+            n_pairs=len(pairs),
+            rows=rows,
         )
+        write_json(out_path, record.to_json())

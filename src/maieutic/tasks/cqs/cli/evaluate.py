@@ -6,12 +6,12 @@ from pathlib import Path
 
 import click
 
+import maieutic
 from maieutic.cli._common import (
-    build,
+    component_options,
     console_for,
     echo_warnings,
     fail_on_call_failures,
-    load_submissions,
     refuse_overwriting_inputs,
 )
 from maieutic.cli._options import (
@@ -24,8 +24,6 @@ from maieutic.cli._options import (
     strict_option,
 )
 from maieutic.data.files import write_json
-from maieutic.evaluate.results_file import ResultsFile
-from maieutic.provenance import provenance
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.evaluate import official_layout
@@ -109,26 +107,31 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
     task = get_task("cqs")
     dataset = task.load_reference(data_path)
     echo_warnings(Path(data_path).name, dataset.warnings)
-    loaded = load_submissions(task, submissions, strict=options.pop("strict"), reference=dataset)
-    skip_unknown = options.pop("skip_unknown")
+    strict, skip_unknown = options.pop("strict"), options.pop("skip_unknown")
     refuse_overwriting_inputs(out_path, [data_path, *submissions])
     # absolute, so the spec recorded in the results rebuilds from any directory
     options["extra_references"] = [str(Path(p).resolve()) for p in options.pop("extra_references")]
     registered = split_evaluator(evaluator, options)
-    scorer = build(ctx, "evaluator", "cqs", registered, options)
-    results = ResultsFile(out_path, "cqs", provenance(ctx.params), task.run_figures)
+    args = component_options(ctx, "evaluator", "cqs", registered, options)
 
     def keep(result) -> None:
-        results.add(result)  # persisted at once: a later failure loses nothing
         echo_warnings(result.submission, result.warnings)
         if official_dir:
             path = Path(official_dir) / official_name(registered, result)
             write_json(path, official_layout(result))
 
-    try:
-        scorer.evaluate(dataset, loaded, skip_unknown=skip_unknown, on_result=keep)
-    finally:
-        results.close()
-    echo_warnings(evaluator, getattr(scorer.matcher, "warnings", []))
-    print_results(task, results.results, console_for(out_path))
-    fail_on_call_failures(scorer.failures, "judge")
+    run = maieutic.evaluate(
+        "cqs",
+        dataset,
+        list(submissions),
+        evaluator=registered,
+        strict=strict,
+        skip_unknown=skip_unknown,
+        out=out_path,
+        on_result=keep,
+        provenance=ctx.params,
+        **args,
+    )
+    echo_warnings(evaluator, run.evaluator_warnings)
+    print_results(task, run.results, console_for(out_path))
+    fail_on_call_failures(run.failures, "judge")

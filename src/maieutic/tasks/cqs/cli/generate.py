@@ -3,11 +3,10 @@ submission with a ``.meta.json`` record beside it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from maieutic.cli._common import build, echo_warnings, meta_path, progress_bar
+import maieutic
+from maieutic.cli._common import component_options, echo_warnings
 from maieutic.cli._options import (
     RegisteredOrScorer,
     is_explicit,
@@ -15,21 +14,11 @@ from maieutic.cli._options import (
     scheme_file_options,
     stack,
 )
-from maieutic.data.files import is_stdout, rewritable, write_json
-from maieutic.generate.fanout import FanOutStats
-from maieutic.provenance import provenance
+from maieutic.data.files import is_stdout, rewritable
+from maieutic.progress import progress
 from maieutic.registry import names
-from maieutic.tasks.cqs.data import load_cq_dataset
-from maieutic.tasks.cqs.generate import to_submission
 
 MAX_FAILURES_SHOWN = 20
-
-
-def run_paths(out: Path, runs: int) -> list[Path]:
-    """One output file per run: ``out`` itself, or ``stem-run1.json``… for several runs."""
-    if runs == 1:
-        return [out]
-    return [out.with_name(f"{out.stem}-run{k + 1}{out.suffix}") for k in range(runs)]
 
 
 _COMPONENT_OPTIONS = [
@@ -158,33 +147,33 @@ def generate_cqs(
 ) -> None:
     """Generate three critical questions per intervention of --data."""
     _check_usage(ctx, out_path, options)
-    dataset = load_cq_dataset(data_path, require_labels=False)
-    if limit:
-        dataset.interventions = dict(list(dataset.interventions.items())[:limit])
     options["strategies"] = list(options["strategies"]) or ["detailed"]
-    component = build(ctx, "generator", "cqs", generator, options)
-    failures, stats = [], FanOutStats()
-    for run_index, path in enumerate(run_paths(Path(out_path), runs)):
-        label = f"run {run_index + 1}/{runs}" if runs > 1 else "generating"
-        with progress_bar(label) as update:
-            run = component.generate(dataset, run_index=run_index, on_progress=update)
-        write_json(path, to_submission(run.outcomes))
-        write_json(meta_path(path), _record(ctx, component, dataset, run, run_index))
+    args = component_options(ctx, "generator", "cqs", generator, options)
+    generated = maieutic.generate(
+        "cqs",
+        data_path,
+        generator=generator,
+        runs=runs,
+        limit=limit,
+        out=out_path,
+        progress=progress,
+        provenance=ctx.params,
+        **args,
+    )
+    for run_index, (run, path) in enumerate(zip(generated.runs, generated.written, strict=True)):
         echo_warnings(path.name, run.warnings if run_index == 0 else [])
-        stats.add(run.stats)
-        failed = [(run_index, o) for o in run.outcomes if o.failed]
-        failures += failed
         full = sum(len(o.questions or []) >= 3 for o in run.outcomes)
         fewer = f"; {len(run.notes)} with fewer, see below" if run.notes else ""
         click.echo(f"wrote {path} ({full}/{len(run.outcomes)} with 3 questions{fewer})", err=True)
         _report_notes(run.notes if run_index == 0 else [])
-    if component.uses_llm:
+    if generated.uses_llm:
+        stats = generated.stats
         click.echo(
             f"model calls: {stats.model_calls} made, {stats.cache_hits} served from the "
             f"cache, {stats.failed} failed",
             err=True,
         )
-    _report_failures(failures, len(dataset.interventions) * runs, runs)
+    _report_failures(generated.failed, len(generated.data.interventions) * runs, runs)
 
 
 def _check_usage(ctx, out_path: str, options: dict) -> None:
@@ -197,27 +186,6 @@ def _check_usage(ctx, out_path: str, options: dict) -> None:
         for name, flag in (("shots", "--shots"), ("shots_from", "--shots-from")):
             if is_explicit(ctx, name):
                 raise click.UsageError(f"{flag} applies to --strategy fewshot only")
-
-
-def _record(ctx, component, dataset, run, run_index: int) -> dict:
-    failed = [o for o in run.outcomes if o.failed]
-    return {
-        "format": "maieutic.generation/2",
-        "run": run_index + 1,
-        "signature": component.signature(dataset).as_dict(),
-        "signature_string": str(component.signature(dataset)),
-        "generator": component.spec.to_json(),
-        "provenance": provenance(ctx.params),
-        "n_interventions": len(run.outcomes),
-        "model_calls": {"made": run.stats.model_calls, "cache_hits": run.stats.cache_hits},
-        "warnings": run.warnings,
-        "failed": {o.intervention_id: o.reason for o in failed},
-        "notes": {o.intervention_id: o.note for o in run.outcomes if getattr(o, "note", None)},
-        "rejected": {
-            o.intervention_id: o.rejected for o in run.outcomes if getattr(o, "rejected", None)
-        },
-        "candidates": {o.intervention_id: o.candidates for o in run.outcomes},
-    }
 
 
 def _report_notes(notes: list[str]) -> None:

@@ -38,6 +38,7 @@ from maieutic.tasks.cqs.meta_eval import (
     report,
     sweep,
 )
+from maieutic.tasks.cqs.records import CqsCompare, CqsMetaEval
 
 
 def _confusion_table(result: dict) -> Table:
@@ -137,22 +138,21 @@ def meta_eval_cqs(
     console = console_for(out_path)
     console.print(_headline(evaluator, result, seconds), highlight=False)
     console.print(_confusion_table(result))
-    payload = {
-        "format": "maieutic.meta-eval/2",
-        "task": "cqs",
-        "provenance": provenance(ctx.params),
-        "evaluator": scorer.spec.to_json(),
-        "signature": signature.as_dict(),
-        "signature_string": str(signature),
-        "report": result,
-        "seconds": seconds,
-        "items": [i.to_json() for i in items],
-    }
-    if do_sweep:
-        payload["sweep"] = _run_sweep(console, items, scale.sweep, evaluator, plot_path)
+    swept = _run_sweep(console, items, scale.sweep, evaluator, plot_path) if do_sweep else None
     console.print(f"signature: {signature}", highlight=False)
     if out_path:
-        write_json(out_path, payload)
+        record = CqsMetaEval(
+            task="cqs",
+            provenance=provenance(ctx.params),
+            evaluator=scorer.spec,
+            signature=signature.as_dict(),
+            signature_string=str(signature),
+            report=result,
+            seconds=seconds,
+            items=[i.to_json() for i in items],
+            sweep=swept,
+        )
+        write_json(out_path, record.to_json())
     fail_on_call_failures(scorer.failures, "judge")
 
 
@@ -254,7 +254,7 @@ def meta_eval_compare(
     result = compare(dataset, loaded, scorers)
     _print_comparison(console_for(out_path), result, plot_path)
     if out_path:
-        specs = {n: s.spec.to_json() for n, s in scorers.items()}
-        meta = {"format": "maieutic.cqs-compare/2", "provenance": provenance(ctx.params)}
-        write_json(out_path, {**meta, "evaluator_specs": specs, **result})
+        specs = {n: s.spec for n, s in scorers.items()}
+        record = CqsCompare(provenance=provenance(ctx.params), evaluator_specs=specs, **result)
+        write_json(out_path, record.to_json())
     fail_on_call_failures([f for s in scorers.values() for f in s.failures], "judge")

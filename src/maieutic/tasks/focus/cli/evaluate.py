@@ -6,16 +6,14 @@ from pathlib import Path
 
 import click
 
+import maieutic
 from maieutic.cli._common import (
-    build,
+    component_options,
     console_for,
     echo_warnings,
-    load_submissions,
     refuse_overwriting_inputs,
 )
 from maieutic.cli._options import embedding_options, out_option, strict_option
-from maieutic.evaluate.results_file import ResultsFile
-from maieutic.provenance import provenance
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
 from maieutic.tasks.focus.annotators import attach_annotators
@@ -95,21 +93,22 @@ def evaluate_focus(ctx, gold_path, submissions, annotators, out_path, **options)
     """
     task = get_task("focus")
     gold = load_gold_with_annotators(task, gold_path, annotators)
-    loaded = load_submissions(task, submissions, strict=options.pop("strict"), reference=gold)
-    skip_unknown = options.pop("skip_unknown")
+    strict, skip_unknown = options.pop("strict"), options.pop("skip_unknown")
     refuse_overwriting_inputs(out_path, [gold_path, *submissions])
-    scorer = build(ctx, "evaluator", "focus", "type-span", options)
-    results = ResultsFile(out_path, "focus", provenance(ctx.params), task.run_figures)
-
-    def keep(result) -> None:
-        results.add(result)  # persisted at once: a later failure loses nothing
-        echo_warnings(result.submission, result.warnings)
-
-    try:
-        scorer.evaluate(gold, loaded, skip_unknown=skip_unknown, on_result=keep)
-    finally:
-        results.close()
+    args = component_options(ctx, "evaluator", "focus", "type-span", options)
+    run = maieutic.evaluate(
+        "focus",
+        gold,
+        list(submissions),
+        evaluator="type-span",
+        strict=strict,
+        skip_unknown=skip_unknown,
+        out=out_path,
+        on_result=lambda result: echo_warnings(result.submission, result.warnings),
+        provenance=ctx.params,
+        **args,
+    )
     console = console_for(out_path)
-    print_results(task, results.results, console)
-    if len(results.results) == 1:
-        console.print(per_type_table(results.results[0]))
+    print_results(task, run.results, console)
+    if len(run.results) == 1:
+        console.print(per_type_table(run.results[0]))

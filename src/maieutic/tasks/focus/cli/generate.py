@@ -6,24 +6,15 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli._common import build, echo_warnings, meta_path, progress_bar
+import maieutic
+from maieutic.cli._common import component_options, echo_warnings
 from maieutic.cli._options import llm_options, sampling_options
-from maieutic.data.files import is_stdout, rewritable, write_json
-from maieutic.provenance import provenance
+from maieutic.data.files import is_stdout, rewritable
+from maieutic.progress import progress
 from maieutic.registry import names
 from maieutic.tasks.focus.data import load_arguments
-from maieutic.tasks.focus.generate import to_prediction_set
-from maieutic.tasks.focus.write import write_focus
 
 MAX_SHOWN = 20
-
-
-def output_paths(out: str) -> tuple[Path, Path]:
-    """The JSONL and CSV files written for ``--out`` (one named, the other beside it)."""
-    path = Path(out)
-    if path.suffix.lower() == ".csv":
-        return path.with_suffix(".jsonl"), path
-    return path, path.with_suffix(".csv")
 
 
 def _llm_generation_options(func):
@@ -105,47 +96,32 @@ def generate_focus(ctx, data_path, out_path, generator, limit, **options) -> Non
         raise click.UsageError("--out must be a file path (three files are written)")
     dataset = load_arguments(data_path)
     echo_warnings(Path(data_path).name, [*dataset.warnings, *(f.short for f in dataset.flags)])
-    if limit:
-        dataset.items = dict(list(dataset.items.items())[:limit])
-    component = build(ctx, "generator", "focus", generator, options)
-    with progress_bar("generating") as update:
-        run = component.generate(dataset, on_progress=update)
-    jsonl, csv_path = output_paths(out_path)
-    predictions = to_prediction_set(run.outcomes, dataset, jsonl.stem)
-    write_focus(predictions, jsonl, predictions=True)
-    write_focus(predictions, csv_path, predictions=True, gold=dataset)
-    write_json(meta_path(jsonl), _record(ctx, component, dataset, run))
+    args = component_options(ctx, "generator", "focus", generator, options)
+    generated = maieutic.generate(
+        "focus",
+        dataset,
+        generator=generator,
+        limit=limit,
+        out=out_path,
+        progress=progress,
+        provenance=ctx.params,
+        **args,
+    )
+    [run] = generated.runs
+    jsonl, csv_path = generated.written
     echo_warnings(jsonl.name, run.warnings)
-    failed = [o for o in run.outcomes if o.failed]
     labelled = sum(bool(o.labels) for o in run.outcomes)
     click.echo(
         f"wrote {jsonl} and {csv_path} ({labelled}/{len(run.outcomes)} with a type)", err=True
     )
-    if component.uses_llm:
+    if generated.uses_llm:
         stats = run.stats
         click.echo(
             f"model calls: {stats.model_calls} made, {stats.cache_hits} served from the cache, "
             f"{stats.failed} failed",
             err=True,
         )
-    _report_failures(failed, len(run.outcomes))
-
-
-def _record(ctx, component, dataset, run) -> dict:
-    signature = component.signature(dataset)
-    return {
-        "format": "maieutic.generation/2",
-        "task": "focus",
-        "signature": signature.as_dict(),
-        "signature_string": str(signature),
-        "generator": component.spec.to_json(),
-        "provenance": provenance(ctx.params),
-        "n_arguments": len(run.outcomes),
-        "model_calls": {"made": run.stats.model_calls, "cache_hits": run.stats.cache_hits},
-        "warnings": run.warnings,
-        "failed": {o.id: o.failure for o in run.outcomes if o.failed},
-        "outcomes": {o.id: o.to_json() for o in run.outcomes},
-    }
+    _report_failures([o for o in run.outcomes if o.failed], len(run.outcomes))
 
 
 def _report_failures(failed: list, total: int) -> None:

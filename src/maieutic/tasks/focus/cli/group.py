@@ -15,6 +15,7 @@ from maieutic.tasks import get_task
 from maieutic.tasks.focus.annotators import attach_annotators
 from maieutic.tasks.focus.cli.evaluate import annotators_option, load_gold_with_annotators
 from maieutic.tasks.focus.data import ROLES, load_focus
+from maieutic.tasks.focus.records import FocusAgreement
 from maieutic.tasks.focus.write import write_focus
 
 
@@ -99,14 +100,8 @@ def agreement(gold_path, annotators, span_embedding, out_path) -> None:
         scorer = TokenEmbeddingScorer()
     report = {k: v.to_json() for k, v in type_agreement(items, embedding=scorer).items()}
     if out_path:
-        write_json(
-            out_path,
-            {
-                "format": "maieutic.focus.agreement/1",
-                "gold": gold_path,
-                "dataset": gold.fingerprint(),
-                "provenance": provenance({}),
-                "types": report,
-            },
+        record = FocusAgreement(
+            gold=gold_path, dataset=gold.fingerprint(), provenance=provenance({}), types=report
         )
+        write_json(out_path, record.to_json())
     console_for(out_path).print(agreement_table(report))
