@@ -11,6 +11,7 @@ from maieutic.cli._options import (
     RegisteredOrScorer,
     is_explicit,
     llm_options,
+    sampling_options,
     scheme_file_options,
     stack,
 )
@@ -75,27 +76,13 @@ _COMPONENT_OPTIONS = [
 """Which generator, strategies and selector, and how many candidates and runs."""
 
 _SAMPLING_OPTIONS = [
-    click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
-    click.option(
-        "--temperature",
-        type=click.FloatRange(0, 2),
-        default=0.7,
-        show_default=True,
-        help="Sampling temperature (llm).",
-    ),
+    sampling_options(temperature=0.7, max_tokens=256),
     click.option(
         "--top-p",
         type=click.FloatRange(0, 1),
         default=1.0,
         show_default=True,
         help="Nucleus sampling mass (llm).",
-    ),
-    click.option(
-        "--max-tokens",
-        type=click.IntRange(1, 32768),
-        default=256,
-        show_default=True,
-        help="Longest reply, in tokens (llm).",
     ),
     click.option(
         "--shots",
