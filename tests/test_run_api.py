@@ -409,3 +409,17 @@ def test_aura_without_question_sets_says_so(tmp_path):
     loaded = read_document(doc)  # given loaded, its file is still an input not to replace
     with pytest.raises(DataError, match="is one of the input files"):
         maieutic.evaluate("aura", loaded, [doc], evaluator="aura", out=doc)
+
+
+@pytest.mark.parametrize("name", ["data.json", "link.json", "data-run1.json", "data.meta.json"])
+def test_generate_never_writes_over_its_input(tmp_path, name):
+    data = tmp_path / name if name != "link.json" else tmp_path / "data.json"
+    data.write_bytes(sample_path("cqs/sample_dataset.json").read_bytes())
+    before = data.read_bytes()
+    out = tmp_path / "data.json"
+    if name == "link.json":
+        out = tmp_path / "link.json"
+        out.symlink_to(data)
+    with pytest.raises(DataError, match="would write over the input"):
+        maieutic.generate("cqs", data, generator="template", runs=2, out=out)
+    assert data.read_bytes() == before

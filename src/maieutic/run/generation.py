@@ -20,7 +20,7 @@ from maieutic.registry import Spec
 from maieutic.run.components import build
 from maieutic.run.frames import records_frame
 from maieutic.run.hooks import GeneratedPart, RecordContext, task_io
-from maieutic.run.inputs import described, is_path
+from maieutic.run.inputs import described, is_path, refuse_generating_over
 from maieutic.signature import Signature
 from maieutic.tasks import get_task
 
@@ -189,6 +189,7 @@ def generate(
         raise DataError("runs must be at least 1")
     if out is not None and str(out) == "-":
         raise DataError("out must be a path: the outputs get a .meta.json record beside them")
+    refuse_generating_over(out, [data])
     found = get_task(task)
     io = task_io(found)
     loaded = io.read_generation_input(found, data) if is_path(data) else data

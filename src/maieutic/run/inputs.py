@@ -105,3 +105,24 @@ def input_warnings(data: Any) -> list[str]:
     if data is None:
         return []
     return [*getattr(data, "warnings", []), *(f.short for f in getattr(data, "flags", []))]
+
+
+def refuse_generating_over(out: PathLike | None, inputs: Sequence[Any]) -> None:
+    """An error when a generation run would write over one of its input files: ``out``
+    itself, or a name derived from it (``OUT-runK.*``, ``OUT.meta.json``, the same
+    stem with the task's other suffix), through a symbolic link too."""
+    if out is None or str(out) == "-":
+        return
+    target = Path(out).resolve()
+    stem = target.with_suffix("").name
+    for given in inputs:
+        if not is_path(given):
+            continue
+        path = Path(given).resolve()
+        derived = path.parent == target.parent and (
+            path.with_suffix("").name == stem
+            or path.name.startswith(f"{stem}-run")
+            or path.name == f"{stem}.meta.json"
+        )
+        if path == target or derived:
+            raise DataError(f"the output {out} would write over the input {given}")
