@@ -13,10 +13,7 @@ import click
 from rich.console import Console
 
 from maieutic.data.files import is_stdout, rewritable
-from maieutic.data.flags import refuse_flags
-from maieutic.evaluate.result import unique_names
 from maieutic.registry import create, entry
-from maieutic.tasks import Task
 
 MAX_WARNINGS_SHOWN = 10
 
@@ -28,23 +25,6 @@ def echo_warnings(prefix: str, warnings: Sequence[str]) -> None:
     if len(warnings) > MAX_WARNINGS_SHOWN:
         rest = len(warnings) - MAX_WARNINGS_SHOWN
         click.echo(f"warning: {prefix}: … and {rest} more (all are in the results file)", err=True)
-
-
-def load_submissions(
-    task: Task, paths: Sequence[str], *, strict: bool, reference: Any = None
-) -> list[Any]:
-    """Every submission read and validated (before any model work), with unique names;
-    with ``strict`` a flagged submission is refused."""
-    loaded = [task.load_submission(path) for path in paths]
-    for submission in loaded:
-        if reference is not None and task.check_submission:
-            task.check_submission(submission, reference)
-        if strict:
-            refuse_flags(submission.flags)
-    names = unique_names([s.name for s in loaded], [s.source for s in loaded])
-    for submission, name in zip(loaded, names, strict=True):
-        submission.name = name
-    return loaded
 
 
 def component_options(

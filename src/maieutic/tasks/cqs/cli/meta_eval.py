@@ -13,7 +13,6 @@ from maieutic.cli._common import (
     console_for,
     echo_warnings,
     fail_on_call_failures,
-    load_submissions,
 )
 from maieutic.cli._options import (
     EvaluatorName,
@@ -29,6 +28,8 @@ from maieutic.evaluate.sweep import choose_threshold
 from maieutic.provenance import provenance
 from maieutic.registry import entry, names
 from maieutic.report.tables import fmt
+from maieutic.run.hooks import task_io
+from maieutic.run.inputs import load_submissions
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.meta_eval import (
     PREDICTED_LABELS,
@@ -238,7 +239,7 @@ def meta_eval_compare(
     per_evaluator = _thresholds(thresholds, names_)
     task = get_task("cqs")
     dataset = task.load_reference(data_path)
-    loaded = load_submissions(task, submissions, strict=False, reference=dataset)
+    loaded = load_submissions(task, task_io(task), list(submissions), dataset)
     refuse_options_none_take(ctx, [entry("evaluator", "cqs", n) for n in names_], options)
     scorers = {
         n: build(
