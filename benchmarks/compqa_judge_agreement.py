@@ -2,7 +2,7 @@
 through the command line — the answers people scored (texts from the released judged
 files, which keep their line breaks) written back into the released layout, scored
 with ``maieutic evaluate compqa`` (the embedded SmolLM2 by default), then compared
-with ``maieutic compqa agree``. Prints seconds per answer and the agreement table.
+with ``maieutic meta-eval compqa``. Prints seconds per answer and the agreement table.
 
     python benchmarks/compqa_judge_agreement.py [--evaluator llm|rules+llm|rules]
         [--limit N] [--strategy zero-shot|few-shot] [-- extra evaluate options]

@@ -284,3 +284,43 @@ def test_the_groups_handed_to_a_hook_are_the_command_lines():
         "train",
     ]
     assert {p for p, _ in leaves()} >= {"evaluate cqs", "generate focus", "aura compare"}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (("focus", "agreement"), ("meta-eval", "focus-humans")),
+        (("aura", "agree"), ("meta-eval", "aura-preferences")),
+        (("compqa", "agree"), ("meta-eval", "compqa")),
+    ],
+)
+def test_agreement_commands_moved_to_meta_eval_keep_their_old_place(cli, tmp_path, old, new):
+    """Every agreement-with-people command is under meta-eval; the old place is hidden,
+    warns, and runs the same command (here: its same usage error)."""
+    missing = str(tmp_path / "absent.jsonl")
+    args = {
+        "focus": ["--gold", missing],
+        "aura": [missing],
+        "compqa": ["--judged", missing],
+    }[old[0]]
+    moved, current = cli(*old, *args), cli(*new, *args)
+    assert moved.code == current.code == 2
+    assert f"deprecated: use `maieutic {' '.join(new)}`" in moved.err
+    assert "deprecated" not in current.err
+    assert old[1] not in cli(old[0], "--help").out.split("Commands:")[1]
+    assert new[1] in cli("meta-eval", "--help").out
+
+
+def test_only_learned_models_are_called_scorers():
+    """A "scorer" is a learned model (docs/cli.md, "Words with one meaning"): no other
+    class is named so (the old names survive only as plain aliases)."""
+    import ast
+
+    src = Path(__file__).resolve().parents[1] / "src" / "maieutic"
+    classes = {
+        node.name
+        for path in src.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ClassDef) and "Scorer" in node.name
+    }
+    assert classes == {"LearnedScorer", "ScorerManifest", "ScorerMatcher", "RegisteredOrScorer"}

@@ -23,11 +23,11 @@ COMMAND_FILES = sorted(TASKS.glob("*/cli/*.py"))
 
 def test_the_evaluators_share_one_loop():
     from maieutic.tasks.aura.evaluate import AuraEvaluator
-    from maieutic.tasks.compqa.evaluate import RubricScorer
+    from maieutic.tasks.compqa.evaluate import RubricEvaluator
     from maieutic.tasks.cqs.evaluate import CQEvaluator
     from maieutic.tasks.focus.evaluate import FocusEvaluator
 
-    for cls in (CQEvaluator, FocusEvaluator, AuraEvaluator, RubricScorer):
+    for cls in (CQEvaluator, FocusEvaluator, AuraEvaluator, RubricEvaluator):
         assert issubclass(cls, BaseEvaluator)
         assert "evaluate" not in vars(cls), f"{cls.__name__} writes its own loop"
 

@@ -13,7 +13,7 @@ import click
 from rich.console import Console
 
 from maieutic.data.files import is_stdout, rewritable
-from maieutic.registry import create, entry
+from maieutic.registry import entry
 
 MAX_WARNINGS_SHOWN = 10
 
@@ -63,9 +63,14 @@ def build(
     refuse_unused: bool = True,
 ) -> Any:
     """The registered component built from command-line ``options`` (checked by
-    ``component_options``)."""
+    ``component_options``) through the run layer's builder, as ``maieutic.evaluate``
+    builds it, so the commands that are no evaluate/generate (meta-eval, sweeps)
+    carry the same spec and signature."""
+    from maieutic.run.components import build as build_component
+
     args = component_options(ctx, kind, task, name, options, refuse_unused=refuse_unused)
-    return create(kind, task, name, **args)
+    built, _warnings = build_component(kind, task, name, args)  # checked above already
+    return built
 
 
 def fail_on_call_failures(failures: Sequence[str], what: str) -> None:

@@ -76,7 +76,7 @@ MEANINGS: dict[str, Meaning] = {
     "--mode": _m(CHOICE, "which predictions count (category or open)"),
     "--pairing": _m(CHOICE, "how predicted and gold spans are paired"),
     "--span-embedding": _m(FLAG, "also score spans with an embedding model (--no-…: do not)"),
-    "--rules": _m(FLAG, "score with the rule-based scorer instead"),
+    "--rules": _m(FLAG, "score with the rule-based judge instead"),
     "--per-criterion": _m(FLAG, "also report each criterion"),
     "--examples": _m(CHOICE, "what a scorer learns from (references or templates)"),
     "--c": _m(NUMBER, "inverse regularisation strength"),

@@ -9,6 +9,7 @@ explicitly to a component that does not take it is a usage error, never ignored.
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Callable
 from typing import Any
@@ -316,3 +317,21 @@ def deprecated_alias(
         return option(merged)
 
     return decorate
+
+
+def moved_command(command: click.Command, old: str, new: str) -> click.Command:
+    """A hidden copy of ``command`` under its old place's name ``old`` (e.g. ``"agree"``
+    in a task's group) that warns, then runs it; ``new`` is where it lives now
+    (``"meta-eval TASK"``)."""
+    alias = copy.copy(command)
+    alias.name, alias.hidden = old, True
+    alias.help = f"Deprecated: now `maieutic {new}`."
+    parse = alias.parse_args
+
+    def warned(ctx: click.Context, args: list[str]) -> list[str]:
+        # warned before the arguments are checked, so a usage error also says where
+        click.echo(f"warning: this command is deprecated: use `maieutic {new}`", err=True)
+        return parse(ctx, args)
+
+    alias.parse_args = warned  # type: ignore[method-assign]
+    return alias

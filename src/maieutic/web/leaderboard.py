@@ -58,12 +58,12 @@ def _evaluator(task: Task, name: str) -> tuple[Any, bool]:
     offered = task.web_leaderboard.evaluators
     if name not in offered:
         raise DataError(f"unknown evaluator {name!r} (known: {', '.join(offered)})")
-    scorer = create("evaluator", task.name, name)
-    matcher = getattr(scorer, "matcher", None)
+    built = create("evaluator", task.name, name)
+    matcher = getattr(built, "matcher", None)
     encoder = getattr(matcher, "encoder", None)
     if isinstance(encoder, Encoder) and encoder.backend == "torch":
         matcher.encoder = shared_encoder(encoder.model_name)  # type: ignore[union-attr]
-    return scorer, isinstance(encoder, Encoder)
+    return built, isinstance(encoder, Encoder)
 
 
 def _rows(task: Task, results: Sequence[Any]) -> list[dict[str, Any]]:
@@ -95,7 +95,7 @@ def run_leaderboard(
     from maieutic.report.tables import legend
     from maieutic.run import evaluate
 
-    scorer, embeds = _evaluator(task, evaluator)
+    built, embeds = _evaluator(task, evaluator)
     step("loading the evaluator" + (" and its embedding model" if embeds else ""))
     step(f"scoring {len(submissions)} submission(s)")
     options = {
@@ -109,7 +109,7 @@ def run_leaderboard(
         task.name,
         dataset,
         list(submissions),
-        evaluator=scorer,
+        evaluator=built,
         skip_unknown=skip_unknown,
         provenance=options,
     )

@@ -297,13 +297,13 @@ def test_sweep_and_agree_commands(cli, tmp_path):
         + "\n"
     )
     agreed = tmp_path / "agree.json"
-    result = cli("aura", "agree", prefs, "--out", agreed)
+    result = cli("meta-eval", "aura-preferences", prefs, "--out", agreed)
     assert result.code == 0, result.err
     report = json.loads(agreed.read_text())
     assert report["n_items"] == 1 and report["aggregate"]["agree"] == 1
     assert report["p_annotator_agrees_given_agree"] == pytest.approx(2 / 3)
     prefs.write_text('{"pair": "p1", "document": "doc.md"}\n')
-    bad = cli("aura", "agree", prefs)
+    bad = cli("meta-eval", "aura-preferences", prefs)
     assert bad.code == 2 and "missing field 'set1'" in bad.err
 
 

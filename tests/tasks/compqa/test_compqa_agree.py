@@ -1,4 +1,4 @@
-"""``maieutic compqa agree``: a judge's rubric scores against people's, checked against
+"""``maieutic meta-eval compqa``: a judge's rubric scores against people's, checked against
 the krippendorff package and scipy on constructed data, and the figures on the
 released files."""
 
@@ -59,8 +59,8 @@ def test_agreement_matches_independent_implementations(cli, tmp_path):
     (tmp_path / "gpt4_scenario_1.json").write_text(json.dumps(answers))
     out = tmp_path / "r.json"
     result = cli(
+        "meta-eval",
         "compqa",
-        "agree",
         "--judged",
         tmp_path / "gpt4_scenario_1.json",
         "--humans",
@@ -85,7 +85,7 @@ def test_agreement_matches_independent_implementations(cli, tmp_path):
 
 
 def test_usage_errors(cli, tmp_path):
-    assert cli("compqa", "agree", "--judged", tmp_path).code == 2  # no human side
+    assert cli("meta-eval", "compqa", "--judged", tmp_path).code == 2  # no human side
 
 
 def test_released_figures(cli, tmp_path):
@@ -93,8 +93,8 @@ def test_released_figures(cli, tmp_path):
         pytest.skip(f"shared data not found at {COMPQA}")
     out = tmp_path / "r.json"
     result = cli(
+        "meta-eval",
         "compqa",
-        "agree",
         "--judged",
         COMPQA / "judged" / "gpt-4",
         "--hum1",

@@ -9,14 +9,14 @@ import json
 import pytest
 
 from maieutic.tasks.compqa.data import Answer
-from maieutic.tasks.compqa.evaluate import RubricScorer, answer_flags
-from maieutic.tasks.compqa.rules import RuleScorer
+from maieutic.tasks.compqa.evaluate import RubricEvaluator, answer_flags
+from maieutic.tasks.compqa.rules import RuleJudge
 from tests.conftest import SHARED_DATA
 
 
 def _score(text):
     answer = Answer("tea", "coffee", "", text, "g", "1")
-    [scored] = RubricScorer(RuleScorer(), None, "rules").score_answers([answer])
+    [scored] = RubricEvaluator(RuleJudge(), None, "rules").score_answers([answer])
     return scored, [f.code for f in answer_flags([answer], "f.json")]
 
 

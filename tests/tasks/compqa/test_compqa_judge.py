@@ -15,9 +15,9 @@ from maieutic.llm.client import LLMClient
 from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.llm.store import CallStore
 from maieutic.tasks.compqa.data import Answer
-from maieutic.tasks.compqa.evaluate import RubricScorer, looks_english
+from maieutic.tasks.compqa.evaluate import RubricEvaluator, looks_english
 from maieutic.tasks.compqa.judge import JudgeInput, RubricJudge, prompt
-from maieutic.tasks.compqa.rules import RuleScorer
+from maieutic.tasks.compqa.rules import RuleJudge
 from maieutic.tasks.compqa.shots import Shot, choose_shots
 
 ALL_ONES = json.dumps({str(c): 1 for c in range(1, 16)})
@@ -93,7 +93,7 @@ def test_examples_are_never_the_evaluated_answers(tmp_path):
 
 def test_rules_and_judge_merge_with_sources():
     backend = ScriptedBackend(default=json.dumps({str(c): 0 for c in range(1, 16)}))
-    scorer = RubricScorer(RuleScorer(), RubricJudge(LLMClient(backend, CallStore())), "rules+llm")
+    scorer = RubricEvaluator(RuleJudge(), RubricJudge(LLMClient(backend, CallStore())), "rules+llm")
     answer = Answer("tea", "coffee", "", "Tea is calm.", "g", "1")
     [scored] = scorer.score_answers([answer])
     assert scored.sources[15] == "rules" and scored.sources[9] == "judge"

@@ -1,4 +1,4 @@
-"""The CompQA rule-based scorer: hand-written answers for each criterion it judges,
+"""The CompQA rule-based judge: hand-written answers for each criterion it judges,
 unscored criteria left as None, merging with a judge, and its agreement with people
 on the released files."""
 
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from maieutic.tasks.compqa.rules import RuleScorer, aspects, merge, sentences
+from maieutic.tasks.compqa.rules import RuleJudge, aspects, merge, sentences
 from tests.conftest import SHARED_DATA
 
 STRUCTURED = """Tea and coffee are popular drinks. This comparison looks at caffeine and price.
@@ -23,7 +23,7 @@ Overall, tea is the better choice for a calm day."""
 
 
 def test_structure_criteria_on_a_structured_answer():
-    scores = RuleScorer().score(STRUCTURED, "tea", "coffee")
+    scores = RuleJudge().score(STRUCTURED, "tea", "coffee")
     assert [name for name, _ in aspects(STRUCTURED, ("tea", "coffee"))] == ["Caffeine", "Price"]
     assert scores[1] == 1.0  # two introductory sentences before the first aspect
     assert scores[3] == 1.0  # the introduction names both aspects
@@ -36,7 +36,7 @@ def test_structure_criteria_on_a_structured_answer():
 
 def test_prose_hedges_and_lengths():
     prose = " ".join(f"Sentence number {i} says something about tea and coffee." for i in range(14))
-    scores = RuleScorer().score(prose + " It depends on what you prefer.", "tea", "coffee")
+    scores = RuleJudge().score(prose + " It depends on what you prefer.", "tea", "coffee")
     assert len(sentences(prose)) == 14 and scores[15] == 1.0
     assert scores[7] == 0.0  # "it depends" is no explicit choice
     assert scores[5] == 0.0 and scores[1] is None and scores[2] is None  # no named aspects
@@ -55,7 +55,7 @@ def test_prose_hedges_and_lengths():
 )
 def test_a_choice_under_a_heading(ending, explicit):
     body = "Baseball and softball differ.\n\n- Speed: softball games are shorter than baseball."
-    assert RuleScorer().score(body + ending, "baseball", "softball")[7] == explicit
+    assert RuleJudge().score(body + ending, "baseball", "softball")[7] == explicit
 
 
 def test_a_label_ending_its_line_does_not_hide_the_next_label():
@@ -82,7 +82,7 @@ class Fixed:
 
 def test_near_duplicates_with_an_encoder():
     text = "Tea is cheap. Tea costs little. Coffee is strong."
-    assert RuleScorer(Fixed()).score(text, "tea", "coffee")[13] == 0.0
+    assert RuleJudge(Fixed()).score(text, "tea", "coffee")[13] == 0.0
 
 
 def test_merge_takes_the_judge_where_rules_are_silent():
@@ -99,8 +99,8 @@ def test_agreement_with_people_on_the_released_files(cli, tmp_path):
         pytest.skip(f"shared data not found at {compqa}")
     out = tmp_path / "r.json"
     result = cli(
+        "meta-eval",
         "compqa",
-        "agree",
         "--rules",
         "--judged",
         compqa / "judged" / "gpt-4",

@@ -235,8 +235,8 @@ def test_convert_round_trip_through_the_cli(cli, focus_dir, tmp_path):
 def test_agreement_command(cli, focus_dir, tmp_path):
     out = tmp_path / "agreement.json"
     result = cli(
-        "focus",
-        "agreement",
+        "meta-eval",
+        "focus-humans",
         "--gold",
         focus_dir / "dev_gold.csv",
         "--annotators",
@@ -249,7 +249,7 @@ def test_agreement_command(cli, focus_dir, tmp_path):
     report = json.loads(out.read_text())
     assert set(report["types"]) == {"OSP", "TC", "VAT", "OG", "IE", "BS", "QCE", "CF", "LE", "WE"}
     assert "annotation agreement" in result.out
-    assert cli("focus", "agreement", "--gold", focus_dir / "dev_gold.csv").code == 2
+    assert cli("meta-eval", "focus-humans", "--gold", focus_dir / "dev_gold.csv").code == 2
 
 
 def test_a_csv_with_a_missing_column_is_one_line(cli, tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from maieutic.tasks.focus.span_metrics import (
-    TokenEmbeddingScorer,
+    TokenEmbeddingSimilarity,
     best_match,
     edit_similarity,
     pair_labels,
@@ -83,7 +83,7 @@ def test_missed_types_pair_with_nothing_and_spurious_ones_are_not_span_scored():
 
 @pytest.mark.slow
 def test_embedding_scorer_on_the_embedded_model():
-    scorer = TokenEmbeddingScorer()
+    scorer = TokenEmbeddingSimilarity()
     identical, paraphrase, unrelated, empty = scorer.score_pairs(
         [
             ("taxes are theft", "taxes are theft"),

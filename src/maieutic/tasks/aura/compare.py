@@ -2,7 +2,7 @@
 appendix C): per metric, by the majority of the four metrics, and by their mean.
 
 Agreement of these preferences with human votes (``maieutic.stats.preference``,
-``aura agree``) follows the paper's sections 6.1 and 6.5."""
+``meta-eval aura-preferences``) follows the paper's sections 6.1 and 6.5."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ class AuraAgree(Record):
     question sets with people's votes."""
 
     FORMAT = "maieutic.aura.agree/1"
-    WRITTEN_BY = "maieutic aura agree --out FILE"
+    WRITTEN_BY = "maieutic meta-eval aura-preferences --out FILE"
     HOLDS_RESULTS = True
 
     provenance: dict[str, Any] | None = optional()

@@ -32,7 +32,7 @@ from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.compqa.data import Answer, ScoreCheck, read_answers, rubric
 from maieutic.tasks.compqa.judge import MAX_JUDGED_CHARS, JudgeInput, RubricJudge
-from maieutic.tasks.compqa.rules import RuleScorer, merge
+from maieutic.tasks.compqa.rules import RuleJudge, merge
 from maieutic.tasks.compqa.shots import choose_shots
 
 ENGLISH_WORDS = frozenset(
@@ -194,14 +194,14 @@ def summarise(scored: Sequence[AnswerScore]) -> dict[str, Any]:
     }
 
 
-class RubricScorer(BaseEvaluator):
+class RubricEvaluator(BaseEvaluator):
     """Rules, a judge, or rules where they score and the judge elsewhere."""
 
     spec: Spec
 
     def __init__(
         self,
-        rules: RuleScorer | None,
+        rules: RuleJudge | None,
         judge: RubricJudge | None,
         name: str,
         shot_source: tuple[str, int, int] | None = None,
@@ -314,3 +314,7 @@ class RubricScorer(BaseEvaluator):
             flags=submission.flags,
             n_unscored=summary["n_incomplete"],
         )
+
+
+RubricScorer = RubricEvaluator
+"""The old name (before "scorer" came to mean a learned model only); kept for imports."""

@@ -9,9 +9,9 @@ from maieutic.errors import DataError
 from maieutic.llm.factory import llm_client
 from maieutic.registry import register
 from maieutic.samples import sample_path
-from maieutic.tasks.compqa.evaluate import RubricScorer
+from maieutic.tasks.compqa.evaluate import RubricEvaluator
 from maieutic.tasks.compqa.judge import RubricJudge
-from maieutic.tasks.compqa.rules import RuleScorer
+from maieutic.tasks.compqa.rules import RuleJudge
 from maieutic.tasks.compqa.shots import DEFAULT_SHOTS
 
 STRATEGIES = ("zero-shot", "few-shot")
@@ -27,10 +27,10 @@ def rules(
     embedding_model: str = DEFAULT_MODEL,
     embedding_backend: str = "torch",
     batch_size: int = 64,
-) -> RubricScorer:
+) -> RubricEvaluator:
     """Text rules for criteria 1–7, 13 and 15; the rest unscored (offline)."""
     encoder = Encoder(embedding_model, backend=embedding_backend, batch_size=batch_size)
-    return RubricScorer(RuleScorer(encoder), None, "rules")
+    return RubricEvaluator(RuleJudge(encoder), None, "rules")
 
 
 def _judge(
@@ -68,7 +68,7 @@ def llm(
     concurrency: int = 4,
     timeout: float = 120.0,
     retries: int = 4,
-) -> RubricScorer:
+) -> RubricEvaluator:
     """A language model scoring all 15 criteria (zero- or few-shot)."""
     judge, source = _judge(
         strategy,
@@ -83,7 +83,7 @@ def llm(
         timeout,
         retries,
     )
-    return RubricScorer(None, judge, "llm", shot_source=source)
+    return RubricEvaluator(None, judge, "llm", shot_source=source)
 
 
 @register("evaluator", "compqa", "rules+llm", uses_llm=True)
@@ -102,7 +102,7 @@ def rules_llm(
     embedding_model: str = DEFAULT_MODEL,
     embedding_backend: str = "torch",
     batch_size: int = 64,
-) -> RubricScorer:
+) -> RubricEvaluator:
     """Rules where they decide, a language model for the other criteria."""
     judge, source = _judge(
         strategy,
@@ -118,4 +118,4 @@ def rules_llm(
         retries,
     )
     encoder = Encoder(embedding_model, backend=embedding_backend, batch_size=batch_size)
-    return RubricScorer(RuleScorer(encoder), judge, "rules+llm", shot_source=source)
+    return RubricEvaluator(RuleJudge(encoder), judge, "rules+llm", shot_source=source)

@@ -189,11 +189,11 @@ def _or_none(function, *args):
         return None
 
 
-def rules_agreement(report: MatchReport, scorer) -> list[dict]:
-    """Per criterion the rule scorer judges: how often it scored, and its Krippendorff's
+def rules_agreement(report: MatchReport, rules) -> list[dict]:
+    """Per criterion the rule-based judge judges: how often it scored, and its Krippendorff's
     alpha (interval) and Spearman's rho with people, on the matched answers' texts."""
     scored = [
-        (human, scorer.score(answer.comparison, answer.object1, answer.object2))
+        (human, rules.score(answer.comparison, answer.object1, answer.object2))
         for human, answer in report.matched
     ]
     return _per_criterion(scored, "rules_mean")

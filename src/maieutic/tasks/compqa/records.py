@@ -1,5 +1,5 @@
 """Files only the CompQA task writes: agreement of annotators, of the judge and of the
-rule-based scorer with people, and the leaderboard table.
+rule-based judge with people, and the leaderboard table.
 
 These records belong to the task (``tasks/compqa/records.py`` once the task owns its
 formats); they import nothing but ``maieutic.records.base``. Its SFT export is JSON
@@ -33,11 +33,11 @@ class CompqaHumanAgreement(Record):
 
 @record
 class CompqaRulesAgreement(Record):
-    """``maieutic.compqa.rules-agreement/1``: the rule-based scorer against people, per
+    """``maieutic.compqa.rules-agreement/1``: the rule-based judge against people, per
     criterion it scores."""
 
     FORMAT = "maieutic.compqa.rules-agreement/1"
-    WRITTEN_BY = "maieutic compqa agree --rules --out FILE"
+    WRITTEN_BY = "maieutic meta-eval compqa --rules --out FILE"
     HOLDS_RESULTS = True
 
     provenance: dict[str, Any] | None = optional()
@@ -50,7 +50,7 @@ class CompqaJudgeAgreement(Record):
     concatenated and on the total, and optionally per criterion."""
 
     FORMAT = "maieutic.compqa.judge-agreement/1"
-    WRITTEN_BY = "maieutic compqa agree --out FILE"
+    WRITTEN_BY = "maieutic meta-eval compqa --out FILE"
     HOLDS_RESULTS = True
 
     provenance: dict[str, Any] | None = optional()

@@ -1,4 +1,4 @@
-"""A rule-based scorer for the CompQA criteria that text analysis decides well.
+"""A rule-based judge for the CompQA criteria that text analysis decides well.
 
 Scored (the rubric's numbering, "Argument-Based Comparative Question Answering
 Evaluation Benchmark", Figure 3):
@@ -139,7 +139,7 @@ def _closing_choice(said: list[str], object1: str, object2: str) -> bool:
     )
 
 
-class RuleScorer:
+class RuleJudge:
     """Scores the criteria text analysis decides; the rest stay unscored."""
 
     name = "rules"
@@ -183,3 +183,7 @@ def merge(
     """The rules' scores where they scored, the judge's elsewhere."""
     judge = judge or {}
     return {c: rules[c] if rules.get(c) is not None else judge.get(c) for c in range(1, 16)}
+
+
+RuleScorer = RuleJudge
+"""The old name (before "scorer" came to mean a learned model only); kept for imports."""

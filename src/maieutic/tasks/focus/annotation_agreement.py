@@ -54,7 +54,7 @@ class TypeAgreement:
     undefined: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form (the ``focus agreement --out`` file)."""
+        """The JSON form (the ``meta-eval focus-humans --out`` file)."""
         return dict(self.__dict__)
 
 
@@ -122,7 +122,7 @@ def agreement_for_type(items: Sequence[FocusItem], type_id: str, embedding=None)
 def type_agreement(items: Sequence[FocusItem], *, embedding=None) -> dict[str, TypeAgreement]:
     """Agreement per type over the arguments of its category, for each category with
     annotator labels (an argument where every annotator said no carries none, and
-    still counts). ``embedding``: a ``TokenEmbeddingScorer`` for span scores."""
+    still counts). ``embedding``: a ``TokenEmbeddingSimilarity`` for span scores."""
     out = {}
     for category in typology().categories.values():
         judged = [i for i in items if i.category == category.id]

@@ -147,7 +147,7 @@ class FocusEvaluator(BaseEvaluator):
         self.mode = mode
         self.pairing = pairing
         self.embedding = embedding
-        """A ``TokenEmbeddingScorer`` (or None: no embedding score)."""
+        """A ``TokenEmbeddingSimilarity`` (or None: no embedding score)."""
         self.spec = Spec("evaluator", "focus", "type-span", {"mode": mode, "pairing": pairing})
         # what ``prepare`` found for the run under way: each submission's pairs with
         # the gold arguments (by object), and the run's signature

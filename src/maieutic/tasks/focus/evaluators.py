@@ -19,10 +19,10 @@ def type_span(
 ) -> FocusEvaluator:
     """Types by multi-label P/R/F1; spans by Jaccard, ROUGE-L, edit similarity and a
     BERTScore-style embedding F1 (``span_embedding``)."""
-    scorer = None
+    similarity = None
     if span_embedding:
-        from maieutic.tasks.focus.span_metrics import TokenEmbeddingScorer
+        from maieutic.tasks.focus.span_metrics import TokenEmbeddingSimilarity
 
         encoder = Encoder(embedding_model, backend=embedding_backend, batch_size=batch_size)
-        scorer = TokenEmbeddingScorer(encoder)
-    return FocusEvaluator(mode, pairing, scorer)
+        similarity = TokenEmbeddingSimilarity(encoder)
+    return FocusEvaluator(mode, pairing, similarity)

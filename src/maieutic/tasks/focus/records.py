@@ -17,7 +17,7 @@ class FocusAgreement(Record):
     (observed agreement, Fleiss' kappa, PABAK, pairwise agreement, span similarity)."""
 
     FORMAT = "maieutic.focus.agreement/1"
-    WRITTEN_BY = "maieutic focus agreement --out FILE"
+    WRITTEN_BY = "maieutic meta-eval focus-humans --out FILE"
     HOLDS_RESULTS = True
 
     gold: str

@@ -7,7 +7,7 @@
   names no stemmer); its tokenizer keeps only letters and digits.
 - ``edit_similarity``: 1 − Levenshtein distance / length of the longer span, on
   characters (rapidfuzz).
-- ``TokenEmbeddingScorer``: BERTScore's greedy matching (each token matched to its most
+- ``TokenEmbeddingSimilarity``: BERTScore's greedy matching (each token matched to its most
   similar token on the other side; precision and recall averaged over tokens; F1) on
   the contextual token vectors of the embedding model — no idf weights, no baseline
   rescaling, so values are on the raw cosine scale.
@@ -128,7 +128,7 @@ def pair_labels(
     return pairs
 
 
-class TokenEmbeddingScorer:
+class TokenEmbeddingSimilarity:
     """BERTScore-style F1 of two spans from contextual token vectors of a
     sentence-transformers model (the embedded MiniLM by default). Each distinct text
     is encoded once per call, in batches."""
@@ -175,3 +175,7 @@ class TokenEmbeddingScorer:
             total = precision + recall
             scores.append(2 * precision * recall / total if total > 0 else 0.0)
         return scores
+
+
+TokenEmbeddingScorer = TokenEmbeddingSimilarity
+"""The old name (before "scorer" came to mean a learned model only); kept for imports."""

@@ -144,7 +144,7 @@ def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
 
 @click.group()
 def aura() -> None:
-    """AURA tools: compare two question sets on one document."""
+    """AURA tools: compare two question sets on one document; sweep a threshold."""
 
 
 @aura.command("compare")

@@ -55,9 +55,9 @@ def sweep(ctx, document, sets, qgeval_path, evaluator, out_path, **options):
         ]
     if not pairs:
         raise click.UsageError("give a DOCUMENT (with SETS) or --qgeval")
-    scorer = build(ctx, "evaluator", "aura", evaluator, options)
+    built = build(ctx, "evaluator", "aura", evaluator, options)
     grid = entry("evaluator", "aura", evaluator).threshold.sweep
-    report = mean_shift(scorer, pairs, grid)
+    report = mean_shift(built, pairs, grid)
     table = Table(
         title=f"aura · mean shift over {report['n_sets']} question sets", title_justify="left"
     )
@@ -96,23 +96,23 @@ def _read_preferences(path: Path) -> list[dict]:
     return records
 
 
-@aura.command("agree")
+@click.command("aura-preferences")
 @click.argument("preferences", type=click.Path(dir_okay=False, exists=True))
 @aura_options
 @out_option
 @click.pass_context
-def agree(ctx, preferences, evaluator, out_path, **options):
-    """Agreement of the pipeline with human preferences. PREFERENCES is JSONL, one pair
-    per line: {"pair", "document", "set1", "set2", "votes": ["1", "2", …]} (paths
-    relative to the file; one vote per annotator)."""
+def aura_preferences(ctx, preferences, evaluator, out_path, **options):
+    """How often the AURA pipeline prefers the question set people preferred.
+    PREFERENCES is JSONL, one pair per line: {"pair", "document", "set1", "set2",
+    "votes": ["1", "2", …]} (paths relative to the file; one vote per annotator)."""
     base = Path(preferences).parent
     records = _read_preferences(Path(preferences))
-    scorer = build(ctx, "evaluator", "aura", evaluator, options)
+    built = build(ctx, "evaluator", "aura", evaluator, options)
     items = []
     for record in records:
         document = read_document(base / record["document"])
         first, second = (read_questions(base / record[k]) for k in ("set1", "set2"))
-        (m1, _), (m2, _) = scorer.score_set(document, first), scorer.score_set(document, second)
+        (m1, _), (m2, _) = built.score_set(document, first), built.score_set(document, second)
         items.append(PreferenceItem({m: (m1[m], m2[m]) for m in METRICS}, record["votes"]))
     try:
         report = preference_agreement(items)

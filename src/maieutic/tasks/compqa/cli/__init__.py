@@ -1,5 +1,6 @@
-"""The CompQA commands: ``generate compqa``, ``evaluate compqa``, ``meta-eval
-compqa-humans``, and the ``maieutic compqa`` tools (agree, table, export-sft)."""
+"""The CompQA commands: ``generate compqa``, ``evaluate compqa``, ``meta-eval compqa``
+(a judge against people) and ``meta-eval compqa-humans`` (people against each other),
+and the ``maieutic compqa`` tools (table, export-sft)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ if TYPE_CHECKING:
 
 def commands(groups: CommandGroups) -> None:
     """Add the task's commands to the command line (``Task.commands``)."""
+    from maieutic.cli._options import moved_command
     from maieutic.tasks.compqa.cli.evaluate import evaluate_compqa
     from maieutic.tasks.compqa.cli.generate import generate_compqa
-    from maieutic.tasks.compqa.cli.group import compqa
+    from maieutic.tasks.compqa.cli.group import compqa, compqa_judge
     from maieutic.tasks.compqa.cli.meta_eval import compqa_humans
 
     groups.generate.add_command(generate_compqa)
     groups.evaluate.add_command(evaluate_compqa)
+    groups.meta_eval.add_command(compqa_judge)
     groups.meta_eval.add_command(compqa_humans)
+    compqa.add_command(moved_command(compqa_judge, "agree", "meta-eval compqa"))
     groups.root.add_command(compqa)

@@ -41,7 +41,8 @@ judged_option = click.option(
 
 @click.group()
 def compqa() -> None:
-    """CompQA tools: tables, agreement of a judge with people, training data."""
+    """CompQA tools: tables and training data (agreement with people: maieutic meta-eval
+    compqa, compqa-humans)."""
 
 
 def _judged_files(paths: tuple[str, ...]) -> list[Path]:
@@ -90,10 +91,10 @@ def criterion_table(rows: list[dict], title: str, mean_key: str, caption: str) -
 def _rules_report(ctx, report, out_path) -> None:
     from maieutic.embed.encoder import Encoder
     from maieutic.tasks.compqa.judge_agreement import rules_agreement
-    from maieutic.tasks.compqa.rules import RuleScorer
+    from maieutic.tasks.compqa.rules import RuleJudge
 
-    rows = rules_agreement(report, RuleScorer(Encoder()))
-    title = f"CompQA: rule-based scorer vs people ({len(report.matched)} answers)"
+    rows = rules_agreement(report, RuleJudge(Encoder()))
+    title = f"CompQA: rule-based judge vs people ({len(report.matched)} answers)"
     caption = "criteria not listed are left to a judge (unscored by the rules)"
     console_for(out_path).print(criterion_table(rows, title, "rules_mean", caption))
     if out_path:
@@ -119,7 +120,7 @@ def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
 
 
 def _agree_options(func):
-    """The options of ``compqa agree``."""
+    """The options of ``meta-eval compqa``."""
     options = [
         judged_option,
         click.option(
@@ -141,7 +142,7 @@ def _agree_options(func):
         click.option(
             "--rules",
             is_flag=True,
-            help="Score the matched answers with the rule-based scorer instead of the "
+            help="Score the matched answers with the rule-based judge instead of the "
             "judge's scores, and report its agreement with people per criterion.",
         ),
         click.option(
@@ -188,12 +189,13 @@ def _judge_report(ctx, report, files, human_side: str, left_out: int, per_criter
         write_json(out_path, record.to_json())
 
 
-@compqa.command("agree")
+@click.command("compqa")
 @_agree_options
 @click.pass_context
-def agree(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path) -> None:
-    """Krippendorff's alpha (interval) and Spearman between the judge and people, all
-    criterion scores concatenated ("separately") and on the final score (Table 2)."""
+def compqa_judge(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path) -> None:
+    """How well a judge (or the rules) agrees with people: Krippendorff's alpha
+    (interval) and Spearman between the judge and people, all criterion scores
+    concatenated ("separately") and on the final score (Table 2)."""
     if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
         raise click.UsageError("give either --humans TABLE or both --hum1 and --hum2")
     humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)

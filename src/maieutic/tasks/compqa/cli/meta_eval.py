@@ -21,7 +21,7 @@ from maieutic.tasks.compqa.records import CompqaHumanAgreement
 @out_option
 @click.pass_context
 def compqa_humans(ctx, first: str, second: str, out_path: str | None) -> None:
-    """Agreement of two annotators' CompQA scores (per criterion, pooled, and the total
+    """How well two annotators agree on CompQA scores (per criterion, pooled, and the total
     computed as the sum of the criteria)."""
     pairs = load_pairs(first, second)
     if not pairs:

@@ -1,5 +1,5 @@
-"""The FOCUS commands: ``generate focus``, ``evaluate focus``, and the ``maieutic
-focus`` tools (convert, agreement)."""
+"""The FOCUS commands: ``generate focus``, ``evaluate focus``, ``meta-eval focus-humans``
+and the ``maieutic focus`` tools (convert)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,13 @@ if TYPE_CHECKING:
 
 def commands(groups: CommandGroups) -> None:
     """Add the task's commands to the command line (``Task.commands``)."""
+    from maieutic.cli._options import moved_command
     from maieutic.tasks.focus.cli.evaluate import evaluate_focus
     from maieutic.tasks.focus.cli.generate import generate_focus
-    from maieutic.tasks.focus.cli.group import focus
+    from maieutic.tasks.focus.cli.group import focus, focus_humans
 
     groups.generate.add_command(generate_focus)
     groups.evaluate.add_command(evaluate_focus)
+    groups.meta_eval.add_command(focus_humans)
+    focus.add_command(moved_command(focus_humans, "agreement", "meta-eval focus-humans"))
     groups.root.add_command(focus)

@@ -1,4 +1,5 @@
-"""``maieutic focus``: FOCUS data tools — format conversion and annotation agreement."""
+"""``maieutic focus``: FOCUS data tools (format conversion), and ``meta-eval focus-humans``
+(agreement among annotators)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from maieutic.tasks.focus.write import write_focus
 
 @click.group()
 def focus() -> None:
-    """FOCUS data tools: convert between layouts, measure annotation agreement."""
+    """FOCUS data tools: convert between layouts (agreement among annotators: maieutic
+    meta-eval focus-humans)."""
 
 
 @focus.command("convert")
@@ -65,7 +67,7 @@ def convert(source, target, role, annotators, gold_path) -> None:
             click.echo(f"wrote {path}", err=True)
 
 
-@focus.command("agreement")
+@click.command("focus-humans")
 @click.option(
     "--gold",
     "gold_path",
@@ -81,9 +83,9 @@ def convert(source, target, role, annotators, gold_path) -> None:
     help="Also compare spans with the BERTScore-style embedding score (loads the model).",
 )
 @out_option
-def agreement(gold_path, annotators, span_embedding, out_path) -> None:
-    """Agreement among annotators per type: observed agreement, Fleiss' kappa, PABAK,
-    pairwise agreement, and span similarity between annotators."""
+def focus_humans(gold_path, annotators, span_embedding, out_path) -> None:
+    """How well FOCUS annotators agree with each other, per type: observed agreement,
+    Fleiss' kappa, PABAK, pairwise agreement, and span similarity between annotators."""
     from maieutic.tasks.focus.annotation_agreement import type_agreement
     from maieutic.tasks.focus.tables import agreement_table
 
@@ -93,12 +95,12 @@ def agreement(gold_path, annotators, span_embedding, out_path) -> None:
         raise DataError(
             "no annotator labels: give --annotators (or a JSONL with annotators)", where=gold_path
         )
-    scorer = None
+    similarity = None
     if span_embedding:
-        from maieutic.tasks.focus.span_metrics import TokenEmbeddingScorer
+        from maieutic.tasks.focus.span_metrics import TokenEmbeddingSimilarity
 
-        scorer = TokenEmbeddingScorer()
-    report = {k: v.to_json() for k, v in type_agreement(items, embedding=scorer).items()}
+        similarity = TokenEmbeddingSimilarity()
+    report = {k: v.to_json() for k, v in type_agreement(items, embedding=similarity).items()}
     if out_path:
         record = FocusAgreement(
             gold=gold_path, dataset=gold.fingerprint(), provenance=provenance({}), types=report
