@@ -77,7 +77,7 @@ def main() -> None:
     code = run([*evaluate, *extra, "--out", str(results)])
     seconds = time.perf_counter() - start
     print(f"scored {n} answers in {seconds:.0f} s ({seconds / n:.2f} s per answer), exit {code}")
-    agree = ["compqa", "agree", "--judged", str(results), "--humans"]
+    agree = ["meta-eval", "compqa", "--judged", str(results), "--humans"]
     agree += [str(DATA / "human_evaluation_367.tsv"), "--per-criterion"]
     run([*agree, "--out", str(keep / "agreement.json")])
     print(f"files in {keep}")
