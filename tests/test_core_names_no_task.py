@@ -13,7 +13,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src" / "maieutic"
 CORE_PACKAGES = (
     "scorers", "llm", "samples", "stats", "embed", "evaluate", "generate", "data",
-    "language", "run", "records", "cli", "report", "web",
+    "language", "run", "records", "cli", "report", "web", "engines",
 )  # fmt: skip
 CORE_MODULES = ("__init__", "registry", "signature", "errors", "paths", "progress", "provenance")
 TASK_NAMES = re.compile(r"\b(cqs|focus|aura|compqa)\b", re.IGNORECASE)

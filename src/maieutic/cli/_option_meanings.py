@@ -106,6 +106,9 @@ MEANINGS: dict[str, Meaning] = {
     "--concurrency": _m(INTEGER, "model calls in flight at once"),
     "--timeout": _m(NUMBER, "seconds per model call attempt"),
     "--retries": _m(INTEGER, "retries of a failed model call"),
+    # where the work runs
+    "--engine": _m(CHOICE, "where items are processed: this process (local) or Ray"),
+    "--ray-actors": _m(INTEGER, "replicas of the generator or evaluator on Ray"),
     "--embedding-model": _m(TEXT, "sentence-embedding model name or directory"),
     "--embedding-backend": _m(CHOICE, "how the embedding model is run (torch or onnx)"),
     "--batch-size": _m(INTEGER, "texts per embedding batch"),

@@ -335,3 +335,38 @@ def moved_command(command: click.Command, old: str, new: str) -> click.Command:
 
     alias.parse_args = warned  # type: ignore[method-assign]
     return alias
+
+
+def engine_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--engine`` and ``--ray-actors`` (read back with ``engine_arguments``)."""
+    return stack(
+        [
+            click.option(
+                "--engine",
+                type=click.Choice(["local", "ray"]),
+                default="local",
+                show_default=True,
+                help="Where the work runs: in this process, or on Ray (a local Ray "
+                "instance, or the cluster RAY_ADDRESS names; pip install 'maieutic[ray]'). "
+                "Same numbers and files; see docs/ray.md.",
+            ),
+            click.option(
+                "--ray-actors",
+                type=click.IntRange(1, 4096),
+                default=None,
+                help="Replicas on Ray of the generator (each keeps --concurrency model "
+                "calls in flight) or the embedding model (default: 2).",
+            ),
+        ]
+    )(func)
+
+
+def engine_arguments(options: dict[str, Any]) -> dict[str, Any]:
+    """``engine`` and ``ray`` for ``maieutic.generate``, taken out of ``options``."""
+    from maieutic.engines import RayOptions
+
+    engine = options.pop("engine", "local")
+    actors = options.pop("ray_actors", None)
+    if actors is not None and engine != "ray":
+        raise click.UsageError("--ray-actors applies to --engine ray only")
+    return {"engine": engine, "ray": RayOptions(actors=actors or 2)}

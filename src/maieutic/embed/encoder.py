@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from maieutic.engines.context import current_engine
 from maieutic.errors import DataError, RunError
 from maieutic.progress import progress
 
@@ -154,24 +155,36 @@ class Encoder:
         """Encode ``texts`` (in batches) into an ``(n, dim)`` float32 array of unit vectors."""
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
-        model = self.load()
         texts = list(texts)
-        chunk = max(self.batch_size * 16, 1)  # progress steps; one call for small inputs
+        engine = current_engine()
+        if engine.name == "ray":  # the same pieces, encoded by model replicas on Ray
+            from maieutic.engines.ray_encode import encode_on_ray
+
+            self.n_encoded += len(texts)
+            return encode_on_ray(self, texts, self.piece, engine.actors, engine.num_cpus)
         parts = []
         with progress(f"encoding {len(texts):,} texts") as update:
-            for start in range(0, len(texts), chunk):
-                parts.append(
-                    model.encode(
-                        texts[start : start + chunk],
-                        batch_size=self.batch_size,
-                        convert_to_numpy=True,
-                        normalize_embeddings=True,
-                        show_progress_bar=False,
-                    )
-                )
-                update(min(start + chunk, len(texts)), len(texts))
+            for start in range(0, len(texts), self.piece):
+                parts.append(self.encode_piece(texts[start : start + self.piece]))
+                update(min(start + self.piece, len(texts)), len(texts))
         self.n_encoded += len(texts)
         return np.asarray(np.concatenate(parts), dtype=np.float32)
+
+    @property
+    def piece(self) -> int:
+        """Texts per model call (a progress step; one call for small inputs). Results
+        depend on it only through padding within a batch, so every engine uses it."""
+        return max(self.batch_size * 16, 1)
+
+    def encode_piece(self, texts: list[str]) -> np.ndarray:
+        """One model call over at most ``piece`` texts."""
+        return self.load().encode(
+            texts,
+            batch_size=self.batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
 
 
 _SHARED: dict[str, Encoder] = {}

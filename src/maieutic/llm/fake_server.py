@@ -115,10 +115,6 @@ def main() -> None:
         sys.exit(0)
 
 
-if __name__ == "__main__":
-    main()
-
-
 def _completion(body: dict, text: str) -> dict:
     """An OpenAI chat completion carrying ``text``."""
     return {
@@ -202,3 +198,7 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256
+
+
+if __name__ == "__main__":
+    main()

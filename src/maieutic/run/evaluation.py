@@ -14,12 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from maieutic.data.files import write_json
+from maieutic.engines import RayOptions
+from maieutic.engines.context import using_engine
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.results_file import ResultsFile
-from maieutic.provenance import provenance as provenance_record
 from maieutic.registry import Spec
 from maieutic.run import frames
 from maieutic.run.components import build
+from maieutic.run.engine import Engine
 from maieutic.run.hooks import task_io
 from maieutic.run.inputs import (
     as_list,
@@ -122,6 +124,8 @@ def evaluate(
     on_result: Callable[[EvalResult], None] | None = None,
     on_loaded: Callable[[Any], None] | None = None,
     provenance: dict[str, Any] | None = None,
+    engine: str = "local",
+    ray: RayOptions | None = None,
     **options: Any,
 ) -> Evaluation:
     """Score ``submissions`` against ``data`` with the evaluator registered as
@@ -137,8 +141,11 @@ def evaluate(
     result as soon as it is done; ``on_loaded`` each submission once read and checked
     (before ``strict`` refuses it and before any model work: to show its flags);
     ``provenance`` replaces the options recorded in the results' provenance (the
-    command line records its own).
+    command line records its own). ``engine="ray"`` computes the evaluator's sentence
+    embeddings on Ray (``ray.actors`` model replicas; see ``maieutic.engines``): the same
+    vectors, so the same numbers; the engine is recorded in the provenance.
     """
+    chosen = Engine.for_name(engine, ray)
     found = get_task(task)
     io = task_io(found)
     reference = load_reference(found, io, data)
@@ -147,7 +154,7 @@ def evaluate(
     refuse_overwriting_inputs(out, inputs)
     component, warnings = build("evaluator", task, evaluator, options)
     recorded = provenance or _call_options(task, data, as_list(submissions), evaluator, options)
-    results = ResultsFile(out, task, provenance_record(recorded), found.run_figures)
+    results = ResultsFile(out, task, chosen.provenance(recorded), found.run_figures)
 
     def keep(result: EvalResult) -> None:
         results.add(result)  # persisted at once: a later failure loses nothing
@@ -155,9 +162,14 @@ def evaluate(
             on_result(result)
 
     try:
-        component.evaluate(reference, loaded, skip_unknown=skip_unknown, on_result=keep)
+        with using_engine(chosen.choice()):
+            component.evaluate(reference, loaded, skip_unknown=skip_unknown, on_result=keep)
     finally:
         results.close()
+    return _evaluation(task, component, results, reference, warnings, found.run_figures)
+
+
+def _evaluation(task, component, results, reference, warnings, run_figures) -> Evaluation:
     own = _evaluator_warnings(component)
     return Evaluation(
         task=task,
@@ -167,7 +179,7 @@ def evaluate(
         warnings=[*input_warnings(reference), *warnings, *own],
         failures=list(component.failures),
         evaluator_warnings=own,
-        run_figures=found.run_figures,
+        run_figures=run_figures,
         reference=reference,
     )
 

@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from maieutic.data.flags import Flag, refuse_flags
+from maieutic.engines import RayOptions
 from maieutic.errors import DataError
 from maieutic.generate.fanout import FanOutStats
 from maieutic.generate.protocol import GenerationRun
-from maieutic.provenance import provenance as provenance_record
 from maieutic.registry import Spec
 from maieutic.run.components import build
+from maieutic.run.engine import Engine
 from maieutic.run.frames import records_frame
 from maieutic.run.hooks import GeneratedPart, RecordContext, task_io
 from maieutic.run.inputs import described, is_path, refuse_generating_over
@@ -138,17 +139,18 @@ def _run_all(
     context: RecordContext,
     runs: int,
     progress: Progress | None,
-    out: str | Path | None,
+    writing: tuple[str | Path | None, dict[str, Any]],
+    engine: Engine,
 ) -> None:
     """Every run of ``component``, added to ``generation`` with the parts it yields;
     with ``out``, each run's files are written as soon as it ends (a later failure
     loses nothing already generated)."""
     io = task_io(get_task(generation.task))
-    given = io.generator_input(generation.data)
+    out, write_options = writing
     for k in range(runs):
         label = f"run {k + 1}/{runs}" if runs > 1 else "generating"
         with (progress or _quiet)(label) as update:
-            run = component.generate(given, run_index=k, on_progress=update)
+            run = engine.run(generation, component, k, update, context, out)
         parts = io.parts(
             run, generation.data, dataclasses.replace(context, run_index=k, n_runs=runs)
         )
@@ -156,7 +158,23 @@ def _run_all(
         generation.parts += parts
         if out is not None:
             this_run = dataclasses.replace(generation, runs=[run], parts=parts)
-            generation.written += io.write(this_run, Path(out))
+            generation.written += io.write(this_run, Path(out), **write_options)
+            engine.written(out, k)
+
+
+def _input(task, data, limit, options, on_flags, strict) -> tuple[Any, list[Flag]]:
+    """The input, loaded and cut to ``limit``, and its flags (refused when ``strict``)."""
+    found = get_task(task)
+    io = task_io(found)
+    loaded = io.read_generation_input(found, data) if is_path(data) else data
+    if limit:
+        loaded = io.first(loaded, limit)
+    flags = io.input_flags(loaded, options)
+    if on_flags:
+        on_flags(flags)
+    if strict:
+        refuse_flags(flags)
+    return loaded, flags
 
 
 def generate(
@@ -171,6 +189,9 @@ def generate(
     progress: Progress | None = None,
     on_flags: Callable[[list[Flag]], None] | None = None,
     provenance: dict[str, Any] | None = None,
+    engine: str = "local",
+    ray: RayOptions | None = None,
+    write_options: dict[str, Any] | None = None,
     **options: Any,
 ) -> Generation:
     """Generate for ``data`` (a path, or the input already loaded) with the generator
@@ -183,26 +204,22 @@ def generate(
     writes each run's outputs as it ends, as the command line does (see
     ``Generation.save``); ``progress`` shows each run's progress; ``on_flags`` sees
     what the input holds that is worth a warning (before ``strict`` refuses it);
-    ``provenance`` replaces the options recorded.
+    ``provenance`` replaces the options recorded. ``engine="ray"`` runs the generator
+    on Ray (``ray``: how; see ``maieutic.engines``): the same files, written as shards
+    first so that a killed run resumes; the engine is recorded in the provenance.
+    ``write_options`` go to the task's writer with ``out`` (as to ``Generation.save``).
     """
     if runs < 1:
         raise DataError("runs must be at least 1")
+    chosen = Engine.for_name(engine, ray)
     if out is not None and str(out) == "-":
         raise DataError("out must be a path: the outputs get a .meta.json record beside them")
     refuse_generating_over(out, [data])
-    found = get_task(task)
-    io = task_io(found)
-    loaded = io.read_generation_input(found, data) if is_path(data) else data
-    if limit:
-        loaded = io.first(loaded, limit)
-    flags = io.input_flags(loaded, options)
-    if on_flags:
-        on_flags(flags)
-    if strict:
-        refuse_flags(flags)
+    io = task_io(get_task(task))
+    loaded, flags = _input(task, data, limit, options, on_flags, strict)
     component, warnings = build("generator", task, generator, options)
     signature = component.signature(io.generator_input(loaded))
-    recorded = provenance_record(provenance or _call_options(task, data, generator, options))
+    recorded = chosen.provenance(provenance or _call_options(task, data, generator, options))
     generation = Generation(
         task=task,
         generator=component.spec,
@@ -215,6 +232,7 @@ def generate(
         data=loaded,
     )
     context = RecordContext(task, signature, component.spec, recorded, flags=flags)
-    _run_all(generation, component, context, runs, progress, out)
+    writing = (out, write_options or {})
+    _run_all(generation, component, context, runs, progress, writing, chosen)
     generation.warnings += generation.runs[0].warnings
     return generation

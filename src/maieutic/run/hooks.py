@@ -82,6 +82,9 @@ class RecordContext:
         ).to_json()
 
 
+_NO_ROWS = "this task's input cannot be split into rows (the ray engine needs it)"
+
+
 class TaskIO:
     """Reading a task's inputs and writing its generated outputs; every method has a
     default that a task overrides where its files differ."""
@@ -109,6 +112,28 @@ class TaskIO:
     def first(self, data: Any, n: int) -> Any:
         """The input cut to its first ``n`` items."""
         raise DataError("this task's input cannot be cut to its first items (limit)")
+
+    def items(self, data: Any) -> dict[str, Any]:
+        """The input's items by id, in order (the rows of a Ray run)."""
+        raise DataError(_NO_ROWS)
+
+    def with_items(self, data: Any, items: dict[str, Any]) -> Any:
+        """The input holding ``items`` only (what one Ray batch generates for)."""
+        raise DataError(_NO_ROWS)
+
+    def outcome_groups(self, run: GenerationRun, n_items: int) -> list[list[Any]]:
+        """A run's outcomes, per item of its input, in input order (one each by
+        default)."""
+        return [[outcome] for outcome in run.outcomes]
+
+    def merged_outcomes(self, groups: list[list[Any]]) -> list[Any]:
+        """The outcomes of a whole run from every item's group, in input order: what
+        the generator returns for the whole input at once."""
+        return [outcome for group in groups for outcome in group]
+
+    def failed_outcomes(self, generator: Any, key: str, item: Any, reason: str) -> list[Any]:
+        """The outcomes of an item whose generation raised ``reason`` (Ray engine)."""
+        raise DataError(_NO_ROWS)
 
     def input_flags(self, data: Any, options: dict[str, Any]) -> list[Flag]:
         """What the input holds that is generated for but worth a warning (``options``:

@@ -4,6 +4,8 @@ generation writes one question list with its ``.meta.json`` record."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from maieutic.errors import DataError
 from maieutic.generate.protocol import GenerationRun
 from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO
@@ -22,6 +24,15 @@ class AuraIO(TaskIO):
             QuestionSet(list(questions), reference.source, name)
             for name, questions in reference.question_sets.items()
         ]
+
+    def items(self, data: Any) -> dict[str, Any]:
+        """Not split: AURA generates for one document, whose passages already go out
+        together (``--concurrency``)."""
+        raise DataError(
+            "aura generates for one document at a time (its passages go out together, "
+            "--concurrency at once): the ray engine splits inputs of many items (cqs, "
+            "focus, compqa); run one job per document instead"
+        )
 
     def parts(
         self, run: GenerationRun, data: Document, context: RecordContext

@@ -15,6 +15,7 @@ from maieutic.data.files import write_json
 from maieutic.data.flags import Flag
 from maieutic.generate.protocol import GenerationRun
 from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO, meta_path
+from maieutic.tasks.compqa.generation import AnswerOutcome
 from maieutic.tasks.compqa.questions import QuestionSet, read_questions
 from maieutic.tasks.compqa.scenarios import NEEDS_ARGUMENTS, SCENARIOS
 from maieutic.tasks.compqa.scored_files import answer_files
@@ -63,6 +64,36 @@ class CompQAIO(TaskIO):
         if isinstance(data, QuestionSet):
             return dataclasses.replace(data, questions=data.questions[:n])
         return list(data)[:n]
+
+    def items(self, data: Any) -> dict[str, Any]:
+        """The questions by position (the rows of a Ray run)."""
+        return {str(i): q for i, q in enumerate(self.generator_input(data))}
+
+    def with_items(self, data: Any, items: dict[str, Any]) -> Any:
+        """The questions ``items`` only."""
+        if isinstance(data, QuestionSet):
+            return dataclasses.replace(data, questions=list(items.values()), flags=[])
+        return list(items.values())
+
+    def outcome_groups(self, run: GenerationRun, n_items: int) -> list[list[Any]]:
+        """Per question, its answer in each scenario (the run orders them by scenario,
+        then question)."""
+        if n_items == 0:
+            return []
+        return [run.outcomes[i::n_items] for i in range(n_items)]
+
+    def merged_outcomes(self, groups: list[list[Any]]) -> list[Any]:
+        """By scenario, then question, each numbered by its place in the whole input."""
+        n_scenarios = len(groups[0]) if groups else 0
+        return [
+            dataclasses.replace(group[s], index=i)
+            for s in range(n_scenarios)
+            for i, group in enumerate(groups)
+        ]
+
+    def failed_outcomes(self, generator: Any, key: str, item: Any, reason: str) -> list[Any]:
+        """An unanswered outcome in each of the generator's scenarios."""
+        return [AnswerOutcome(int(key), s, item, failure=reason) for s in generator.scenarios]
 
     def input_flags(self, data: Any, options: dict[str, Any]) -> list[Flag]:
         """What the questions hold that is worth a warning for these scenarios."""

@@ -11,7 +11,7 @@ from typing import Any
 from maieutic.generate.protocol import GenerationRun
 from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO
 from maieutic.tasks.cqs.data import CQDataset, load_cq_dataset
-from maieutic.tasks.cqs.generate import to_submission
+from maieutic.tasks.cqs.generate import ItemOutcome, to_submission
 
 
 class CQsIO(TaskIO):
@@ -24,6 +24,20 @@ class CQsIO(TaskIO):
     def first(self, data: CQDataset, n: int) -> CQDataset:
         """The first ``n`` interventions."""
         return dataclasses.replace(data, interventions=dict(list(data.interventions.items())[:n]))
+
+    def items(self, data: CQDataset) -> dict[str, Any]:
+        """The interventions by id."""
+        return data.interventions
+
+    def with_items(self, data: CQDataset, items: dict[str, Any]) -> CQDataset:
+        """The dataset holding ``items`` only."""
+        return dataclasses.replace(data, interventions=dict(items), warnings=[])
+
+    def failed_outcomes(
+        self, generator: Any, key: str, item: Any, reason: str
+    ) -> list[ItemOutcome]:
+        """A "Missing CQs" outcome for an intervention whose generation raised."""
+        return [ItemOutcome(key, None, reason)]
 
     def parts(
         self, run: GenerationRun, data: CQDataset, context: RecordContext

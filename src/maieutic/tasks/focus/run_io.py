@@ -12,7 +12,7 @@ from maieutic.data.files import write_json
 from maieutic.generate.protocol import GenerationRun
 from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO, meta_path
 from maieutic.tasks.focus.data import load_arguments
-from maieutic.tasks.focus.generate import to_prediction_set
+from maieutic.tasks.focus.generate import FocusOutcome, to_prediction_set
 from maieutic.tasks.focus.type_labels import FocusSet
 from maieutic.tasks.focus.write import write_focus
 
@@ -38,6 +38,20 @@ class FocusIO(TaskIO):
     def first(self, data: FocusSet, n: int) -> FocusSet:
         """The first ``n`` arguments."""
         return dataclasses.replace(data, items=dict(list(data.items.items())[:n]))
+
+    def items(self, data: FocusSet) -> dict[str, Any]:
+        """The arguments by id."""
+        return data.items
+
+    def with_items(self, data: FocusSet, items: dict[str, Any]) -> FocusSet:
+        """The set holding ``items`` only."""
+        return dataclasses.replace(data, items=dict(items), flags=[], warnings=[])
+
+    def failed_outcomes(
+        self, generator: Any, key: str, item: Any, reason: str
+    ) -> list[FocusOutcome]:
+        """No labels (None of the Above) for an argument whose generation raised."""
+        return [FocusOutcome(key, [], failure=reason)]
 
     def parts(
         self, run: GenerationRun, data: FocusSet, context: RecordContext

@@ -12,7 +12,14 @@ from maieutic.cli._common import (
     echo_warnings,
     refuse_overwriting_inputs,
 )
-from maieutic.cli._options import embedding_options, out_option, stack, strict_option
+from maieutic.cli._options import (
+    embedding_options,
+    engine_arguments,
+    engine_options,
+    out_option,
+    stack,
+    strict_option,
+)
 from maieutic.data.files import write_json
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
@@ -122,11 +129,13 @@ def echo_flags(question_set: QuestionSet) -> None:
 @aura_options
 @out_option
 @strict_option
+@engine_options
 @click.pass_context
 def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
     """Score question SETS (JSON lists or one question per line) against DOCUMENT
     (Markdown, text, PDF, or a JSON with "passage" and question lists)."""
     refuse_overwriting_inputs(out_path, [document, *sets])
+    engine = engine_arguments(options)
     args = component_options(ctx, "evaluator", "aura", evaluator, options)
     run = maieutic.evaluate(
         "aura",
@@ -137,6 +146,7 @@ def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
         out=out_path,
         on_loaded=echo_flags,
         provenance=ctx.params,
+        **engine,
         **args,
     )
     print_results(get_task("aura"), run.results, console_for(out_path))

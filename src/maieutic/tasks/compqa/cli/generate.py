@@ -11,7 +11,14 @@ import click
 
 import maieutic
 from maieutic.cli._common import component_options, echo_warnings
-from maieutic.cli._options import deprecated_alias, llm_options, sampling_options, strict_option
+from maieutic.cli._options import (
+    deprecated_alias,
+    engine_arguments,
+    engine_options,
+    llm_options,
+    sampling_options,
+    strict_option,
+)
 from maieutic.progress import progress
 from maieutic.tasks.compqa.run_io import file_stem
 from maieutic.tasks.compqa.scenarios import SCENARIOS
@@ -57,11 +64,13 @@ def _options(func):
 @_options
 @deprecated_alias("--out", "--out-dir", "out_dir", required=True, type=click.Path(file_okay=False))
 @llm_options
+@engine_options
 @click.pass_context
 def generate_compqa(ctx, questions_path, out_dir, scenarios, name, strict, **options) -> None:
     """Answer comparative questions with a language model (the embedded SmolLM2 by
     default); score them with ``maieutic evaluate compqa OUT``."""
     scenarios = scenarios or SCENARIOS
+    engine = engine_arguments(options)
     args = component_options(ctx, "generator", "compqa", "llm", {**options, "scenarios": scenarios})
     generated = maieutic.generate(
         "compqa",
@@ -71,9 +80,11 @@ def generate_compqa(ctx, questions_path, out_dir, scenarios, name, strict, **opt
         progress=_answering,
         on_flags=lambda flags: echo_warnings(questions_path, [f.short for f in flags]),
         provenance=ctx.params,
+        out=out_dir,
+        write_options={"name": name},
+        **engine,
         **args,
     )
-    generated.save(out_dir, name=name)
     _report(generated, Path(out_dir), name or file_stem(generated.signature.model or "llm"))
 
 

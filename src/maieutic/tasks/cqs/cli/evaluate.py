@@ -18,6 +18,8 @@ from maieutic.cli._options import (
     EvaluatorName,
     deprecated_alias,
     embedding_options,
+    engine_arguments,
+    engine_options,
     llm_options,
     out_option,
     split_evaluator,
@@ -95,6 +97,7 @@ def _cqs_options(func):
 
 @click.command("cqs")
 @_cqs_options
+@engine_options
 @deprecated_alias(
     "--official-out", "--official-dir", "official_dir", type=click.Path(file_okay=False)
 )
@@ -112,6 +115,7 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
     # absolute, so the spec recorded in the results rebuilds from any directory
     options["extra_references"] = [str(Path(p).resolve()) for p in options.pop("extra_references")]
     registered = split_evaluator(evaluator, options)
+    engine = engine_arguments(options)
     args = component_options(ctx, "evaluator", "cqs", registered, options)
 
     def keep(result) -> None:
@@ -130,6 +134,7 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
         out=out_path,
         on_result=keep,
         provenance=ctx.params,
+        **engine,
         **args,
     )
     echo_warnings(evaluator, run.evaluator_warnings)

@@ -9,6 +9,8 @@ import maieutic
 from maieutic.cli._common import component_options, echo_warnings
 from maieutic.cli._options import (
     RegisteredOrScorer,
+    engine_arguments,
+    engine_options,
     is_explicit,
     llm_options,
     sampling_options,
@@ -121,6 +123,7 @@ _generation_options = stack([*_COMPONENT_OPTIONS, *_SAMPLING_OPTIONS])
 )
 @_generation_options
 @llm_options
+@engine_options
 @click.option("--limit", type=click.IntRange(1), help="Only the first N interventions.")
 @click.pass_context
 def generate_cqs(
@@ -135,6 +138,7 @@ def generate_cqs(
     """Generate three critical questions per intervention of --data."""
     _check_usage(ctx, out_path, options)
     options["strategies"] = list(options["strategies"]) or ["detailed"]
+    engine = engine_arguments(options)
     args = component_options(ctx, "generator", "cqs", generator, options)
     generated = maieutic.generate(
         "cqs",
@@ -145,6 +149,7 @@ def generate_cqs(
         out=out_path,
         progress=progress,
         provenance=ctx.params,
+        **engine,
         **args,
     )
     for run_index, (run, path) in enumerate(zip(generated.runs, generated.written, strict=True)):

@@ -8,7 +8,12 @@ import click
 
 import maieutic
 from maieutic.cli._common import component_options, echo_warnings
-from maieutic.cli._options import llm_options, sampling_options
+from maieutic.cli._options import (
+    engine_arguments,
+    engine_options,
+    llm_options,
+    sampling_options,
+)
 from maieutic.data.files import is_stdout, rewritable
 from maieutic.progress import progress
 from maieutic.registry import names
@@ -87,6 +92,7 @@ def _llm_generation_options(func):
 )
 @_llm_generation_options
 @llm_options
+@engine_options
 @click.option("--limit", type=click.IntRange(1), help="Only the first N arguments.")
 @click.pass_context
 def generate_focus(ctx, data_path, out_path, generator, limit, **options) -> None:
@@ -96,6 +102,7 @@ def generate_focus(ctx, data_path, out_path, generator, limit, **options) -> Non
         raise click.UsageError("--out must be a file path (three files are written)")
     dataset = load_arguments(data_path)
     echo_warnings(Path(data_path).name, [*dataset.warnings, *(f.short for f in dataset.flags)])
+    engine = engine_arguments(options)
     args = component_options(ctx, "generator", "focus", generator, options)
     generated = maieutic.generate(
         "focus",
@@ -105,6 +112,7 @@ def generate_focus(ctx, data_path, out_path, generator, limit, **options) -> Non
         out=out_path,
         progress=progress,
         provenance=ctx.params,
+        **engine,
         **args,
     )
     [run] = generated.runs
@@ -115,13 +123,16 @@ def generate_focus(ctx, data_path, out_path, generator, limit, **options) -> Non
         f"wrote {jsonl} and {csv_path} ({labelled}/{len(run.outcomes)} with a type)", err=True
     )
     if generated.uses_llm:
-        stats = run.stats
-        click.echo(
-            f"model calls: {stats.model_calls} made, {stats.cache_hits} served from the cache, "
-            f"{stats.failed} failed",
-            err=True,
-        )
+        _report_calls(run.stats)
     _report_failures([o for o in run.outcomes if o.failed], len(run.outcomes))
+
+
+def _report_calls(stats) -> None:
+    click.echo(
+        f"model calls: {stats.model_calls} made, {stats.cache_hits} served from the cache, "
+        f"{stats.failed} failed",
+        err=True,
+    )
 
 
 def _report_failures(failed: list, total: int) -> None:

@@ -1,0 +1,215 @@
+"""Generation on Ray Data: the task's items as rows, the generator rebuilt from its
+``Spec`` in a pool of actors, each batch generated as the in-process engine would
+generate it, finished rows written as shards as they arrive.
+
+Ray Data streams the rows through the actors (``map_batches``) and back to the driver
+(``iter_batches``), in input order; the driver writes each batch as a shard, so a run
+killed at any point loses at most the batches in flight. Model calls go through each
+actor's own client (the same prompts, reply parsing, retries, cache and selection), so
+the engine changes how fast rows are done, never what is written for them.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import traceback
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from maieutic.engines import RayOptions
+from maieutic.engines.codec import from_plain, to_plain
+from maieutic.engines.ray_session import enter_environment, start_ray, worker_environment
+from maieutic.engines.shards import finished, open_folder, read_rows, write_shard
+from maieutic.generate.fanout import FanOutStats
+from maieutic.generate.protocol import GenerationRun
+
+
+class _GenerateBatch:
+    """A Ray actor: one generator, rebuilt from its spec, generating batches of rows."""
+
+    def __init__(self, task: str, spec: Any, template: Any, run_index: int, env: dict) -> None:
+        self.task, self.spec, self.template_plain = task, spec, template
+        self.run_index, self.env = run_index, env
+        self.local = threading.local()
+
+    @property
+    def generator(self) -> Any:
+        """This thread's generator: an actor runs ``RayOptions.batches_per_actor``
+        batches at once, one per thread, and a model client's cache connection belongs
+        to the thread that opened it, so each thread builds its own."""
+        if getattr(self.local, "generator", None) is None:
+            enter_environment(self.env)
+            from maieutic.registry import rebuild
+            from maieutic.run.hooks import task_io
+            from maieutic.tasks import get_task
+
+            self.local.generator = rebuild(self.spec)
+            self.io = task_io(get_task(self.task))
+            self.template = from_plain(self.template_plain)
+        return self.local.generator
+
+    def __call__(self, batch: Any) -> Any:
+        import pandas as pd
+
+        rows = batch.to_dict("records")
+        self.generator  # noqa: B018 (built before the first row is read)
+        try:
+            done = self._generate(rows)
+        except Exception:  # one bad row must not fail its batch: try each alone
+            done = [self._one(row) for row in rows]
+        return pd.DataFrame(done)
+
+    def _one(self, row: dict) -> dict:
+        try:
+            return self._generate([row])[0]
+        except Exception as exc:  # recorded with its reason; the run goes on
+            reason = f"{type(exc).__name__}: {exc}".strip()
+            return _row(row, None, reason, FanOutStats(), [], [], traceback.format_exc(limit=3))
+
+    def _generate(self, rows: list[dict]) -> list[dict]:
+        items = {row["id"]: from_plain(json.loads(row["item"])) for row in rows}
+        dataset = self.io.with_items(self.template, items)
+        run = self.generator.generate(
+            self.io.generator_input(dataset), run_index=self.run_index, on_progress=_silent
+        )
+        groups = self.io.outcome_groups(run, len(rows))
+        if len(groups) != len(rows):
+            raise RuntimeError(f"{len(groups)} outcome groups for {len(rows)} rows")
+        out = []
+        for n, (row, group) in enumerate(zip(rows, groups, strict=True)):
+            # the batch's counts, warnings and notes ride on its first row
+            first = n == 0
+            out.append(
+                _row(
+                    row, group, None, run.stats if first else FanOutStats(),
+                    run.warnings if first else [], run.notes if first else [],
+                )
+            )  # fmt: skip
+        return out
+
+
+def _silent(done: int, total: int) -> None:
+    return None
+
+
+def _row(
+    row: dict,
+    outcome: Any,
+    error: str | None,
+    stats: FanOutStats,
+    warnings: list[str],
+    notes: list[str],
+    trace: str | None = None,
+) -> dict:
+    return {
+        "index": int(row["index"]),
+        "id": str(row["id"]),
+        "outcome": json.dumps(to_plain(outcome), ensure_ascii=False),
+        "error": error,
+        "trace": trace,
+        "stats": json.dumps([stats.requests, stats.cache_hits, stats.failed]),
+        "warnings": json.dumps(warnings, ensure_ascii=False),
+        "notes": json.dumps(notes, ensure_ascii=False),
+    }
+
+
+def generate_on_ray(
+    task: str,
+    component: Any,
+    data: Any,
+    *,
+    run_index: int,
+    folder: Path | None,
+    manifest: dict[str, Any],
+    options: RayOptions,
+    on_progress: Callable[[int, int], None],
+) -> GenerationRun:
+    """One run of ``component`` over ``data``'s items on Ray; with ``folder``, finished
+    rows are written there as shards and a resumed run skips them."""
+    from maieutic.run.hooks import task_io
+    from maieutic.tasks import get_task
+
+    io = task_io(get_task(task))
+    items = io.items(data)
+    keys = list(items)
+    kept: dict[int, dict] = {}
+    if folder is not None:
+        open_folder(folder, manifest)
+        kept = finished(read_rows(folder))
+    todo = [i for i in range(len(keys)) if i not in kept or kept[i].get("error") is not None]
+    done = len(keys) - len(todo)
+    on_progress(done, len(keys))
+    if todo:
+        rows = [_input_row(i, keys[i], items[keys[i]]) for i in todo]
+        actor = {
+            "task": task, "spec": component.spec, "template": to_plain(io.with_items(data, {})),
+            "run_index": run_index, "env": worker_environment(),
+        }  # fmt: skip
+        for shard in _finished_batches(rows, actor, options):
+            if folder is not None:
+                write_shard(folder, shard)
+            kept.update(
+                finished([*(kept[r["index"]] for r in shard if r["index"] in kept), *shard])
+            )
+            done += len(shard)
+            on_progress(done, len(keys))
+    return _merged_run(io, component, items, kept)
+
+
+def _input_row(index: int, key: str, item: Any) -> dict[str, Any]:
+    return {"index": index, "id": key, "item": json.dumps(to_plain(item), ensure_ascii=False)}
+
+
+def _finished_batches(rows: list[dict], actor: dict, options: RayOptions) -> Iterator[list[dict]]:
+    """The rows as the actors finish them, in input order, ``shard_rows`` at a time."""
+    ray = start_ray(options.num_cpus)
+    batch_rows = options.batch_rows or 8 * int(actor["spec"].args.get("concurrency") or 4)
+    # one block per batch: a block is one task, so an actor can take several at once
+    blocks = max(1, -(-len(rows) // batch_rows))
+    dataset = ray.data.from_items(rows, override_num_blocks=blocks).map_batches(
+        _GenerateBatch,
+        fn_constructor_kwargs=actor,
+        batch_size=batch_rows,
+        batch_format="pandas",
+        compute=ray.data.ActorPoolStrategy(
+            size=options.actors, max_concurrent_calls_per_actor=options.batches_per_actor
+        ),
+        num_cpus=options.cpus_per_actor,
+    )
+    for batch in dataset.iter_batches(batch_size=options.shard_rows, batch_format="pandas"):
+        yield [_decoded(r) for r in batch.to_dict("records")]
+
+
+def _decoded(row: dict) -> dict:
+    return {
+        "index": int(row["index"]),
+        "id": row["id"],
+        "outcome": json.loads(row["outcome"]),
+        "error": row["error"] if isinstance(row["error"], str) else None,
+        "trace": row["trace"] if isinstance(row["trace"], str) else None,
+        "stats": json.loads(row["stats"]),
+        "warnings": json.loads(row["warnings"]),
+        "notes": json.loads(row["notes"]),
+    }
+
+
+def _merged_run(io: Any, component: Any, items: dict[str, Any], kept: dict) -> GenerationRun:
+    """The run as the in-process engine returns it: outcomes in input order, counts
+    summed, warnings once each; a row that failed gets the task's failed outcomes."""
+    stats = FanOutStats()
+    warnings: list[str] = []
+    notes: list[str] = []
+    groups = []
+    for index, (key, item) in enumerate(items.items()):
+        row = kept[index]
+        requests, hits, failed = row["stats"]
+        stats.add(FanOutStats(requests, hits, failed))
+        warnings += [w for w in row["warnings"] if w not in warnings]
+        notes += row["notes"]
+        if row.get("error") is not None:
+            groups.append(io.failed_outcomes(component, key, item, row["error"]))
+        else:
+            groups.append(from_plain(row["outcome"]))
+    return GenerationRun(io.merged_outcomes(groups), stats, warnings, notes)

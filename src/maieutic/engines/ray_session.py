@@ -1,0 +1,44 @@
+"""Starting (or joining) Ray for a maieutic run."""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any
+
+FORWARDED_ENV = ("MAIEUTIC_", "HF_", "OPENAI_", "TRANSFORMERS_", "SENTENCE_TRANSFORMERS_")
+"""Environment variables a worker needs as the driver has them (home, cache, keys)."""
+
+
+def start_ray(num_cpus: int | None = None) -> Any:
+    """Join the cluster ``RAY_ADDRESS`` names (as ``ray job submit`` sets it), or start
+    a local Ray instance with ``num_cpus`` (default: every core); quiet either way."""
+    import ray
+    from ray.data import DataContext
+
+    if not ray.is_initialized():
+        address = os.environ.get("RAY_ADDRESS") or None
+        ray.init(
+            address=address,
+            num_cpus=None if address else num_cpus,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level="ERROR",
+            ignore_reinit_error=True,
+        )
+    logging.getLogger("ray.data").setLevel(logging.ERROR)
+    context = DataContext.get_current()
+    context.enable_progress_bars = False
+    context.execution_options.preserve_order = True  # rows come back in input order
+    context.print_on_execution_start = False
+    return ray
+
+
+def worker_environment() -> dict[str, str]:
+    """The driver's variables a worker sets before building anything."""
+    return {k: v for k, v in os.environ.items() if k.startswith(FORWARDED_ENV)}
+
+
+def enter_environment(env: dict[str, str]) -> None:
+    """In a worker: take the driver's variables (a pooled worker may outlive a run)."""
+    os.environ.update(env)

@@ -1,0 +1,89 @@
+"""The engine one generation run goes through: the generator itself in this process
+(``local``), or Ray (``ray``) with shards beside the output."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from maieutic.engines import RayOptions, check_engine
+from maieutic.engines.context import EngineChoice
+
+if TYPE_CHECKING:
+    from maieutic.generate.protocol import GenerationRun
+    from maieutic.run.generation import Generation
+    from maieutic.run.hooks import RecordContext
+
+
+class Engine:
+    """Runs one generation run; ``local`` calls the generator, ``ray`` fans it out."""
+
+    def __init__(self, name: str, options: RayOptions | None = None) -> None:
+        self.name = name
+        self.options = options or RayOptions()
+
+    @classmethod
+    def for_name(cls, name: str | None, options: RayOptions | None = None) -> Engine:
+        """The engine called ``name`` (checked: known, and Ray installed for ``ray``)."""
+        return cls(check_engine(name), options)
+
+    def choice(self) -> EngineChoice:
+        """The engine in force inside an evaluator (``maieutic.engines.context``)."""
+        return EngineChoice(self.name, self.options.actors, self.options.num_cpus)
+
+    def provenance(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The provenance record of a run with ``options``, naming this engine."""
+        from maieutic.provenance import provenance
+
+        return {**provenance(options), "engine": self.describe()}
+
+    def describe(self) -> dict[str, Any]:
+        """What the provenance records (never the signature: the engine changes no
+        number)."""
+        if self.name == "local":
+            return {"name": "local"}
+        return {"name": "ray", **asdict(self.options)}
+
+    def run(
+        self,
+        generation: Generation,
+        component: Any,
+        run_index: int,
+        update: Callable[[int, int], None],
+        context: RecordContext,
+        out: str | Path | None,
+    ) -> GenerationRun:
+        """One run of ``component`` over the generation's input."""
+        from maieutic.run.hooks import task_io
+        from maieutic.tasks import get_task
+
+        io = task_io(get_task(generation.task))
+        if self.name == "local":
+            return component.generate(
+                io.generator_input(generation.data), run_index=run_index, on_progress=update
+            )
+        from maieutic.engines.ray_generate import generate_on_ray
+        from maieutic.engines.shards import shard_folder
+
+        # the signature says how outputs are made (not how fast: --concurrency, actors),
+        # so a run resumed with other speed settings still uses its shards
+        manifest = {"signature": str(context.signature), "run": run_index + 1}
+        return generate_on_ray(
+            generation.task, component, generation.data, run_index=run_index,
+            folder=shard_folder(Path(out), run_index) if out is not None else None,
+            manifest=manifest, options=self.options, on_progress=update,
+        )  # fmt: skip
+
+    def written(self, out: str | Path, run_index: int) -> None:
+        """After a run's files are written: its shards are no longer needed."""
+        if self.name != "ray":
+            return
+        from maieutic.engines.shards import shard_folder
+
+        folder = shard_folder(Path(out), run_index)
+        shutil.rmtree(folder, ignore_errors=True)
+        if folder.parent.is_dir() and not any(folder.parent.iterdir()):
+            folder.parent.rmdir()

@@ -1,0 +1,139 @@
+"""Shard files and the dataclass codec of the Ray engine (no Ray needed)."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from maieutic.engines.codec import from_plain, to_plain
+from maieutic.engines.shards import finished, open_folder, read_rows, write_shard
+from maieutic.errors import DataError
+from maieutic.tasks.cqs.data import Intervention
+from maieutic.tasks.cqs.generate import ItemOutcome
+from maieutic.tasks.focus.generate import FocusOutcome
+from maieutic.tasks.focus.type_labels import SpanLabel
+
+
+def test_task_objects_survive_the_codec_as_json():
+    outcome = ItemOutcome("I1", ["Why?", "How?"], rejected={"x": ["fragment"]}, note="fewer")
+    plain = to_plain(outcome)
+    assert json.loads(json.dumps(plain)) == plain  # plain JSON
+    assert from_plain(json.loads(json.dumps(plain))) == outcome
+    label = to_plain(FocusOutcome("a", [SpanLabel("TC", "a span")], problems=["p"]))
+    assert from_plain(label) == FocusOutcome("a", [SpanLabel("TC", "a span")], problems=["p"])
+    assert from_plain(to_plain((1, [2, (3,)]))) == (1, [2, (3,)])  # tuples stay tuples
+    intervention = Intervention("I", "We must act.", [])
+    assert from_plain(to_plain(intervention)) == intervention
+
+
+def test_the_codec_builds_no_class_from_outside_maieutic():
+    with pytest.raises(DataError, match="outside"):
+        from_plain({"__class__": "subprocess:Popen", "args": ["true"]})
+    with pytest.raises(DataError, match="no dataclass"):
+        from_plain({"__class__": "maieutic.errors:DataError"})
+
+
+def test_shards_are_whole_or_absent_and_a_resume_keeps_what_succeeded(tmp_path):
+    folder = tmp_path / "out.json.shards" / "run1"
+    open_folder(folder, {"signature": "s1"})
+    write_shard(
+        folder, [{"index": 0, "id": "a", "error": None}, {"index": 1, "id": "b", "error": "boom"}]
+    )
+    write_shard(
+        folder, [{"index": 1, "id": "b", "error": None}, {"index": 2, "id": "c", "error": "x"}]
+    )
+    (folder / ".part-0000000009-00002.tmp").write_text('{"index": 9, "id": "half')  # killed
+    kept = finished(read_rows(folder))
+    assert sorted(kept) == [0, 1, 2]
+    assert kept[1]["error"] is None  # the retry that succeeded wins over the failure
+    assert kept[2]["error"] == "x"  # still failed: a resumed run tries it again
+    assert not list(folder.glob(".part-*"))  # the half-written temporary is gone
+    # a later failure never replaces an earlier success
+    assert finished([{"index": 0, "error": None, "v": 1}, {"index": 0, "error": "e"}])[0]["v"] == 1
+
+
+def test_shards_made_for_another_run_are_refused(tmp_path):
+    folder = tmp_path / "s"
+    open_folder(folder, {"signature": "s1"})
+    open_folder(folder, {"signature": "s1"})  # the same run: fine
+    with pytest.raises(DataError, match="another generator or for other data"):
+        open_folder(folder, {"signature": "s2"})
+
+
+def test_a_damaged_shard_line_is_one_error_with_its_place(tmp_path):
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "part-0000000000-00000.jsonl").write_text('{"index": 0}\n{broken\n')
+    with pytest.raises(DataError) as caught:
+        list(read_rows(folder))
+    assert "part-0000000000-00000.jsonl:2" in str(caught.value)
+
+
+def test_a_row_that_raises_is_recorded_and_its_batch_goes_on():
+    """In the actor: a batch whose generation raises is generated row by row, and only
+    the row that raises is recorded as failed, with its reason."""
+    from maieutic.engines.ray_generate import _decoded, _GenerateBatch, _merged_run
+    from maieutic.registry import create
+    from maieutic.run.hooks import task_io
+    from maieutic.tasks import get_task
+    from maieutic.tasks.cqs.data import CQDataset
+
+    generator = create("generator", "cqs", "template")
+    good = Intervention("G", 'SPEAKER: "Taxes must rise because schools are failing."', [])
+    rows = [
+        {"index": 0, "id": "G", "item": json.dumps(to_plain(good))},
+        {"index": 1, "id": "B", "item": json.dumps({"__class__": "maieutic.nope:X"})},
+    ]
+    actor = _GenerateBatch("cqs", generator.spec, to_plain(CQDataset({})), 0, {})
+    done = [_decoded(r) for r in actor(pd.DataFrame(rows)).to_dict("records")]
+    assert done[0]["error"] is None and "ModuleNotFoundError" in done[1]["error"]
+    kept = {row["index"]: row for row in done}
+    io = task_io(get_task("cqs"))
+    run = _merged_run(io, generator, {"G": good, "B": None}, kept)
+    assert run.outcomes[0].questions and not run.outcomes[0].failed
+    assert run.outcomes[1].failed and "ModuleNotFoundError" in run.outcomes[1].reason
+
+
+def test_the_default_install_does_not_pull_ray_and_the_extra_does():
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    core = project["project"]["dependencies"]
+    assert not [d for d in core if d.lower().startswith("ray")]
+    assert project["project"]["optional-dependencies"]["ray"] == ["ray[data]>=2.50"]
+
+
+def test_the_ray_engine_without_ray_is_one_line(cli, monkeypatch, tmp_path):
+    import sys
+
+    from tests.conftest import one_reference
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
+    data = one_reference(tmp_path)
+    result = cli("generate", "cqs", "--data", data, "--out", tmp_path / "o.json", "--engine", "ray")
+    assert result.code == 2
+    assert "pip install 'maieutic[ray]'" in result.err and "Traceback" not in result.err
+    assert not (tmp_path / "o.json").exists()
+
+
+def test_ray_options_without_the_ray_engine_are_refused(cli, tmp_path):
+    from tests.conftest import one_reference
+
+    data = one_reference(tmp_path)
+    result = cli("generate", "cqs", "--data", data, "--out", tmp_path / "o.json",
+                 "--ray-actors", "4")  # fmt: skip
+    assert result.code == 2 and "--ray-actors applies to --engine ray only" in result.err
+
+
+def test_a_task_whose_input_is_not_rows_says_so(tmp_path):
+    import maieutic
+
+    pytest.importorskip("ray")
+    document = tmp_path / "doc.txt"
+    document.write_text("A short document. It has two sentences.")
+    with pytest.raises(DataError, match="one document at a time"):
+        maieutic.generate("aura", document, "llm", llm="fake", base_url="http://127.0.0.1:9/v1",
+                          engine="ray")  # fmt: skip
