@@ -207,3 +207,23 @@ def test_generation_against_the_real_llama_server_matches_at_temperature_0(
             out = tmp_path / engine / "cqs.json"
             _generate(monkeypatch, tmp_path, engine, "cqs", str(dev), out, **options)
     _same_files(tmp_path / "local", tmp_path / "ray")
+
+
+def test_a_parquet_corpus_on_ray_gives_what_its_json_gives_locally(
+    ray_address, monkeypatch, tmp_path
+):
+    pq = pytest.importorskip("pyarrow.parquet")
+    import pyarrow as pa
+
+    data = _interventions(tmp_path, 9)
+    rows = list(json.loads(data.read_text()).values())
+    parquet = tmp_path / "corpus.parquet"
+    pq.write_table(pa.Table.from_pylist([{k: v for k, v in r.items() if k != "cqs"} for r in rows]),
+                   parquet)  # fmt: skip
+    with FakeOpenAIServer() as server:
+        options = {"llm": "fake", "base_url": server.base_url}
+        _generate(monkeypatch, tmp_path, "local", "cqs", data, tmp_path / "local" / "o.json",
+                  **options)  # fmt: skip
+        _generate(monkeypatch, tmp_path, "ray", "cqs", parquet, tmp_path / "ray" / "o.json",
+                  **options)  # fmt: skip
+    _same_files(tmp_path / "local", tmp_path / "ray")

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,8 @@ def read_keyed_records(
     does, and each repeated key is appended to it.
     """
     path = Path(path)
+    if is_parquet(path):
+        return _keyed(_parquet_records(path), id_field, str(path), duplicates, expected)
     text = read_text(path)
     if not text.strip():
         raise DataError("file is empty", where=str(path))
@@ -130,24 +133,65 @@ def read_keyed_records(
                 where=str(path),
             )
         return data
-    records: dict[str, Any] = {}
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path}:{lineno}"
-        record = _parse(line, where, duplicates)
+    lines = (
+        (f"{path}:{lineno}", _parse(line, f"{path}:{lineno}", duplicates))
+        for lineno, line in enumerate(text.splitlines(), start=1)
+        if line.strip()
+    )
+    return _keyed(lines, id_field, str(path), duplicates, expected)
+
+
+def _keyed(
+    records: Iterable[tuple[str, Any]],
+    id_field: str,
+    where_file: str,
+    duplicates: list[str] | None,
+    expected: str | None,
+) -> dict[str, Any]:
+    """``{id: record}`` from (where, record) pairs, each record keyed by ``id_field``."""
+    keyed: dict[str, Any] = {}
+    for where, record in records:
         if not isinstance(record, dict):
             raise DataError(f"expected a JSON object, found {type_name(record)}", where=where)
         key = record.get(id_field)
         if not isinstance(key, str) or not key:
             raise DataError(f"missing or empty string field {id_field!r}", where=where)
-        if key in records:
+        if key in keyed:
             if duplicates is None:
                 raise DataError(f"duplicate {id_field} {key!r}", where=where)
             duplicates.append(key)
-        records[key] = record
-    _check_kind(records, expected, str(path))
-    return records
+        keyed[key] = record
+    _check_kind(keyed, expected, where_file)
+    return keyed
+
+
+def is_parquet(path: Path) -> bool:
+    """Whether a path names a Parquet file (by its extension)."""
+    return path.suffix.lower() in {".parquet", ".pq"}
+
+
+def _parquet_records(path: Path) -> Iterator[tuple[str, Any]]:
+    """Each row of a Parquet file as a plain record (lists and structs as Python lists
+    and dicts; a null top-level field left out), read a batch of rows at a time."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise DataError(
+            "reading Parquet needs pyarrow: pip install 'maieutic[ray]'", where=str(path)
+        ) from None
+    if not path.is_file():
+        raise DataError("no such file" if not path.exists() else "not a file", where=str(path))
+    try:
+        source = pq.ParquetFile(path)
+        row = 0
+        for batch in source.iter_batches(batch_size=4096):
+            for record in batch.to_pylist():
+                row += 1
+                # a column a row does not fill is null: the field is absent, as in JSON
+                yield f"{path}: row {row}", {k: v for k, v in record.items() if v is not None}
+    except (OSError, ValueError) as exc:  # pyarrow's errors for damaged files
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DataError(f"not a readable Parquet file ({reason})", where=str(path)) from None
 
 
 def _check_kind(data: Any, expected: str | None, where: str) -> None:

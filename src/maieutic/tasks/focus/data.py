@@ -30,7 +30,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from maieutic.data.files import is_jsonl, read_keyed_records, read_text, type_name
+from maieutic.data.files import is_jsonl, is_parquet, read_keyed_records, read_text, type_name
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
 from maieutic.tasks.focus.span_snap import snap_span
@@ -304,7 +304,8 @@ def _load_native(path: Path) -> FocusSet:
 
 
 def load_focus(path: str | Path, role: str = "gold", *, require_labels: bool = True) -> FocusSet:
-    """Read a FOCUS file: the released CSV layout (``.csv``) or native JSON Lines.
+    """Read a FOCUS file: the released CSV layout (``.csv``), or the native records as
+    JSON Lines or Parquet (one record per row).
 
     ``role`` is ``gold`` (the ``FSQType``/``Span_FSQType`` columns) or ``predictions``
     (the ``Predicted_*`` columns of a CSV; a native file holds one or the other).
@@ -314,7 +315,8 @@ def load_focus(path: str | Path, role: str = "gold", *, require_labels: bool = T
     path = Path(path)
     if role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}")
-    if path.suffix.lower() in (".csv", ".tsv") or (not is_jsonl(path) and path.suffix != ".json"):
+    native = is_jsonl(path) or is_parquet(path) or path.suffix == ".json"
+    if path.suffix.lower() in (".csv", ".tsv") or not native:
         return _load_csv(path, role, require_labels)
     return _load_native(path)
 

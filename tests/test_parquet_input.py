@@ -1,0 +1,79 @@
+"""Parquet inputs: one row per record, read like the JSON Lines layout of each task."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from maieutic.errors import DataError
+from tests.conftest import SHARED_DATA
+
+pa = pytest.importorskip("pyarrow", reason="Parquet needs pyarrow: pip install 'maieutic[ray]'")
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def _parquet(path, rows):
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    return path
+
+
+def test_a_cqs_dataset_reads_the_same_from_parquet_as_from_json(tmp_path):
+    from maieutic.tasks.cqs.data import load_cq_dataset
+
+    dev = SHARED_DATA / "cqs" / "validation-dev.json"
+    if not dev.exists():
+        pytest.skip(f"shared data not found at {dev}")
+    rows = list(json.loads(dev.read_text()).values())
+    parquet = _parquet(tmp_path / "dev.parquet", rows)
+    assert load_cq_dataset(parquet).fingerprint() == load_cq_dataset(dev).fingerprint()
+
+
+def test_a_column_a_row_leaves_empty_is_an_absent_field(tmp_path):
+    from maieutic.tasks.cqs.data import load_cq_dataset
+
+    rows = [
+        {"intervention_id": "A", "intervention": "We must act.", "cqs": [], "dataset": "x"},
+        {"intervention_id": "B", "intervention": "Taxes should fall."},  # null cqs, dataset
+    ]
+    data = load_cq_dataset(_parquet(tmp_path / "d.parquet", rows), require_labels=False)
+    assert data.interventions["B"].cqs == () and data.interventions["B"].dataset == ""
+
+
+def test_focus_native_records_read_from_parquet(tmp_path, focus_dir):
+    from maieutic.tasks.focus.data import load_focus
+    from maieutic.tasks.focus.write import write_focus
+
+    gold = load_focus(focus_dir / "dev_gold.csv")
+    jsonl = tmp_path / "gold.jsonl"
+    write_focus(gold, jsonl, predictions=False)
+    rows = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert load_focus(_parquet(tmp_path / "gold.parquet", rows)).items == load_focus(jsonl).items
+
+
+def test_repeated_ids_and_missing_ids_in_parquet_say_which_row(tmp_path):
+    from maieutic.tasks.cqs.data import load_cq_dataset
+
+    rows = [{"intervention_id": "A", "intervention": "x", "cqs": []}] * 2
+    with pytest.raises(DataError, match="duplicate intervention_id 'A'") as caught:
+        load_cq_dataset(_parquet(tmp_path / "dup.parquet", rows), require_labels=False)
+    assert "row 2" in str(caught.value)
+    rows = [{"intervention": "x", "cqs": []}]
+    with pytest.raises(DataError, match="row 1"):
+        load_cq_dataset(_parquet(tmp_path / "noid.parquet", rows), require_labels=False)
+
+
+def test_a_damaged_parquet_file_is_one_line_exit_2(cli, tmp_path):
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"PAR1 this is not parquet")
+    result = cli("generate", "cqs", "--data", bad, "--out", tmp_path / "o.json")
+    assert result.code == 2
+    assert "not a readable Parquet file" in result.err and "Traceback" not in result.err
+
+
+def test_parquet_without_pyarrow_says_what_to_install(cli, monkeypatch, tmp_path):
+    parquet = _parquet(tmp_path / "d.parquet", [{"intervention_id": "A", "intervention": "x"}])
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    result = cli("generate", "cqs", "--data", parquet, "--out", tmp_path / "o.json")
+    assert result.code == 2 and "pip install 'maieutic[ray]'" in result.err
