@@ -77,3 +77,17 @@ def test_parquet_without_pyarrow_says_what_to_install(cli, monkeypatch, tmp_path
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
     result = cli("generate", "cqs", "--data", parquet, "--out", tmp_path / "o.json")
     assert result.code == 2 and "pip install 'maieutic[ray]'" in result.err
+
+
+def test_a_partitioned_parquet_folder_reads_like_one_file(tmp_path):
+    from maieutic.tasks.cqs.data import load_cq_dataset
+
+    rows = [{"intervention_id": f"I{i}", "intervention": f"Text {i}.", "cqs": []} for i in range(5)]
+    folder = tmp_path / "corpus.parquet"
+    folder.mkdir()
+    _parquet(folder / "part-0.parquet", rows[:3])
+    _parquet(folder / "part-1.parquet", rows[3:])
+    single = _parquet(tmp_path / "one.parquet", rows)
+    both = [load_cq_dataset(p, require_labels=False) for p in (folder, single)]
+    assert both[0].fingerprint() == both[1].fingerprint()
+    assert list(both[0].interventions) == [f"I{i}" for i in range(5)]

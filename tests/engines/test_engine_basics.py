@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -86,7 +87,7 @@ def test_a_row_that_raises_is_recorded_and_its_batch_goes_on():
         {"index": 0, "id": "G", "item": json.dumps(to_plain(good))},
         {"index": 1, "id": "B", "item": json.dumps({"__class__": "maieutic.nope:X"})},
     ]
-    actor = _GenerateBatch("cqs", generator.spec, to_plain(CQDataset({})), 0, {})
+    actor = _GenerateBatch("cqs", generator.spec, to_plain(CQDataset({})), 0, {}, None)
     done = [_decoded(r) for r in actor(pd.DataFrame(rows)).to_dict("records")]
     assert done[0]["error"] is None and "ModuleNotFoundError" in done[1]["error"]
     kept = {row["index"]: row for row in done}
@@ -137,3 +138,37 @@ def test_a_task_whose_input_is_not_rows_says_so(tmp_path):
     with pytest.raises(DataError, match="one document at a time"):
         maieutic.generate("aura", document, "llm", llm="fake", base_url="http://127.0.0.1:9/v1",
                           engine="ray")  # fmt: skip
+
+
+def test_shards_are_matched_to_what_changes_outputs_not_to_speed_settings():
+    from maieutic.registry import Spec
+    from maieutic.run.engine import shard_manifest
+
+    class Context:
+        signature = "cqs|gen:llm"
+
+    def manifest(ids=("a", "b"), **args):
+        component = type("G", (), {"spec": Spec("generator", "cqs", "llm", args)})()
+        return shard_manifest(Context(), component, dict.fromkeys(ids), 0)
+
+    base = manifest(max_tokens=256, concurrency=4, timeout=120.0)
+    assert manifest(max_tokens=256, concurrency=32, timeout=5.0) == base  # speed only
+    assert manifest(max_tokens=16, concurrency=4, timeout=120.0) != base  # outputs change
+    assert manifest(("b", "a"), max_tokens=256, concurrency=4, timeout=120.0) != base  # order
+
+
+def test_the_shard_folder_of_a_folder_output_named_dot(tmp_path, monkeypatch):
+    from maieutic.engines.shards import shard_folder
+
+    monkeypatch.chdir(tmp_path)
+    assert shard_folder(Path("."), 0) == tmp_path.parent / f"{tmp_path.name}.shards" / "run1"
+
+
+def test_ray_without_its_data_part_is_one_line(monkeypatch):
+    import sys
+
+    from maieutic.engines import check_engine
+
+    monkeypatch.setitem(sys.modules, "ray.data", None)
+    with pytest.raises(DataError, match=r"pip install 'maieutic\[ray\]'"):
+        check_engine("ray")

@@ -201,11 +201,32 @@ def test_generation_against_the_real_llama_server_matches_at_temperature_0(
     if not dev.exists():
         pytest.skip(f"shared data not found at {dev}")
     with LocalServer() as server:
+        # one request at a time on both engines: a llama.cpp server batching concurrent
+        # requests may round differently, which is the server's doing, not the engine's
         options = {"llm": SERVED_MODEL_NAME, "base_url": server.base_url, "temperature": 0.0,
-                   "max_tokens": 96, "limit": 4}  # fmt: skip
+                   "max_tokens": 96, "limit": 4, "concurrency": 1}  # fmt: skip
         for engine in ("local", "ray"):
             out = tmp_path / engine / "cqs.json"
-            _generate(monkeypatch, tmp_path, engine, "cqs", str(dev), out, **options)
+            monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"home-{engine}"))
+            one = RayOptions(actors=1, batch_rows=2, num_cpus=2)
+            maieutic.generate("cqs", str(dev), "llm", out=out, engine=engine, ray=one, **options)
+    _same_files(tmp_path / "local", tmp_path / "ray")
+
+
+def test_warnings_that_count_the_whole_input_count_it_on_ray(ray_address, monkeypatch, tmp_path):
+    """The claims generator warns how many texts its ranker learned from: on Ray, in
+    batches of 3, the count is still the whole input's."""
+    dev = SHARED / "cqs" / "validation-dev.json"
+    if not dev.exists():
+        pytest.skip(f"shared data not found at {dev}")
+    warned = {}
+    for engine in ("local", "ray"):
+        monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"home-{engine}"))
+        done = maieutic.generate("cqs", str(dev), "claims", limit=10, engine=engine, ray=SMALL,
+                                 out=tmp_path / engine / "cqs.json")  # fmt: skip
+        warned[engine] = [w for w in done.warnings if "claim ranker's training data" in w]
+    assert warned["local"] == warned["ray"] == [warned["local"][0]]  # one count, the whole's
+    assert int(warned["ray"][0].split()[0]) > 3  # more than any batch of 3 holds
     _same_files(tmp_path / "local", tmp_path / "ray")
 
 
@@ -216,10 +237,11 @@ def test_a_parquet_corpus_on_ray_gives_what_its_json_gives_locally(
     import pyarrow as pa
 
     data = _interventions(tmp_path, 9)
-    rows = list(json.loads(data.read_text()).values())
+    rows = [
+        {k: v for k, v in r.items() if k != "cqs"} for r in json.loads(data.read_text()).values()
+    ]
     parquet = tmp_path / "corpus.parquet"
-    pq.write_table(pa.Table.from_pylist([{k: v for k, v in r.items() if k != "cqs"} for r in rows]),
-                   parquet)  # fmt: skip
+    pq.write_table(pa.Table.from_pylist(rows), parquet)
     with FakeOpenAIServer() as server:
         options = {"llm": "fake", "base_url": server.base_url}
         _generate(monkeypatch, tmp_path, "local", "cqs", data, tmp_path / "local" / "o.json",
@@ -227,3 +249,42 @@ def test_a_parquet_corpus_on_ray_gives_what_its_json_gives_locally(
         _generate(monkeypatch, tmp_path, "ray", "cqs", parquet, tmp_path / "ray" / "o.json",
                   **options)  # fmt: skip
     _same_files(tmp_path / "local", tmp_path / "ray")
+
+
+def test_few_shot_examples_drawn_from_the_input_are_the_whole_inputs_on_ray(
+    ray_address, monkeypatch, tmp_path
+):
+    """Without --shots-from the examples come from the data being generated for: each
+    batch must draw them from the whole input, as one in-process run does."""
+    dev = SHARED / "cqs" / "validation-dev.json"
+    if not dev.exists():
+        pytest.skip(f"shared data not found at {dev}")
+    with FakeOpenAIServer() as server:
+        options = {"llm": "fake", "base_url": server.base_url, "strategies": ["fewshot"],
+                   "limit": 9, "seed": 1}  # fmt: skip
+        for engine in ("local", "ray"):
+            out = tmp_path / engine / "cqs.json"
+            _generate(monkeypatch, tmp_path, engine, "cqs", str(dev), out, **options)
+    _same_files(tmp_path / "local", tmp_path / "ray")
+
+
+def test_a_resumed_run_tries_failed_model_calls_again(ray_address, monkeypatch, tmp_path):
+    from maieutic.engines.shards import shard_folder
+    from maieutic.run.engine import Engine
+
+    data = _interventions(tmp_path, 6, marked=2)
+    out = tmp_path / "o.json"
+    monkeypatch.setattr(Engine, "written", lambda self, out, run_index: None)  # keep shards
+    with FakeOpenAIServer() as server:
+        server.fail_matching("FAILME", Fault("status", 400))  # once: the retry succeeds
+        first = _generate(monkeypatch, tmp_path, "ray", "cqs", data, out,
+                          llm="fake", base_url=server.base_url, retries=0)  # fmt: skip
+        assert [o.intervention_id for _, o in first.failed] == ["R_02"]
+        assert shard_folder(out, 0).is_dir()
+        before = len(server.requests)
+        monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / "home-again"))
+        again = maieutic.generate("cqs", data, "llm", out=out, llm="fake", retries=0,
+                                  base_url=server.base_url, engine="ray", ray=SMALL)  # fmt: skip
+        assert len(server.requests) - before == 1  # only the failed row
+    assert not again.failed
+    assert len(json.loads(out.read_text())["R_02"]["cqs"]) == 3

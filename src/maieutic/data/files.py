@@ -179,12 +179,17 @@ def _parquet_records(path: Path) -> Iterator[tuple[str, Any]]:
         raise DataError(
             "reading Parquet needs pyarrow: pip install 'maieutic[ray]'", where=str(path)
         ) from None
-    if not path.is_file():
+    if not (path.is_file() or path.is_dir()):
         raise DataError("no such file" if not path.exists() else "not a file", where=str(path))
     try:
-        source = pq.ParquetFile(path)
+        if path.is_dir():  # a partitioned dataset, as Ray and Spark write them
+            import pyarrow.dataset as pads
+
+            batches = pads.dataset(path, format="parquet").to_batches(batch_size=4096)
+        else:
+            batches = pq.ParquetFile(path).iter_batches(batch_size=4096)
         row = 0
-        for batch in source.iter_batches(batch_size=4096):
+        for batch in batches:
             for record in batch.to_pylist():
                 row += 1
                 # a column a row does not fill is null: the field is absent, as in JSON

@@ -161,7 +161,7 @@ class Encoder:
             from maieutic.engines.ray_encode import encode_on_ray
 
             self.n_encoded += len(texts)
-            return encode_on_ray(self, texts, self.piece, engine.actors, engine.num_cpus)
+            return encode_on_ray(self, texts, self.piece, engine)
         parts = []
         with progress(f"encoding {len(texts):,} texts") as update:
             for start in range(0, len(texts), self.piece):

@@ -25,12 +25,12 @@ class RayOptions:
     parsing after the replies, fills an actor's time."""
     shard_rows: int = 256
     """Rows per shard file (and between two progress updates)."""
-    batches_per_actor: int = 1
-    """Batches one actor works on at once, each in its own thread with its own model
-    client (so up to this × --concurrency calls in flight per actor)."""
     cpus_per_actor: float = 1.0
     """CPUs Ray reserves per actor (an actor mostly waits on the model: below 1 packs
     more actors on a node)."""
+    gpus_per_actor: float = 0.0
+    """GPUs Ray gives each actor (an embedding model's actors encode on them; with 0,
+    Ray hides the GPUs from the actors and they encode on the CPU)."""
     num_cpus: int | None = None
     """CPUs of a local Ray instance (ignored when joining a cluster)."""
 
@@ -47,7 +47,7 @@ def check_engine(engine: str | None) -> str:
         raise DataError(f"unknown engine {engine!r}: one of {', '.join(ENGINES)}")
     if engine == "ray":
         try:
-            import ray  # noqa: F401
+            import ray.data  # noqa: F401 (Ray without its [data] part fails here)
         except ImportError:
             raise DataError("the ray engine needs Ray: pip install 'maieutic[ray]'") from None
     return engine

@@ -16,6 +16,7 @@ class EngineChoice:
     name: str = "local"
     actors: int = 2
     num_cpus: int | None = None
+    gpus_per_actor: float = 0.0
 
 
 LOCAL = EngineChoice()

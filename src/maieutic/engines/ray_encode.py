@@ -15,7 +15,9 @@ from maieutic.engines.ray_session import enter_environment, start_ray, worker_en
 class _EncodePiece:
     """A Ray actor holding one embedding model."""
 
-    def __init__(self, model: str, backend: str, batch_size: int, env: dict, threads: int) -> None:
+    def __init__(
+        self, model: str, backend: str, batch_size: int, device: str | None, env: dict, threads: int
+    ) -> None:
         enter_environment(env)
         import torch
 
@@ -24,28 +26,32 @@ class _EncodePiece:
         # the driver's thread count: float sums are ordered by it (Ray would give an
         # actor one thread per CPU it reserves)
         torch.set_num_threads(threads)
-        self.encoder = Encoder(model, backend=backend, batch_size=batch_size)
+        self.encoder = Encoder(model, backend=backend, batch_size=batch_size, device=device)
 
     def __call__(self, row: dict[str, Any]) -> dict[str, Any]:
         vectors = self.encoder.encode_piece(list(row["texts"]))
         return {"start": row["start"], "vectors": np.asarray(vectors, dtype=np.float32)}
 
 
-def encode_on_ray(encoder: Any, texts: list[str], piece: int, actors: int, num_cpus: int | None):
-    """The ``(n, dim)`` unit vectors of ``texts``, encoded on Ray by ``actors`` model
-    replicas, one row per piece of ``piece`` texts (the in-process encoder's pieces: a
-    row is never split or merged, so each model call sees the texts it would see here)."""
-    ray = start_ray(num_cpus)
+def encode_on_ray(encoder: Any, texts: list[str], piece: int, engine: Any):
+    """The ``(n, dim)`` unit vectors of ``texts``, encoded on Ray by ``engine.actors``
+    model replicas, one row per piece of ``piece`` texts (the in-process encoder's
+    pieces: a row is never split or merged, so each model call sees the texts it would
+    see here)."""
+    if encoder.backend == "onnx":
+        encoder.load()  # exported once, here: actors exporting at once would collide
+    ray = start_ray(engine.num_cpus)
     rows = [{"start": s, "texts": texts[s : s + piece]} for s in range(0, len(texts), piece)]
     dataset = ray.data.from_items(rows).map(
         _EncodePiece,
         fn_constructor_kwargs={
             "model": encoder.model_name, "backend": encoder.backend,
-            "batch_size": encoder.batch_size, "env": worker_environment(),
-            "threads": _driver_threads(),
+            "batch_size": encoder.batch_size, "device": encoder.device,
+            "env": worker_environment(), "threads": _driver_threads(),
         },
-        compute=ray.data.ActorPoolStrategy(size=actors),
+        compute=ray.data.ActorPoolStrategy(size=engine.actors),
         num_cpus=1,
+        num_gpus=engine.gpus_per_actor or None,
     )  # fmt: skip
     parts = {int(row["start"]): row["vectors"] for row in dataset.iter_rows()}
     return np.concatenate([parts[s] for s in sorted(parts)]).astype(np.float32)

@@ -12,7 +12,6 @@ the engine changes how fast rows are done, never what is written for them.
 from __future__ import annotations
 
 import json
-import threading
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any
 from maieutic.engines import RayOptions
 from maieutic.engines.codec import from_plain, to_plain
 from maieutic.engines.ray_session import enter_environment, start_ray, worker_environment
-from maieutic.engines.shards import finished, open_folder, read_rows, write_shard
+from maieutic.engines.shards import finished, open_folder, read_rows, succeeded, write_shard
 from maieutic.generate.fanout import FanOutStats
 from maieutic.generate.protocol import GenerationRun
 
@@ -29,32 +28,33 @@ from maieutic.generate.protocol import GenerationRun
 class _GenerateBatch:
     """A Ray actor: one generator, rebuilt from its spec, generating batches of rows."""
 
-    def __init__(self, task: str, spec: Any, template: Any, run_index: int, env: dict) -> None:
+    def __init__(
+        self, task: str, spec: Any, template: Any, run_index: int, env: dict, whole: Any
+    ) -> None:
         self.task, self.spec, self.template_plain = task, spec, template
-        self.run_index, self.env = run_index, env
-        self.local = threading.local()
+        self.run_index, self.env, self.whole = run_index, env, whole
+        self.generator: Any = None
 
-    @property
-    def generator(self) -> Any:
-        """This thread's generator: an actor runs ``RayOptions.batches_per_actor``
-        batches at once, one per thread, and a model client's cache connection belongs
-        to the thread that opened it, so each thread builds its own."""
-        if getattr(self.local, "generator", None) is None:
-            enter_environment(self.env)
-            from maieutic.registry import rebuild
-            from maieutic.run.hooks import task_io
-            from maieutic.tasks import get_task
+    def _build(self) -> None:
+        # built on the first batch, in the thread that runs batches: the model client's
+        # cache connection belongs to the thread that opens it
+        enter_environment(self.env)
+        from maieutic.registry import rebuild
+        from maieutic.run.hooks import task_io
+        from maieutic.tasks import get_task
 
-            self.local.generator = rebuild(self.spec)
-            self.io = task_io(get_task(self.task))
-            self.template = from_plain(self.template_plain)
-        return self.local.generator
+        self.generator = rebuild(self.spec)
+        if self.whole is not None:  # the whole input's few-shot pool, warnings…
+            self.generator.whole_input = self.whole
+        self.io = task_io(get_task(self.task))
+        self.template = from_plain(self.template_plain)
 
     def __call__(self, batch: Any) -> Any:
         import pandas as pd
 
         rows = batch.to_dict("records")
-        self.generator  # noqa: B018 (built before the first row is read)
+        if self.generator is None:
+            self._build()
         try:
             done = self._generate(rows)
         except Exception:  # one bad row must not fail its batch: try each alone
@@ -108,6 +108,9 @@ def _row(
         "id": str(row["id"]),
         "outcome": json.dumps(to_plain(outcome), ensure_ascii=False),
         "error": error,
+        # an outcome that failed (a model call that failed for good) is written as the
+        # in-process engine writes it, and tried again by a resumed run
+        "failed": bool(outcome) and any(getattr(o, "failed", False) for o in outcome),
         "trace": trace,
         "stats": json.dumps([stats.requests, stats.cache_hits, stats.failed]),
         "warnings": json.dumps(warnings, ensure_ascii=False),
@@ -138,7 +141,7 @@ def generate_on_ray(
     if folder is not None:
         open_folder(folder, manifest)
         kept = finished(read_rows(folder))
-    todo = [i for i in range(len(keys)) if i not in kept or kept[i].get("error") is not None]
+    todo = [i for i in range(len(keys)) if i not in kept or not succeeded(kept[i])]
     done = len(keys) - len(todo)
     on_progress(done, len(keys))
     if todo:
@@ -146,6 +149,7 @@ def generate_on_ray(
         actor = {
             "task": task, "spec": component.spec, "template": to_plain(io.with_items(data, {})),
             "run_index": run_index, "env": worker_environment(),
+            "whole": _whole_input(component, io, data),
         }  # fmt: skip
         for shard in _finished_batches(rows, actor, options):
             if folder is not None:
@@ -156,6 +160,14 @@ def generate_on_ray(
             done += len(shard)
             on_progress(done, len(keys))
     return _merged_run(io, component, items, kept)
+
+
+def _whole_input(component: Any, io: Any, data: Any) -> Any:
+    """What a generator takes from its whole input (a few-shot pool drawn from it, the
+    texts never to show as examples, warnings that count it), computed once here so
+    that every batch generates as the whole run would."""
+    context_for = getattr(component, "context_for", None)
+    return None if context_for is None else context_for(io.generator_input(data))
 
 
 def _input_row(index: int, key: str, item: Any) -> dict[str, Any]:
@@ -173,10 +185,9 @@ def _finished_batches(rows: list[dict], actor: dict, options: RayOptions) -> Ite
         fn_constructor_kwargs=actor,
         batch_size=batch_rows,
         batch_format="pandas",
-        compute=ray.data.ActorPoolStrategy(
-            size=options.actors, max_concurrent_calls_per_actor=options.batches_per_actor
-        ),
+        compute=ray.data.ActorPoolStrategy(size=options.actors),
         num_cpus=options.cpus_per_actor,
+        num_gpus=options.gpus_per_actor or None,
     )
     for batch in dataset.iter_batches(batch_size=options.shard_rows, batch_format="pandas"):
         yield [_decoded(r) for r in batch.to_dict("records")]
@@ -188,6 +199,7 @@ def _decoded(row: dict) -> dict:
         "id": row["id"],
         "outcome": json.loads(row["outcome"]),
         "error": row["error"] if isinstance(row["error"], str) else None,
+        "failed": bool(row["failed"]),
         "trace": row["trace"] if isinstance(row["trace"], str) else None,
         "stats": json.loads(row["stats"]),
         "warnings": json.loads(row["warnings"]),

@@ -23,6 +23,7 @@ MANIFEST = "manifest.json"
 
 def shard_folder(out: Path, run_index: int) -> Path:
     """Where run ``run_index``'s shards of the output ``out`` go."""
+    out = Path(out).resolve()  # "." and "dir/" have no name of their own
     return out.with_name(f"{out.name}.shards") / f"run{run_index + 1}"
 
 
@@ -67,9 +68,17 @@ def read_rows(folder: Path) -> Iterator[dict[str, Any]]:
         with path.open(encoding="utf-8") as handle:
             for n, line in enumerate(handle, start=1):
                 try:
-                    yield json.loads(line)
+                    row = json.loads(line)
                 except ValueError as exc:
                     raise DataError(f"damaged shard line ({exc})", where=f"{path}:{n}") from None
+                if not isinstance(row, dict) or not isinstance(row.get("index"), int):
+                    raise DataError("damaged shard line (no row index)", where=f"{path}:{n}")
+                yield row
+
+
+def succeeded(row: dict[str, Any]) -> bool:
+    """Whether a row is done for good (neither raised nor failed a model call)."""
+    return row.get("error") is None and not row.get("failed")
 
 
 def finished(rows: Iterable[dict[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -78,7 +87,7 @@ def finished(rows: Iterable[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     kept: dict[int, dict[str, Any]] = {}
     for row in rows:
         before = kept.get(row["index"])
-        if before is None or row.get("error") is None or before.get("error") is not None:
+        if before is None or succeeded(row) or not succeeded(before):
             kept[row["index"]] = row
     return kept
 

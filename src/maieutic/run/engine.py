@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 from collections.abc import Callable
 from dataclasses import asdict
@@ -16,6 +18,24 @@ if TYPE_CHECKING:
     from maieutic.generate.protocol import GenerationRun
     from maieutic.run.generation import Generation
     from maieutic.run.hooks import RecordContext
+
+
+SPEED_ONLY = ("concurrency", "timeout", "retries")
+"""Generator arguments that change how fast outputs come, never what they are."""
+
+
+def shard_manifest(context: Any, component: Any, items: dict, run_index: int) -> dict:
+    """What shards are made for: the signature, every generator argument that can change
+    an output (a run resumed with other speed settings still uses its shards), and the
+    ids in input order (shards are matched to rows by position)."""
+    arguments = {k: v for k, v in component.spec.to_json()["args"].items() if k not in SPEED_ONLY}
+    order = hashlib.sha256("\n".join(items).encode("utf-8")).hexdigest()
+    return {
+        "signature": str(context.signature),
+        "generator": json.loads(json.dumps(arguments, default=str)),
+        "ids": f"sha256:{order}",
+        "run": run_index + 1,
+    }
 
 
 class Engine:
@@ -32,7 +52,8 @@ class Engine:
 
     def choice(self) -> EngineChoice:
         """The engine in force inside an evaluator (``maieutic.engines.context``)."""
-        return EngineChoice(self.name, self.options.actors, self.options.num_cpus)
+        options = self.options
+        return EngineChoice(self.name, options.actors, options.num_cpus, options.gpus_per_actor)
 
     def provenance(self, options: dict[str, Any]) -> dict[str, Any]:
         """The provenance record of a run with ``options``, naming this engine."""
@@ -68,9 +89,7 @@ class Engine:
         from maieutic.engines.ray_generate import generate_on_ray
         from maieutic.engines.shards import shard_folder
 
-        # the signature says how outputs are made (not how fast: --concurrency, actors),
-        # so a run resumed with other speed settings still uses its shards
-        manifest = {"signature": str(context.signature), "run": run_index + 1}
+        manifest = shard_manifest(context, component, io.items(generation.data), run_index)
         return generate_on_ray(
             generation.task, component, generation.data, run_index=run_index,
             folder=shard_folder(Path(out), run_index) if out is not None else None,

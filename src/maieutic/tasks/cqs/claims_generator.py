@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from maieutic.generate.protocol import GenerationRun
 from maieutic.language.claims import Reading, read_claims
@@ -158,13 +159,19 @@ class ClaimsCQGenerator:
             outcomes.append(outcome)
             if on_progress:
                 on_progress(n, len(dataset.interventions))
-        warnings = []
-        if trained:
-            warnings.append(
-                f"{trained} of these interventions were in the claim ranker's training data "
-                "(the CQs dev split): scores on them flatter the generator"
-            )
+        warnings = self.whole_input[1] if self.whole_input else _trained_warning(trained)
         return GenerationRun(outcomes, warnings=warnings, notes=notes)
+
+    whole_input: tuple[None, list[str]] | None = None
+    """Set where the input is generated for in parts (the Ray engine): the warnings of
+    the whole input, used for every part."""
+
+    def context_for(self, dataset: Any) -> tuple[None, list[str]]:
+        """No prompt context; the warning about texts the ranker learned from."""
+        trained = sum(
+            self.ranker.trained_on(i.intervention) for i in dataset.interventions.values()
+        )
+        return None, _trained_warning(trained)
 
     def signature(self, dataset: CQDataset) -> Signature:
         """Generator, ranker, parser and dataset."""
@@ -176,3 +183,12 @@ class ClaimsCQGenerator:
             dataset=dataset.fingerprint(),
             extra={"ranker": self.ranker.identity, "parser": pipeline_id()},
         )
+
+
+def _trained_warning(trained: int) -> list[str]:
+    if not trained:
+        return []
+    return [
+        f"{trained} of these interventions were in the claim ranker's training data "
+        "(the CQs dev split): scores on them flatter the generator"
+    ]

@@ -171,9 +171,16 @@ class LLMCQGenerator:
         self.selector = selector
         self.params = params
         self.candidates = candidates
+        self.whole_input: tuple[PromptContext, list[str]] | None = None
+        """Set where the input is generated for in parts (the Ray engine): the context
+        and warnings of the whole input, used for every part."""
 
     def _context_for(self, dataset: CQDataset) -> tuple[PromptContext, list[str]]:
-        """The prompt context of a run over ``dataset``, and what to warn about."""
+        return self.whole_input or self.context_for(dataset)
+
+    def context_for(self, dataset: CQDataset) -> tuple[PromptContext, list[str]]:
+        """The prompt context of a run over ``dataset`` (few-shot examples drawn from it
+        when no pool is named), and what to warn about."""
         if not any(s.name == "fewshot" for s in self.strategies):
             return self.context, []
         pool = self.context.pool

@@ -74,7 +74,16 @@ class LLMFocusGenerator:
         self.use_categories = use_categories
         self.rewrite = rewrite
 
+    whole_input: tuple[PromptContext, list[str]] | None = None
+    """Set where the input is generated for in parts (the Ray engine): the context and
+    warnings of the whole input, used for every part."""
+
     def _context_for(self, dataset: FocusSet) -> tuple[PromptContext, list[str]]:
+        return self.whole_input or self.context_for(dataset)
+
+    def context_for(self, dataset: FocusSet) -> tuple[PromptContext, list[str]]:
+        """The prompt context of a run over ``dataset`` (pool arguments being generated
+        for are never shown), and what to warn about."""
         if self.strategy.name != "few-shot":
             return self.context, []
         pool = self.context.pool
