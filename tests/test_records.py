@@ -193,6 +193,8 @@ def test_the_results_file_writes_what_it_wrote_before(tmp_path):
     for name, score in (("a-run1", 0.5), ("a-run2", 0.7), ("b", None)):
         result = EvalResult.from_json(_result(submission=name, score=score))
         results.add(result)
+    assert json.loads(out.read_text(encoding="utf-8"))["complete"] is False  # while running
+    results.close()
     expected = json.dumps(_old_payload(results), ensure_ascii=False, indent=2) + "\n"
     assert out.read_text(encoding="utf-8") == expected
     assert results.record().repeated_runs["a"]["score"]["n"] == 2

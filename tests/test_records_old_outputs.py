@@ -111,4 +111,5 @@ def test_a_results_file_rewritten_from_an_old_one_has_the_same_bytes(tmp_path):
     rewritten = ResultsFile(out, old.task, old.provenance, get_task("cqs").run_figures)
     for result in load_results(source):
         rewritten.add(result)
+    rewritten.close()  # the whole file: written as before the completeness flag
     assert out.read_bytes() == source.read_bytes()

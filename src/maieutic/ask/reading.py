@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from maieutic.data.files import decode_text, read_bytes
 from maieutic.errors import DataError
 
 MAX_ASK_CHARS = int(os.environ.get("MAIEUTIC_ASK_MAX_CHARS", 200_000))
@@ -17,12 +18,12 @@ FILE_SUFFIXES = {".txt", ".md", ".markdown", ".text", ".rst", ".pdf"}
 
 
 def _decode(data: bytes, where: str) -> str:
-    if b"\x00" in data[:65536]:
-        raise DataError("binary data, expected text, Markdown or PDF", where=where)
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise DataError(f"not UTF-8 text (byte {exc.start})", where=where) from None
+        return decode_text(data, where)
+    except DataError as exc:
+        if "NUL" in exc.message:  # say what ask reads instead
+            raise DataError("binary data, expected text, Markdown or PDF", where=where) from None
+        raise
 
 
 def _read_file(path: Path) -> str:
@@ -32,14 +33,18 @@ def _read_file(path: Path) -> str:
         from maieutic.tasks.aura.data import read_pdf
 
         return "\n\n".join(read_pdf(path))
-    size = path.stat().st_size
-    if size > 4 * MAX_ASK_CHARS:  # refuse before reading a huge file into memory
+    try:
+        # refused once more than the limit could need is read: never read whole
+        data = read_bytes(path, limit=4 * MAX_ASK_CHARS)
+    except DataError as exc:
+        if "limit" not in exc.message:
+            raise
         raise DataError(
-            f"the file is {size:,} bytes, over the {MAX_ASK_CHARS:,}-character limit "
+            f"the file is over the {MAX_ASK_CHARS:,}-character limit "
             "(split it, or raise MAIEUTIC_ASK_MAX_CHARS)",
             where=str(path),
-        )
-    return _decode(path.read_bytes(), str(path))
+        ) from None
+    return _decode(data, str(path))
 
 
 def read_input(source: str) -> tuple[str, str]:

@@ -12,7 +12,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from maieutic.data.files import is_stdout, rewritable
+from maieutic.data.files import is_stdout
 from maieutic.registry import entry
 
 MAX_WARNINGS_SHOWN = 10
@@ -106,11 +106,11 @@ def progress_bar(label: str) -> Iterator[Any]:
 
 
 def refuse_overwriting_inputs(out_path: str | None, inputs: list[str]) -> None:
-    """A usage error when ``--out`` names one of the input files."""
-    if out_path and rewritable(out_path):
-        target = Path(out_path).resolve()
-        if any(Path(p).resolve() == target for p in inputs):
-            raise click.UsageError(f"--out {out_path} is one of the input files")
+    """A data error when ``--out`` names, or leads to, one of the input files."""
+    from maieutic.data import guard
+
+    if out_path and not is_stdout(out_path):
+        guard.check_against(out_path, inputs, "--out")
 
 
 def meta_path(path: Path) -> Path:

@@ -6,6 +6,8 @@ usage) or 1 (runtime); ``--debug`` shows the traceback instead.
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 import click
@@ -110,7 +112,39 @@ def run(argv: list[str] | None = None) -> int:
         return 130
     except SystemExit as exc:  # a command that chose its exit code
         return exc.code if isinstance(exc.code, int) else 1
+    except RecursionError:
+        # input nested deeper than the readers go (JSON thousands of levels deep) that
+        # reached a parser without its own check
+        if debug:
+            raise
+        click.echo("maieutic: error: the input is nested too deeply to read", err=True)
+        return 2
+    except BrokenPipeError:
+        # the reader of our output went away (| head): stop quietly, as Unix tools do
+        _silence_stdout()
+        return 141
+    except OSError as exc:
+        if debug or exc.errno not in _DISK_ERRORS:
+            raise
+        # stdout or a file on a full (or read-only) disk: what was written stays whole
+        _silence_stdout()
+        where = f"{exc.filename}: " if exc.filename else ""
+        click.echo(f"maieutic: error: cannot write: {where}{exc.strerror}", err=True)
+        return 1
     return code if isinstance(code, int) else 0
+
+
+_DISK_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush of what could
+    not be written does not print a traceback at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def main() -> None:

@@ -7,15 +7,17 @@ file as one record per line carrying its own id field. Duplicate keys are an err
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from maieutic.data import kinds
+from maieutic.data import guard, kinds
 from maieutic.errors import DataError, RunError
 
 # A guard against pointing maieutic at the wrong file (a model checkpoint, a dump):
@@ -49,24 +51,85 @@ def _keeping_last(duplicates: list[str]):
     return hook
 
 
-def read_text(path: Path) -> str:
-    """The text of an input file, or a ``DataError`` saying why it cannot be read."""
-    if not path.exists():
-        raise DataError("file not found", where=str(path))
-    if path.is_dir():
-        raise DataError("is a directory, expected a file", where=str(path))
-    size = path.stat().st_size
-    if size > MAX_INPUT_BYTES:
-        raise DataError(
-            f"file is {size} bytes, over the {MAX_INPUT_BYTES}-byte limit "
-            "(set MAIEUTIC_MAX_INPUT_BYTES to raise it)",
-            where=str(path),
-        )
+_KINDS = {
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFIFO: "a pipe (FIFO)",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def _regular_file(path: Path) -> int:
+    """An open descriptor on ``path``, which must be a regular file (checked before
+    and after opening: a pipe or device would block or never end)."""
     try:
-        # utf-8-sig: files saved by some editors start with a byte-order mark
-        return path.read_text(encoding="utf-8-sig")
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise DataError("file not found", where=str(path)) from None
+    except (OSError, ValueError) as exc:
+        raise DataError(
+            f"cannot read: {getattr(exc, 'strerror', None) or exc}", where=str(path)
+        ) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise DataError("is a directory, expected a file", where=str(path))
+    if not stat.S_ISREG(info.st_mode):
+        kind = _KINDS.get(stat.S_IFMT(info.st_mode), "not a regular file")
+        raise DataError(f"is {kind}, expected a regular file", where=str(path))
+    try:
+        # O_NONBLOCK: should the path have become a FIFO since, opening it must not wait
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise DataError(f"cannot read: {exc.strerror}", where=str(path)) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise DataError("is not a regular file", where=str(path))
+    return fd
+
+
+def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
+    """The bytes of an input file: a regular file only, at most ``limit`` bytes
+    (default ``MAX_INPUT_BYTES``) counted as they are read, never trusting the size
+    the file system reports. The file is noted as an input of the current command."""
+    path = Path(path)
+    limit = MAX_INPUT_BYTES if limit is None else limit
+    fd = _regular_file(path)
+    guard.note_input(path)
+    chunks, total = [], 0
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            while chunk := handle.read(min(1 << 20, limit + 1 - total)):
+                chunks.append(chunk)
+                total += len(chunk)
+                if total > limit:
+                    raise DataError(
+                        f"file is over the {limit:,}-byte limit "
+                        "(set MAIEUTIC_MAX_INPUT_BYTES to raise it)",
+                        where=str(path),
+                    )
+    except OSError as exc:
+        raise DataError(f"cannot read: {exc.strerror}", where=str(path)) from None
+    return b"".join(chunks)
+
+
+def decode_text(data: bytes, where: str) -> str:
+    """UTF-8 text (a leading byte-order mark dropped), or a ``DataError`` saying what
+    the bytes are instead: UTF-16/32 text, binary data (a NUL byte), another encoding."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        raise DataError("UTF-32 text: save the file as UTF-8", where=where)
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise DataError("UTF-16 text: save the file as UTF-8", where=where)
+    if (nul := data.find(b"\x00")) >= 0:
+        raise DataError(f"binary data (a NUL byte at byte {nul}), expected text", where=where)
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise DataError(f"not UTF-8 text (byte {exc.start})", where=str(path)) from None
+        raise DataError(f"not UTF-8 text (byte {exc.start})", where=where) from None
+
+
+def read_text(path: str | Path, limit: int | None = None) -> str:
+    """The text of an input file (see ``read_bytes`` and ``decode_text``), or a
+    ``DataError`` saying why it cannot be read."""
+    return decode_text(read_bytes(path, limit), str(path))
 
 
 def _looks_like_json_lines(text: str) -> bool:
@@ -85,6 +148,10 @@ def _parse(text: str, where: str, duplicates: list[str] | None = None) -> Any:
         return json.loads(text, object_pairs_hook=hook)
     except _DuplicateKey as exc:
         raise DataError(f"duplicate key {json.dumps(str(exc))}", where=where) from None
+    except RecursionError:  # the decoder's own limit (about 1,000 levels)
+        raise DataError(
+            "JSON nested too deeply (no maieutic file nests more than a few levels)", where=where
+        ) from None
     except json.JSONDecodeError as exc:
         if looks_like := kinds.text_kind(text):
             raise DataError(f"this looks like {looks_like}, not JSON", where=where) from None
@@ -249,35 +316,44 @@ def write_json(path: str | Path, payload: Any) -> None:
 
 
 def write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path``; ``-`` means standard output.
-
-    A regular file (or a new path) is written through a temporary file and renamed
-    into place, so a crash never leaves half a file; it gets the permissions a plain
-    ``open`` would give (the user's umask), or keeps those of the file it replaces.
-    Anything else at ``path`` — a symlink such as ``/dev/stdout``, a pipe, a terminal,
-    a device — is written in place and never replaced, since renaming over it would
-    swap it for a regular file.
-    """
+    """Write ``text`` to ``path`` as UTF-8 (see ``write_bytes``); ``-`` means standard
+    output."""
     if is_stdout(path):
         # through this process's own stream: reopening /dev/stdout would truncate a
         # redirected file and write over what was printed before
         sys.stdout.write(text)
         sys.stdout.flush()
         return
+    write_bytes(path, text.encode("utf-8"))
+
+
+def write_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path``, never over an input of the current command
+    (``maieutic.data.guard``).
+
+    A regular file (or a new path) is written to a temporary file in the same folder,
+    flushed to disk and renamed into place, so a crash or a full disk never leaves
+    half a file (the previous file stays whole); it gets the permissions a plain
+    ``open`` would give (the user's umask), or keeps those of the file it replaces.
+    Anything else at ``path`` — a symlink such as ``/dev/stdout``, a pipe, a terminal,
+    a device — is written in place and never replaced, since renaming over it would
+    swap it for a regular file.
+    """
     path = Path(path)
+    guard.check_output(path)
     try:
-        # a symlink (/dev/stdout is one, to the terminal or to a file the shell opened)
-        # is written through, never replaced; so is anything that is not a regular file
         if path.is_symlink() or (path.exists() and not path.is_file()):
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            with open(path, "wb") as handle:
+                handle.write(data)
             return
         path.parent.mkdir(parents=True, exist_ok=True)
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
             os.chmod(tmp, mode)
             os.replace(tmp, path)
         except BaseException:

@@ -22,3 +22,14 @@ class ResultsRecord(Record):
     results: list[EvalResult]
     repeated_runs: dict[str, dict[str, Any]] | None = optional()
     """{base name: {figure: {mean, std, n}}}."""
+    complete: bool | None = optional()
+    """False while the run is going on, or when it stopped before scoring every
+    submission (then ``expected`` says how many it was given); absent from a whole
+    file (as in files written before the field existed)."""
+    expected: int | None = optional()
+    """How many submissions the run was given, in a file that is not complete."""
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether every submission the run was given is in the file."""
+        return self.complete is not False

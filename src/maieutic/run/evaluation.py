@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from maieutic.data import guard
 from maieutic.data.files import write_json
 from maieutic.engines import RayOptions
 from maieutic.engines.context import using_engine
@@ -112,6 +113,7 @@ def _call_options(
     return {**described({**call, **options}), "via": "maieutic.evaluate"}
 
 
+@guard.scoped
 def evaluate(
     task: str,
     data: Any,
@@ -154,18 +156,22 @@ def evaluate(
     refuse_overwriting_inputs(out, inputs)
     component, warnings = build("evaluator", task, evaluator, options)
     recorded = provenance or _call_options(task, data, as_list(submissions), evaluator, options)
-    results = ResultsFile(out, task, chosen.provenance(recorded), found.run_figures)
+    results = ResultsFile(
+        out, task, chosen.provenance(recorded), found.run_figures, expected=len(loaded) or None
+    )
 
     def keep(result: EvalResult) -> None:
         results.add(result)  # persisted at once: a later failure loses nothing
         if on_result:
             on_result(result)
 
+    complete = False
     try:
         with using_engine(chosen.choice()):
             component.evaluate(reference, loaded, skip_unknown=skip_unknown, on_result=keep)
+        complete = True
     finally:
-        results.close()
+        results.close(complete)
     return _evaluation(task, component, results, reference, warnings, found.run_figures)
 
 

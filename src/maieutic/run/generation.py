@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from maieutic.data import guard
 from maieutic.data.flags import Flag, refuse_flags
 from maieutic.engines import RayOptions
 from maieutic.errors import DataError
@@ -177,6 +178,7 @@ def _input(task, data, limit, options, on_flags, strict) -> tuple[Any, list[Flag
     return loaded, flags
 
 
+@guard.scoped
 def generate(
     task: str,
     data: Any,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from maieutic.data.files import read_bytes
 from maieutic.embed.encoder import Encoder
 from maieutic.embed.store import EmbeddingStore
 from maieutic.scorers.examples import Examples
@@ -60,7 +61,7 @@ def train_from_file(
         examples,
         features,
         task=task,
-        data_bytes=Path(path).read_bytes(),
+        data_bytes=read_bytes(path),
         data_name=Path(path).name,
         encoder_identity=encoder.identity,
         encoder_model=encoder.model_name,

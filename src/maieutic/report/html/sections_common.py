@@ -131,11 +131,26 @@ def comparability_note(entries: Sequence[Entry]) -> str:
     """A warning when the rows were not all made under one signature."""
     signatures = {str(e.result.signature) for e in entries}
     if len(signatures) <= 1:
-        return "All rows share one signature: their scores are comparable."
-    return (
-        f"These rows were made under {len(signatures)} different signatures: compare scores "
-        "only between rows whose signatures agree."
-    )
+        note = "All rows share one signature: their scores are comparable."
+    else:
+        note = (
+            f"These rows were made under {len(signatures)} different signatures: compare "
+            "scores only between rows whose signatures agree."
+        )
+    return note + "".join(incomplete_notes(entries))
+
+
+def incomplete_notes(entries: Sequence[Entry]) -> list[str]:
+    """A sentence per results file whose run stopped before scoring every submission."""
+    notes = []
+    for file in {id(e.file): e.file for e in entries}.values():
+        if file.data.get("complete") is False:
+            done, expected = len(file.results), file.data.get("expected")
+            of = f" of {expected}" if isinstance(expected, int) else ""
+            notes.append(
+                f" {file.name} is INCOMPLETE: its run stopped after {done}{of} submissions."
+            )
+    return notes
 
 
 def interval_blocks(entries: Sequence[Entry], axis_label: str) -> list[Block]:
