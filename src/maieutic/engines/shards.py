@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from maieutic.data import guard
 from maieutic.errors import DataError
 
 MANIFEST = "manifest.json"
@@ -93,6 +94,7 @@ def finished(rows: Iterable[dict[str, Any]]) -> dict[int, dict[str, Any]]:
 
 
 def _write_atomic(path: Path, text: str) -> None:
+    guard.check_output(path)  # a shard is an output too: never over an input
     temporary = path.with_name(f".{path.stem}.tmp")
     with temporary.open("w", encoding="utf-8") as handle:
         handle.write(text)
