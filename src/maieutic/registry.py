@@ -77,7 +77,10 @@ class Spec:
 
     def to_json(self) -> dict[str, Any]:
         """The spec as stored in results files."""
-        return {"kind": self.kind, "task": self.task, "name": self.name, "args": self.args}
+        from maieutic.provenance import redact_credentials  # a key in a URL is never written
+
+        args = redact_credentials(self.args)
+        return {"kind": self.kind, "task": self.task, "name": self.name, "args": args}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Spec:

@@ -119,6 +119,7 @@ MEANINGS: dict[str, Meaning] = {
     "--sweep": _m(FLAG, "also try every threshold of the evaluator's grid"),
     # servers and set-up
     "--host": _m(TEXT, "interface to listen on"),
+    "--allow-host": _m(TEXT, "another Host name the web app answers to (repeatable)"),
     "--port": _m(INTEGER, "port to listen on (0: a free one)"),
     "--max-upload-mb": _m(NUMBER, "largest upload accepted, in MB"),
     "--llamacpp": _m(FLAG, "also build llama-cpp-python"),

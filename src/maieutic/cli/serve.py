@@ -8,6 +8,15 @@ from maieutic.errors import RunError
 from maieutic.web.server import DEFAULT_HOST, DEFAULT_PORT
 
 
+def _check_names(ctx: click.Context, param: click.Parameter, names: tuple[str, ...]):
+    """The ``--allow-host`` values: each one host name or address (a port is ignored),
+    never a pattern: answering every name is what lets DNS rebinding through."""
+    for name in names:
+        if not name.strip() or any(c.isspace() or c in "/*@" for c in name):
+            raise click.BadParameter(f"{name!r} is not a host name (e.g. box.lan or 10.0.0.5)")
+    return tuple(name.strip() for name in names)
+
+
 @click.command("serve")
 @click.option(
     "--host",
@@ -15,6 +24,16 @@ from maieutic.web.server import DEFAULT_HOST, DEFAULT_PORT
     show_default=True,
     help="Interface to listen on (loopback by default; anything else is reachable from "
     "other machines, and the app has no login).",
+)
+@click.option(
+    "--allow-host",
+    "allow_host",
+    multiple=True,
+    metavar="NAME",
+    callback=_check_names,
+    help="Also answer requests whose Host is NAME (repeatable): the name others use to "
+    "reach this machine. Loopback names are always answered, any other refused (so a web "
+    "page cannot reach the app through DNS rebinding).",
 )
 @click.option(
     "--port",
@@ -30,7 +49,7 @@ from maieutic.web.server import DEFAULT_HOST, DEFAULT_PORT
     show_default=True,
     help="Largest request the app accepts (all files of one upload together), in MB.",
 )
-def serve(host: str, port: int, max_upload_mb: float) -> None:
+def serve(host: str, allow_host: tuple[str, ...], port: int, max_upload_mb: float) -> None:
     """Serve the local web app until interrupted: ask about a text (spans highlighted),
     score critical-question submissions into a leaderboard, and see results files as
     the HTML report. The URL is printed once the port is bound.
@@ -38,15 +57,16 @@ def serve(host: str, port: int, max_upload_mb: float) -> None:
     \b
       maieutic serve               # http://127.0.0.1:8000/
       maieutic serve --port 0      # a free port
+      maieutic serve --host 0.0.0.0 --allow-host box.lan   # others use http://box.lan:8000/
     """
     from maieutic.web import Settings, create_app, server
+    from maieutic.web.guard import allowed_hosts
 
-    warning = server.host_warning(host)
+    allowed = allowed_hosts(host, allow_host)
+    warning = server.host_warning(host, allowed)
     if warning:
         click.echo(f"warning: {warning}", err=True)
-    settings = Settings(
-        max_upload_bytes=int(max_upload_mb * 1_000_000), loopback_only=warning is None
-    )
+    settings = Settings(max_upload_bytes=int(max_upload_mb * 1_000_000), allowed_hosts=allowed)
     app = create_app(settings)
     try:
         server.run(

@@ -19,6 +19,9 @@ from maieutic.llm.store import CallStore
 from maieutic.llm.types import ChatRequest, ChatResult, PermanentError, TransientError
 
 MAX_RETRY_AFTER_S = 120.0
+MIN_SECRET_PIECE = 8
+"""A run of this many characters of a secret is a leak too (a key cut short by a
+server's message or by a truncation still gives most of it away)."""
 _sleep = asyncio.sleep  # one indirection, so tests can record backoff delays
 
 
@@ -48,11 +51,33 @@ class RetryPolicy:
 
 
 def redact(text: str, secrets: Sequence[str]) -> str:
-    """Replace every secret in ``text`` by ``***``."""
+    """Replace every secret in ``text`` by ``***``, and every run of
+    ``MIN_SECRET_PIECE`` or more of its characters (a cut-off prefix, a suffix, a
+    middle part) too."""
     for secret in secrets:
         if secret:
             text = text.replace(secret, "***")
-    return text
+    return _redact_pieces(text, [s for s in secrets if len(s) >= MIN_SECRET_PIECE])
+
+
+def _redact_pieces(text: str, secrets: Sequence[str]) -> str:
+    # every piece of MIN_SECRET_PIECE characters or more is covered by overlapping
+    # windows of exactly that length, so marking the windows finds them all
+    size = MIN_SECRET_PIECE
+    windows = {s[i : i + size] for s in secrets for i in range(len(s) - size + 1)}
+    if not windows:
+        return text
+    hidden = [False] * len(text)
+    for start in range(len(text) - size + 1):
+        if text[start : start + size] in windows:
+            hidden[start : start + size] = [True] * size
+    out: list[str] = []
+    for index, char in enumerate(text):
+        if not hidden[index]:
+            out.append(char)
+        elif index == 0 or not hidden[index - 1]:
+            out.append("***")
+    return "".join(out)
 
 
 class LLMClient:

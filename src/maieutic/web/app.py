@@ -41,11 +41,13 @@ DEFAULT_MAX_UPLOAD_MB = 10.0
 
 @dataclass(frozen=True)
 class Settings:
-    """What ``maieutic serve`` configures: the upload limit, and whether only loopback
-    Host names are answered (True unless the server listens beyond this machine)."""
+    """What ``maieutic serve`` configures: the upload limit, and the Host names answered
+    besides the loopback ones (``--allow-host``, and a specific address it listens on;
+    see ``maieutic.web.guard.allowed_hosts``). Requests naming any other Host are
+    refused on every address, so that DNS rebinding cannot reach the app."""
 
     max_upload_bytes: int = int(DEFAULT_MAX_UPLOAD_MB * 1_000_000)
-    loopback_only: bool = True
+    allowed_hosts: tuple[str, ...] = ()
     keep_jobs: int = 50
 
 
@@ -92,7 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         Guard,
         max_upload_bytes=settings.max_upload_bytes,
-        loopback_only=settings.loopback_only,
+        allowed_hosts=settings.allowed_hosts,
         refuse=pages.refuse,
     )
     _error_handlers(app, pages)

@@ -1,7 +1,8 @@
-"""What every request passes before it reaches a page: the Host check (a page on
-another site cannot reach this loopback server through DNS rebinding), the Origin
-check on form posts (another site cannot make the browser submit work here), the
-upload size limit, and the security headers of every response.
+"""What every request passes before it reaches a page: the Host check (only loopback
+names and the names the server was started with are answered, whatever address it
+listens on, so a page on another site cannot reach it through DNS rebinding), the
+Origin check on form posts (another site cannot make the browser submit work here),
+the upload size limit, and the security headers of every response.
 
 A plain ASGI middleware rather than a FastAPI dependency, so that an oversized upload
 is refused before any of it is parsed or spooled to disk.
@@ -10,7 +11,7 @@ is refused before any of it is parsed or spooled to disk.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -60,6 +61,54 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+"""The loopback names shown in messages (any loopback name or address is answered)."""
+
+
+def normalize_host(name: str) -> str:
+    """``name`` (a Host header or a name given to ``--allow-host``) as compared: the
+    port, brackets and a final dot dropped, lower case, an address in its canonical
+    form (``[0:0::1]:80`` → ``::1``)."""
+    name = host_of(name).strip("[]").lower().rstrip(".")
+    try:
+        return ipaddress.ip_address(name).compressed
+    except ValueError:
+        return name
+
+
+def is_wildcard(host: str) -> bool:
+    """Whether binding ``host`` listens on every interface (``0.0.0.0``, ``::``, empty)."""
+    name = host.strip().strip("[]")
+    try:
+        return not name or ipaddress.ip_address(name).is_unspecified
+    except ValueError:
+        return False
+
+
+def allowed_hosts(bind_host: str, extra: Iterable[str] = ()) -> tuple[str, ...]:
+    """The Host names answered besides the loopback ones: ``extra`` (``--allow-host``),
+    and the bound address itself when it is one specific address or name."""
+    names = [normalize_host(name) for name in extra]
+    if not is_wildcard(bind_host) and not is_loopback(bind_host):
+        names.append(normalize_host(bind_host))
+    return tuple(dict.fromkeys(name for name in names if name))
+
+
+def answered_names(allowed: Iterable[str] = ()) -> str:
+    """Every Host name answered, as messages list them (``allowed``: those besides the
+    loopback ones)."""
+    return ", ".join([*LOOPBACK_NAMES, *(f"[{n}]" if ":" in n else n for n in allowed)])
+
+
+def host_refusal(host: str, allowed: Iterable[str]) -> str:
+    """The 400 message for a request whose Host is not answered."""
+    names = answered_names(allowed)
+    return (
+        f"This app answers only to the names it was started for ({names}), not to Host "
+        f"{host!r}. Whoever runs it can add a name with: maieutic serve --allow-host NAME"
+    )
+
+
 def host_of(header: str) -> str:
     """The host part of a Host header (``[::1]:8000`` → ``::1``)."""
     header = header.strip()
@@ -88,11 +137,16 @@ class Guard:
     """The ASGI middleware; ``refuse(status, message)`` renders the error page."""
 
     def __init__(
-        self, app: Any, *, max_upload_bytes: int, loopback_only: bool, refuse: Refuse
+        self,
+        app: Any,
+        *,
+        max_upload_bytes: int,
+        allowed_hosts: Iterable[str] = (),
+        refuse: Refuse,
     ) -> None:
         self.app = app
         self.max_upload_bytes = max_upload_bytes
-        self.loopback_only = loopback_only
+        self.allowed_hosts = frozenset(normalize_host(name) for name in allowed_hosts)
         self.refuse = refuse
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -116,14 +170,18 @@ class Guard:
 
     def _problem(self, scope: dict[str, Any], headers: dict[str, str]) -> tuple[int, str] | None:
         host = headers.get("host", "")
-        if self.loopback_only and not is_loopback(host_of(host)):
-            return 400, (
-                f"This app answers only to loopback names (localhost, 127.0.0.1, ::1), "
-                f"not to Host {host!r}."
-            )
+        if not self.host_allowed(host):
+            return 400, host_refusal(host, sorted(self.allowed_hosts))
         if scope["method"] in UNSAFE_METHODS and not _same_origin(headers, host):
             return 403, "A form on another site cannot submit work to this app."
         return None
+
+    def host_allowed(self, host: str) -> bool:
+        """Whether a request with this Host header is answered: on every address the
+        server listens on, a name outside the list is what DNS rebinding sends."""
+        if not host.strip():
+            return False  # HTTP/1.0 without a Host: nothing says which site it is for
+        return is_loopback(host_of(host)) or normalize_host(host) in self.allowed_hosts
 
     def _counting(self, receive: Any) -> Any:
         received = 0

@@ -7,10 +7,10 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from maieutic.web.guard import is_loopback
+from maieutic.web.guard import answered_names, is_loopback, is_wildcard
 
 if TYPE_CHECKING:
     import uvicorn
@@ -19,13 +19,17 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 
 
-def host_warning(host: str) -> str | None:
-    """The warning for a host beyond this machine (None for a loopback host)."""
+def host_warning(host: str, allowed: Sequence[str] = ()) -> str | None:
+    """The warning for a host beyond this machine (None for a loopback host): who can
+    use the app, and which Host names it answers (``allowed``: those besides the
+    loopback ones)."""
     if is_loopback(host):
         return None
     return (
         f"--host {host} is not a loopback address: anyone who can reach this machine can "
-        "use the app, which has no login, and read the results of its jobs"
+        "use the app, which has no login, and read the results of its jobs. Only "
+        f"requests whose Host is one of {answered_names(allowed)} are answered; add the "
+        "name others use to reach this machine with --allow-host NAME (repeatable)"
     )
 
 
@@ -65,8 +69,11 @@ def bind_socket(host: str, port: int) -> socket.socket:
 
 
 def url_of(host: str, sock: socket.socket) -> str:
-    """The address to open in a browser for a server on ``sock``."""
+    """The address to open in a browser for a server on ``sock`` (on every interface:
+    the loopback one, since a wildcard address is no Host the app answers to)."""
     port = sock.getsockname()[1]
+    if is_wildcard(host):
+        host = "::1" if sock.family == socket.AF_INET6 else "127.0.0.1"
     shown = f"[{host.strip('[]')}]" if ":" in host else host
     return f"http://{shown}:{port}/"
 

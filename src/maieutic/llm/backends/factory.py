@@ -21,7 +21,10 @@ def make_backend(kind: str = "auto", *, model: str | None = None, base_url: str 
         if not base_url:
             raise DataError("--base-url is required for an OpenAI-compatible backend")
         if not base_url.startswith(("http://", "https://")):
-            raise DataError(f"--base-url must start with http:// or https://, got {base_url!r}")
+            from maieutic.provenance import redact_url
+
+            shown = redact_url(base_url)
+            raise DataError(f"--base-url must start with http:// or https://, got {shown!r}")
         return OpenAICompatibleBackend(base_url, model or "default")
     if kind == "local":
         from maieutic.llm.backends.embedded import embedded_backend

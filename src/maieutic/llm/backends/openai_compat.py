@@ -6,23 +6,75 @@ must see ``Retry-After`` and the exact failure kind; the SDK would retry on its 
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+from urllib.parse import unquote
 
 import httpx
 
+from maieutic.errors import DataError
+from maieutic.llm.client import redact
 from maieutic.llm.types import BackendReply, ChatRequest, PermanentError, TransientError
+from maieutic.provenance import redact_url
 
 API_KEY_ENVS = ("MAIEUTIC_API_KEY", "OPENAI_API_KEY")
 _RETRYABLE_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+ERROR_SNIPPET_CHARS = 200
+"""How much of an error reply's body a message keeps."""
 
 
 def api_key_from_env() -> str | None:
     """The API key: ``MAIEUTIC_API_KEY``, else ``OPENAI_API_KEY``, else None."""
+    found = _key_and_source()
+    return found[0] if found else None
+
+
+def _key_and_source() -> tuple[str, str] | None:
     for name in API_KEY_ENVS:
         if os.environ.get(name):
-            return os.environ[name]
+            return os.environ[name], name
     return None
+
+
+def check_api_key(key: str, source: str) -> None:
+    """Refuse a key that cannot go in an HTTP header, naming the position of the first
+    bad character but never the key: httpx would raise a ``UnicodeEncodeError`` (or a
+    protocol error) whose traceback shows the whole key."""
+    for position, char in enumerate(key, start=1):
+        if not char.isascii():
+            problem = "a non-ASCII character"
+        elif not char.isprintable():
+            problem = "a control character (a line break?)"
+        else:
+            continue
+        raise DataError(
+            f"the API key ({source}) contains {problem} at position {position}; "
+            "check that it was copied whole and nothing else with it"
+        )
+
+
+def url_secrets(url: str) -> list[str]:
+    """The credentials in ``url``'s user part, and the Basic token httpx makes of them
+    (a server may echo the Authorization header in an error)."""
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        return []
+    user, password = unquote(parsed.username), unquote(parsed.password or "")
+    if not (user or password):
+        return []
+    token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+    # a user name alone is secret too: keys are often passed as http://KEY@host
+    return [s for s in (password or user, token) if s]
+
+
+def error_snippet(text: str, secrets: list[str]) -> str:
+    """The start of an error reply's body, secrets removed *before* it is cut: a cut
+    inside a secret would leave a piece of it that no longer matches it whole."""
+    longest = max((len(s) for s in secrets), default=0)
+    window = text[: ERROR_SNIPPET_CHARS + longest]  # a secret reaching into the kept part
+    return redact(window, secrets)[:ERROR_SNIPPET_CHARS].replace("\n", " ")
 
 
 def _retry_after(response: httpx.Response) -> float | None:
@@ -42,17 +94,32 @@ class OpenAICompatibleBackend:
 
     def __init__(self, base_url: str, model: str, api_key: str | None = None) -> None:
         self.base_url = base_url.rstrip("/")
+        """The URL requests go to (credentials included: never show or store it)."""
+        self.shown_url = redact_url(self.base_url)
+        """The URL as messages, logs and the cache show it (credentials as ``***``)."""
         self.model = model
-        self._api_key = api_key if api_key is not None else api_key_from_env()
+        found = (api_key, "api_key") if api_key is not None else _key_and_source()
+        self._api_key = found[0] if found else None
+        if found and found[0]:
+            check_api_key(*found)
+        self._check_url()
         self._client: httpx.AsyncClient | None = None
+
+    def _check_url(self) -> None:
+        try:
+            httpx.URL(self.base_url)
+        except httpx.InvalidURL as exc:
+            reason = redact(str(exc), self.secrets)
+            raise DataError(f"--base-url {self.shown_url!r} is not a valid URL: {reason}") from None
 
     runtime = "server"
 
     @property
     def model_identity(self) -> str:
-        """The model name and the server's URL (never the key): two servers may serve
-        different weights under one name, so they must not share cached replies."""
-        return f"{self.model}@{self.base_url}"
+        """The model name and the server's URL (never the key, nor credentials in the
+        URL): two servers may serve different weights under one name, so they must not
+        share cached replies."""
+        return f"{self.model}@{self.shown_url}"
 
     @property
     def display_name(self) -> str:
@@ -62,7 +129,8 @@ class OpenAICompatibleBackend:
     @property
     def secrets(self) -> list[str]:
         """Strings that must never appear in logs or messages."""
-        return [self._api_key] if self._api_key else []
+        keys = [self._api_key] if self._api_key else []
+        return keys + url_secrets(self.base_url)
 
     def _http(self, timeout: float) -> httpx.AsyncClient:
         if self._client is None:
@@ -85,12 +153,13 @@ class OpenAICompatibleBackend:
         if params.seed is not None:
             body["seed"] = params.seed
         url = f"{self.base_url}/chat/completions"
+        shown = f"{self.shown_url}/chat/completions"
         try:
             response = await self._http(timeout).post(url, json=body)
         except httpx.TimeoutException:
-            raise TransientError(f"timed out after {timeout:g} s ({url})") from None
+            raise TransientError(f"timed out after {timeout:g} s ({shown})") from None
         except httpx.ConnectError:
-            raise TransientError(f"cannot connect to {url} (is the server running?)") from None
+            raise TransientError(f"cannot connect to {shown} (is the server running?)") from None
         except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
             raise TransientError(
                 f"connection broken during the reply ({type(exc).__name__})"
@@ -102,7 +171,7 @@ class OpenAICompatibleBackend:
                 f"server answered {response.status_code}", retry_after=_retry_after(response)
             )
         if response.status_code >= 400:
-            snippet = response.text[:200].replace("\n", " ")
+            snippet = error_snippet(response.text, self.secrets)
             raise PermanentError(f"server answered {response.status_code}: {snippet}")
         try:
             payload = response.json()
