@@ -1,7 +1,9 @@
 """A persistent embedding cache keyed by (model identity, text hash).
 
 SQLite rather than loose ``.npy`` files: one file, atomic batched writes, safe
-under concurrent runs, and a look-up of thousands of keys is one indexed query.
+under concurrent runs, and a look-up of thousands of keys is one indexed query. A
+damaged file (cut short, overwritten) is moved aside and a fresh cache started: it
+only ever costs the vectors being computed again.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from maieutic.paths import maieutic_home
+from maieutic.paths import maieutic_home, survives_damage
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS embeddings (
@@ -38,12 +40,24 @@ class EmbeddingStore:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path else maieutic_home() / "embeddings.sqlite"
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db: sqlite3.Connection | None = None
+        self._open()
+
+    @survives_damage
+    def _open(self) -> None:
+        """Connect, unless a damaged file was just replaced (which connects afresh)."""
+        if self._db is None:
+            self._connect()
+
+    def _connect(self) -> None:
+        """Connect and create the table; a damaged file usually shows here."""
         self._db = sqlite3.connect(self.path, timeout=60)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(_SCHEMA)
         self._db.commit()
 
+    @survives_damage
     def get_many(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         """Return the cached vectors among ``hashes``, keyed by hash."""
         found: dict[str, np.ndarray] = {}
@@ -65,6 +79,12 @@ class EmbeddingStore:
             (model, key, int(vec.shape[0]), np.asarray(vec, dtype=np.float32).tobytes())
             for key, vec in items
         ]
+        self._insert(rows)
+
+    @survives_damage
+    def _insert(self, rows: list[tuple[str, str, int, bytes]]) -> None:
+        # apart from put_many: ``items`` may be a generator, and a retry on a fresh
+        # file must insert the same rows again
         with self._db:
             self._db.executemany("INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?, ?)", rows)
 

@@ -3,7 +3,8 @@
 The cache makes runs resumable: every finished call is committed at once, so a run
 killed at any point repeats none of them when started again. The log keeps one row
 per call attempt outcome (latency, tokens, cache hit, error) for auditing. The
-schema changes only through the numbered, append-only migrations below.
+schema changes only through the numbered, append-only migrations below. A damaged
+file (cut short, overwritten) is moved aside and the run goes on with a fresh cache.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 from pathlib import Path
 
 from maieutic.llm.types import BackendReply
-from maieutic.paths import maieutic_home
+from maieutic.paths import maieutic_home, survives_damage
 
 MIGRATIONS: list[tuple[str, str]] = [
     (
@@ -51,6 +52,17 @@ class CallStore:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path else maieutic_home() / "llm.sqlite"
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db: sqlite3.Connection | None = None
+        self._open()
+
+    @survives_damage
+    def _open(self) -> None:
+        """Connect, unless a damaged file was just replaced (which connects afresh)."""
+        if self._db is None:
+            self._connect()
+
+    def _connect(self) -> None:
+        """Connect and migrate; a damaged file usually shows here (``survives_damage``)."""
         self._db = sqlite3.connect(self.path, timeout=60)
         self._db.execute("PRAGMA journal_mode=WAL")
         # WAL + NORMAL: a committed call survives a killed process (what resuming needs);
@@ -76,11 +88,13 @@ class CallStore:
                     self._db.execute("ROLLBACK")
                 raise
 
+    @survives_damage
     def get(self, key: str) -> BackendReply | None:
         """The cached reply for ``key``, if any."""
         row = self._db.execute("SELECT reply FROM cache WHERE key=?", (key,)).fetchone()
         return BackendReply(**json.loads(row[0])) if row else None
 
+    @survives_damage
     def put(self, key: str, reply: BackendReply) -> None:
         """Store a reply and commit at once (a later kill must not lose it)."""
         payload = json.dumps(reply.__dict__, ensure_ascii=False)
@@ -90,6 +104,7 @@ class CallStore:
                 (key, reply.model, payload, time.time()),
             )
 
+    @survives_damage
     def log(
         self,
         *,
@@ -124,6 +139,7 @@ class CallStore:
                 ),
             )
 
+    @survives_damage
     def rows(self, table: str) -> list[dict]:
         """All rows of ``cache`` or ``calls`` as dicts (for inspection and tests)."""
         if table not in {"cache", "calls"}:

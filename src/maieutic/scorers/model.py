@@ -14,13 +14,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import zipfile
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
-from maieutic.errors import DataError
+from maieutic.errors import DataError, RunError
+from maieutic.records.schema import json_type
+from maieutic.records.scorer import ScorerManifest
 from maieutic.scorers.features import (
     FEATURE_SETS,
     WITH_NGRAMS,
@@ -141,61 +147,210 @@ class LearnedScorer:
         }
 
     def save(self, directory: str | Path) -> Path:
-        """Write the manifest and the weights into ``directory``."""
+        """Write the weights and the manifest into ``directory``, each atomically.
+
+        A ``RunError`` (nothing in the folder changed) when they cannot be written.
+        """
         directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
         ngrams = {}
         if self.ngrams is not None:
             ngrams = {"ngram_terms": np.array(self.ngrams.terms), "ngram_idf": self.ngrams.idf}
-        np.savez(
-            directory / WEIGHTS,
-            mean=self.model.mean,
-            scale=self.model.scale,
-            coef=self.model.coef,
-            intercept=self.model.intercept,
-            classes=np.array(self.model.classes),
+        arrays = {
+            "mean": self.model.mean,
+            "scale": self.model.scale,
+            "coef": self.model.coef,
+            "intercept": self.model.intercept,
+            "classes": np.array(self.model.classes),
             **ngrams,
-        )
-        (directory / MANIFEST).write_text(json.dumps(self.manifest, indent=1) + "\n")
+        }
+        manifest = (json.dumps(self.manifest, indent=1) + "\n").encode("utf-8")
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            _save_pair(directory, lambda f: np.savez(f, **arrays), manifest)
+        except OSError as exc:
+            raise RunError(
+                f"cannot write the scorer: {exc.strerror or exc}", where=str(directory)
+            ) from None
         return directory
 
 
+def _temp_file(path: Path, write: Callable[[BinaryIO], None]) -> Path:
+    """``write`` into a temporary file beside ``path`` (same folder, so that the final
+    ``os.replace`` is a rename), flushed to disk; removed again if anything fails."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with temp.open("wb") as file:
+            write(file)
+            file.flush()
+            os.fsync(file.fileno())
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    return temp
+
+
+def _save_pair(directory: Path, write_weights: Callable[[BinaryIO], None], manifest: bytes) -> None:
+    """Write ``model.npz`` and ``manifest.json`` so that a folder with a manifest always
+    has the weights trained with it.
+
+    Both are written to temporary files first: a full disk fails there, before the
+    folder changes. Then an old manifest goes, the weights replace the old ones, and
+    the manifest comes last: a run killed in between leaves a folder that is "not a
+    scorer directory", never a manifest beside half-written or other weights.
+    """
+    weights = _temp_file(directory / WEIGHTS, write_weights)
+    try:
+        header = _temp_file(directory / MANIFEST, lambda f: f.write(manifest))
+    except BaseException:
+        weights.unlink(missing_ok=True)
+        raise
+    (directory / MANIFEST).unlink(missing_ok=True)
+    os.replace(weights, directory / WEIGHTS)
+    os.replace(header, directory / MANIFEST)
+    _sync_folder(directory)
+
+
+def _sync_folder(directory: Path) -> None:
+    # the renames themselves reach the disk only when the folder is flushed (POSIX)
+    if hasattr(os, "O_DIRECTORY"):
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
 def load_scorer(directory: str | Path) -> LearnedScorer:
-    """A saved scorer, or a ``DataError`` saying what is missing or wrong."""
+    """A saved scorer, or a ``DataError`` (one line) saying what is missing or wrong."""
     directory = Path(directory)
     manifest_path, weights_path = directory / MANIFEST, directory / WEIGHTS
     if not manifest_path.is_file() or not weights_path.is_file():
         raise DataError(
             f"not a scorer directory (needs {MANIFEST} and {WEIGHTS})", where=str(directory)
         )
-    try:
-        manifest = json.loads(manifest_path.read_text())
-    except json.JSONDecodeError as exc:
-        raise DataError(f"{MANIFEST}: not valid JSON ({exc.msg})", where=str(directory)) from None
-    if manifest.get("format") != FORMAT:
-        raise DataError(
-            f"{MANIFEST}: format {manifest.get('format')!r}, expected {FORMAT!r}",
-            where=str(directory),
-        )
-    version = manifest.get("features", {}).get("version")
+    manifest = read_manifest(manifest_path)
+    version = manifest["features"].get("version")
     if version not in FEATURE_SETS:
         raise DataError(
             f"trained on features {version!r}; this maieutic computes "
             f"{', '.join(FEATURE_SETS)}: train the scorer again",
             where=str(directory),
         )
-    with np.load(weights_path, allow_pickle=False) as arrays:
-        model = LinearModel(
-            arrays["mean"], arrays["scale"], arrays["coef"], arrays["intercept"],
-            [str(c) for c in arrays["classes"]],
-        )  # fmt: skip
-        ngrams = None
-        if "ngram_terms" in arrays:
-            ngrams = QuestionNgrams([str(t) for t in arrays["ngram_terms"]], arrays["ngram_idf"])
+    model, ngrams = read_weights(weights_path)
     if version in WITH_NGRAMS and ngrams is None:
         raise DataError(
-            f"{WEIGHTS}: feature set {version!r} needs the n-gram vocabulary "
+            f"feature set {version!r} needs the n-gram vocabulary "
             "(ngram_terms, ngram_idf): train the scorer again",
+            where=str(weights_path),
+        )
+    if manifest["positive"] not in model.classes:
+        raise DataError(
+            f"the positive class {manifest['positive']!r} is not among the model's classes "
+            f"{model.classes}: train the scorer again",
             where=str(directory),
         )
     return LearnedScorer(model, manifest, ngrams)
+
+
+# --- reading a saved scorer: every way a file can be damaged is one DataError line ---
+
+_NUMBERS = ("mean", "scale", "coef", "intercept", "ngram_idf")
+_TEXTS = ("classes", "ngram_terms")
+_REQUIRED = ("mean", "scale", "coef", "intercept", "classes")
+_AGAIN = "train the scorer again"
+# what reading a damaged .npz can raise: a broken zip, a bad array header (parsed with
+# ast.literal_eval), data cut short, a size too large to allocate, a missing member
+_UNREADABLE = (
+    OSError, EOFError, ValueError, KeyError, SyntaxError, MemoryError, zipfile.BadZipFile,
+    zlib.error,
+)  # fmt: skip
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """The parsed manifest, checked against ``ScorerManifest`` (field names and types)."""
+    where = str(path)
+    try:
+        manifest = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise DataError(f"not UTF-8 text, so not a manifest: {_AGAIN}", where=where) from None
+    except ValueError as exc:  # JSONDecodeError, or an integer of 5,000 digits
+        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+        raise DataError(f"not valid JSON ({reason})", where=where) from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply to be a scorer manifest", where=where) from None
+    except OSError as exc:
+        raise DataError(f"cannot be read ({exc.strerror})", where=where) from None
+    if not isinstance(manifest, dict):
+        raise DataError(f"expected a JSON object, found {json_type(manifest)}", where=where)
+    ScorerManifest.from_json(manifest, where)
+    if not isinstance(manifest["training"].get("data_sha256"), str):
+        raise DataError("missing field 'training.data_sha256' (a string)", where=where)
+    return manifest
+
+
+def _arrays(path: Path) -> dict[str, np.ndarray]:
+    """The arrays of the archive at ``path`` that a scorer uses, by name."""
+    with path.open("rb") as file:
+        if file.read(2) != b"PK":  # not a zip: np.load would offer to unpickle it
+            raise DataError(f"not a NumPy .npz archive: {_AGAIN}", where=str(path))
+    arrays = {}
+    with np.load(path, allow_pickle=False) as archive:
+        for name in (*_NUMBERS, *_TEXTS):
+            if name not in archive.files:
+                continue
+            try:
+                arrays[name] = archive[name]
+            except ValueError as exc:
+                if "allow_pickle" not in str(exc):
+                    raise
+                raise DataError(
+                    f"array {name!r} holds Python objects, which are never loaded: {_AGAIN}",
+                    where=str(path),
+                ) from None
+    return arrays
+
+
+def _check_arrays(arrays: dict[str, np.ndarray], where: str) -> None:
+    """Every array the model needs, of the right kind, and shapes that fit together."""
+    if missing := [n for n in _REQUIRED if n not in arrays]:
+        raise DataError(f"missing array(s) {', '.join(missing)}: {_AGAIN}", where=where)
+    for name, array in arrays.items():
+        expected = "numbers" if name in _NUMBERS else "text"
+        kind_ok = array.dtype.kind in ("fiu" if expected == "numbers" else "U")
+        if not kind_ok or (expected == "numbers" and not np.isfinite(array).all()):
+            raise DataError(
+                f"array {name!r} has {array.dtype} values, expected finite {expected}: {_AGAIN}",
+                where=where,
+            )
+    mean, coef, classes = arrays["mean"], arrays["coef"], arrays["classes"]
+    rows = coef.shape[0] if coef.ndim == 2 else -1
+    fits = (
+        mean.ndim == 1
+        and arrays["scale"].shape == mean.shape
+        and coef.shape == (rows, mean.shape[0])
+        and arrays["intercept"].shape == (rows,)
+        and classes.shape == ((2,) if rows == 1 else (rows,))
+        and ("ngram_terms" in arrays) == ("ngram_idf" in arrays)
+        and arrays.get("ngram_terms", mean[:0]).shape == arrays.get("ngram_idf", mean[:0]).shape
+    )
+    if not fits:
+        shapes = ", ".join(f"{n} {a.shape}" for n, a in arrays.items())
+        raise DataError(f"array shapes do not fit together ({shapes}): {_AGAIN}", where=where)
+
+
+def read_weights(path: Path) -> tuple[LinearModel, QuestionNgrams | None]:
+    """The model (and n-gram vocabulary) in ``model.npz``, checked before use."""
+    try:
+        arrays = _arrays(path)
+    except _UNREADABLE as exc:
+        reason = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        raise DataError(f"damaged or unreadable ({reason}): {_AGAIN}", where=str(path)) from None
+    _check_arrays(arrays, str(path))
+    model = LinearModel(
+        arrays["mean"], arrays["scale"], arrays["coef"], arrays["intercept"],
+        [str(c) for c in arrays["classes"]],
+    )  # fmt: skip
+    ngrams = None
+    if "ngram_terms" in arrays:
+        ngrams = QuestionNgrams([str(t) for t in arrays["ngram_terms"]], arrays["ngram_idf"])
+    return model, ngrams

@@ -235,7 +235,8 @@ class LLMCQGenerator:
         on_progress: Callable[[int, int], None] | None = None,
     ) -> GenerationRun:
         """Questions for every intervention; failures become "Missing CQs" with a reason."""
-        context, warnings = self._context_for(dataset)
+        context, whole_warnings = self._context_for(dataset)
+        warnings = list(whole_warnings)  # its own list: the whole input's is shared
         requests = self.requests(dataset, run_index, context)
         replies, stats = fan_out(self.client, requests, on_progress)
         outcomes = []
@@ -243,14 +244,16 @@ class LLMCQGenerator:
             candidates: list[str] = []
             seen: set[str] = set()
             failure = None
+            cut: list[str] = []  # a reply too long to be a question list is read in part
             for reply in replies.get(iid, []):
                 if isinstance(reply, CallFailed):
                     failure = failure or f"model call failed: {reply.reason}"
                     continue
-                for question in parse_questions(reply.text):
+                for question in parse_questions(reply.text, notes=cut):
                     if question.lower() not in seen:
                         seen.add(question.lower())
                         candidates.append(question)
+            warnings.extend(f"{iid}: {note}" for note in dict.fromkeys(cut))
             if failure and not candidates:
                 outcomes.append(ItemOutcome(iid, None, failure, candidates))
             else:
