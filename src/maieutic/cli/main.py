@@ -126,15 +126,19 @@ def run(argv: list[str] | None = None) -> int:
     except OSError as exc:
         if debug or exc.errno not in _DISK_ERRORS:
             raise
-        # stdout or a file on a full (or read-only) disk: what was written stays whole
+        # stdout or a file on a full (or read-only) disk, a folder it may not write:
+        # what was written stays whole (every file is written whole or not at all)
         _silence_stdout()
         where = f"{exc.filename}: " if exc.filename else ""
-        click.echo(f"maieutic: error: cannot write: {where}{exc.strerror}", err=True)
+        click.echo(f"maieutic: error: {where}{exc.strerror}", err=True)
         return 1
     return code if isinstance(code, int) else 0
 
 
-_DISK_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
+_DISK_ERRORS = {
+    errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG,
+    errno.EACCES, errno.EPERM, errno.ENOTDIR,
+}  # fmt: skip
 
 
 def _silence_stdout() -> None:
