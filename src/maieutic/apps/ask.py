@@ -73,6 +73,7 @@ def ask(source: str, output_format: str, **options) -> None:
     """
     from maieutic.ask import AskOptions, ask_text, read_input
     from maieutic.ask.render import print_terminal, to_json, to_markdown
+    from maieutic.terminal_text import terminal_safe
 
     text, where = read_input(source)
     result = ask_text(text, AskOptions(**options), source=where)
@@ -84,7 +85,7 @@ def ask(source: str, output_format: str, **options) -> None:
         print_terminal(result, Console(soft_wrap=False))
     if output_format != "terminal":
         for warning in result.warnings:
-            click.echo(f"warning: {warning}", err=True)
+            click.echo(f"warning: {terminal_safe(warning)}", err=True)
     if result.failures:
-        click.echo(f"maieutic: error: {'; '.join(result.failures)}", err=True)
+        click.echo(f"maieutic: error: {terminal_safe('; '.join(result.failures))}", err=True)
         sys.exit(1)

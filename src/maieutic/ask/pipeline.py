@@ -19,12 +19,14 @@ from typing import Any
 from maieutic.apps.ask_record import AskRecord
 from maieutic.ask.document_questions import document_questions
 from maieutic.ask.schemes import guess_schemes
+from maieutic.errors import DataError
 from maieutic.language.syntax import split_speaker
 from maieutic.language.wellformed import is_well_formed
 from maieutic.registry import create
 from maieutic.tasks.cqs.data import CQDataset, Intervention
 from maieutic.tasks.focus.type_labels import FocusItem, FocusSet
 from maieutic.tasks.focus.typology import typology
+from maieutic.terminal_text import has_visible_text, terminal_safe
 
 MAX_ASSESSED_CHARS = 50_000
 """The longest document whose question set ``ask`` assesses with AURA (about 15 pages,
@@ -173,6 +175,14 @@ def socratic_questions(
     return labels, str(generator.signature(dataset)), list(outcome.problems), failure
 
 
+class NoDocumentQuestions(DataError):
+    """No question about the document was written (with the model calls that failed)."""
+
+    def __init__(self, message: str, failures: list[str]) -> None:
+        super().__init__(message)
+        self.failures = failures
+
+
 def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
     """A question set about the document and its four AURA scores (with the spec of
     the registered evaluator that gave them)."""
@@ -188,6 +198,11 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
         origin = "llm"
     else:
         questions, origin, failures = document_questions(text), "paragraph templates", []
+    if not questions:  # AURA refuses an empty set: its scores would say nothing
+        how = "by the model" if options.uses_llm else "offline"
+        raise NoDocumentQuestions(
+            f"no question about the document could be written {how}", failures
+        )
     from maieutic.run import evaluate
 
     [result] = evaluate("aura", document, [_question_set(questions)], evaluator=_aura_evaluator())
@@ -237,13 +252,23 @@ def ask_text(
     on_step: Callable[[str], None] | None = None,
 ) -> AskResult:
     """Every part of ``ask`` for ``text`` (already read and checked); ``on_step`` is
-    told which part is running (the web app shows it)."""
+    told which part is running (the web app shows it).
+
+    Terminal escape sequences and control characters are removed from the text first
+    (with a warning), and a text with nothing visible left — zero-width characters,
+    joiners, spaces — is refused as empty (``DataError``)."""
     step = on_step or (lambda _: None)
     from maieutic.ask.language import looks_english
 
     options = options or AskOptions()
     start = time.perf_counter()
+    text, removed = _cleaned(text, source)
     result = AskResult(text, source)
+    if removed:
+        result.warnings.append(
+            f"{removed} character(s) of terminal escape sequences and control characters "
+            "removed from the text"
+        )
     if not looks_english(text):
         result.warnings.append(
             "the text does not look English: the templates, cues and embedded models are "
@@ -264,10 +289,18 @@ def ask_text(
     return result
 
 
+def _cleaned(text: str, source: str) -> tuple[str, int]:
+    """The text without escape sequences and control characters, and how many
+    characters went; refused when nothing visible is left."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n")
+    cleaned = terminal_safe(lines)
+    if not has_visible_text(cleaned):
+        raise DataError("the text is empty: nothing to ask about", where=source)
+    return cleaned.strip(), len(lines) - len(cleaned)
+
+
 def _assess(text: str, options: AskOptions, result: AskResult) -> None:
     """The AURA part, which never costs the other parts their questions."""
-    from maieutic.errors import DataError
-
     if len(text) > MAX_ASSESSED_CHARS:
         result.warnings.append(
             f"the document has {len(text):,} characters, over the {MAX_ASSESSED_CHARS:,} "
@@ -278,10 +311,10 @@ def _assess(text: str, options: AskOptions, result: AskResult) -> None:
         result.aura, result.signatures["aura"] = assessed_questions(text, options)
     except DataError as exc:  # nothing to ask about (a table of numbers, one sentence…)
         result.warnings.append(f"no question set assessed: {exc.message}")
+        failures = exc.failures if isinstance(exc, NoDocumentQuestions) else []
+        result.failures += [f"document questions: {f}" for f in failures[:1]]
         return
     result.failures += [f"document questions: {f}" for f in result.aura["failures"][:1]]
-    if not result.aura["questions"]:
-        result.warnings.append("no question about the document could be written offline")
 
 
 def text_fingerprint(text: str) -> str:

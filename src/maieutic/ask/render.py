@@ -4,6 +4,7 @@ the text), as Markdown, or as JSON."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -11,11 +12,20 @@ from rich.table import Table
 from rich.text import Text
 
 from maieutic.ask.pipeline import AskResult
+from maieutic.terminal_text import terminal_safe_all
 
 SPAN_STYLES = ("bold black on yellow", "bold black on cyan")
 MAX_SHOWN_CHARS = 3000
 """A long document is shown only up to here in the terminal (the spans are marked in
 what is shown; the JSON keeps the whole text)."""
+
+
+def safe_result(result: AskResult) -> AskResult:
+    """``result`` with every string safe to print (``terminal_safe``): what a model
+    wrote, a file's name, the warnings. The text is already clean (``ask_text``), so
+    the spans' offsets still hold."""
+    fields = ("text", "source", "cqs", "focus", "aura", "signatures", "warnings", "failures")
+    return replace(result, **{name: terminal_safe_all(getattr(result, name)) for name in fields})
 
 
 def highlighted(result: AskResult) -> Text:
@@ -50,6 +60,7 @@ def _aura_table(aura: dict) -> Table:
 
 def print_terminal(result: AskResult, console: Console) -> None:
     """The rich terminal view."""
+    result = safe_result(result)
     # user text never goes through rich's markup parser: "[/x]" in an argument is text
     console.print(Panel(highlighted(result), title=Text(result.source), title_align="left"))
     console.print(Text("Critical questions", style="bold"))
@@ -82,6 +93,7 @@ def _md_escape(text: str) -> str:
 
 def to_markdown(result: AskResult) -> str:
     """The Markdown view: spans in bold in the quoted text."""
+    result = safe_result(result)
     marked, last = [], 0
     spans = sorted(
         (label["start"], label["end"]) for label in result.focus if label.get("start") is not None
@@ -119,5 +131,6 @@ def to_markdown(result: AskResult) -> str:
 
 
 def to_json(result: AskResult) -> str:
-    """The JSON view."""
-    return json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"
+    """The JSON view (JSON escapes the C0 controls itself; the C1 ones, which some
+    terminals obey, it writes as they are)."""
+    return json.dumps(safe_result(result).to_json(), ensure_ascii=False, indent=2) + "\n"

@@ -20,8 +20,10 @@ MAX_WARNINGS_SHOWN = 10
 
 def echo_warnings(prefix: str, warnings: Sequence[str]) -> None:
     """Print up to ``MAX_WARNINGS_SHOWN`` warnings on stderr, then a count of the rest."""
+    from maieutic.terminal_text import terminal_safe  # warnings quote the input
+
     for line in warnings[:MAX_WARNINGS_SHOWN]:
-        click.echo(f"warning: {prefix}: {line}", err=True)
+        click.echo(terminal_safe(f"warning: {prefix}: {line}"), err=True)
     if len(warnings) > MAX_WARNINGS_SHOWN:
         rest = len(warnings) - MAX_WARNINGS_SHOWN
         click.echo(f"warning: {prefix}: … and {rest} more (all are in the results file)", err=True)

@@ -22,6 +22,7 @@ from maieutic.cli.serve_llm import serve_llm
 from maieutic.cli.setup_llm import setup_llm
 from maieutic.cli.train import scorer
 from maieutic.errors import MaieuticError
+from maieutic.terminal_text import terminal_safe
 
 
 @click.group(
@@ -105,7 +106,8 @@ def run(argv: list[str] | None = None) -> int:
     except MaieuticError as exc:
         if debug:
             raise
-        click.echo(f"maieutic: error: {exc}", err=True)
+        # a message may quote the user's input (a file name, a field): never escapes
+        click.echo(f"maieutic: error: {terminal_safe(str(exc))}", err=True)
         return exc.exit_code
     except KeyboardInterrupt:
         click.echo("maieutic: interrupted", err=True)

@@ -346,7 +346,12 @@ def write_bytes(path: str | Path, data: bytes) -> None:
             with open(path, "wb") as handle:
                 handle.write(data)
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise RunError(
+                "cannot write: a file stands where its folder should be", where=str(path)
+            ) from None
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:

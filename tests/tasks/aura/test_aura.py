@@ -345,18 +345,16 @@ def test_a_five_megabyte_document_is_refused_with_the_limit(cli, tmp_path):
 
 
 @pytest.mark.slow
-def test_an_empty_question_set_is_defined(cli, tmp_path):
+def test_an_empty_question_set_is_refused_not_scored(cli, tmp_path):
+    # an empty set used to score 0.25 (non-redundancy 1.0 over nothing): refused instead
     doc = tmp_path / "d.md"
     doc.write_text("The pump moves water through the pipes every morning.")
     empty = tmp_path / "q.json"
     empty.write_text("[]")
     out = tmp_path / "r.json"
     result = cli("evaluate", "aura", doc, empty, "--out", out)
-    assert result.code == 0, result.err
-    [record] = json.loads(out.read_text())["results"]
-    summary = record["summary"]
-    assert (summary["answerability"], summary["coverage"], summary["entropy"]) == (0.0, 0.0, 0.0)
-    assert summary["non_redundancy"] == 1.0 and "empty" in " ".join(record["warnings"])
+    assert result.code == 2 and "no questions in the set" in result.err
+    assert len(result.err.strip().splitlines()) == 1 and not out.exists()
 
 
 @pytest.mark.slow

@@ -18,13 +18,16 @@ list item (list markers count only at the start of a line), and nothing is downl
 
 from __future__ import annotations
 
+import io
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from maieutic.data.files import read_text, type_name
+from maieutic.data.files import read_bytes, read_text, type_name
 from maieutic.errors import DataError
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
@@ -41,6 +44,11 @@ MIN_WORDS = 3
 MAX_ITEM_SENTENCES = 2
 """A "list" whose items run longer than this is prose laid out as bullets: its
 sentences become units, as in the reference pipeline."""
+MAX_DOCUMENT_CHARS = int(os.environ.get("MAIEUTIC_AURA_MAX_CHARS", 2_000_000))
+"""About 600 pages of text: a whole manual fits; beyond it, encoding every unit on a
+CPU takes many minutes (and a generation request that size fits no model's context),
+so ``evaluate aura`` and ``generate aura`` both refuse the document with the limit
+named."""
 
 
 @dataclass(frozen=True)
@@ -204,6 +212,26 @@ def build_units(document_blocks: list[Block]) -> list[Unit]:
     return units
 
 
+def check_document_text(text: str, where: str | None = None) -> None:
+    """Refuse a document with no text, or over ``MAX_DOCUMENT_CHARS`` characters."""
+    if not text.strip():
+        raise DataError("the document has no text", where=where)
+    if len(text) > MAX_DOCUMENT_CHARS:
+        raise DataError(
+            f"the document has {len(text):,} characters, over the {MAX_DOCUMENT_CHARS:,} "
+            "limit (split it, or raise MAIEUTIC_AURA_MAX_CHARS)",
+            where=where,
+        )
+
+
+def mostly_non_latin(text: str) -> bool:
+    """Whether most of the letters of ``text`` are outside the Latin alphabet (Hebrew,
+    Arabic, Cyrillic, CJK…): text that AURA's English tools cannot split into units."""
+    letters = [c for c in text if c.isalpha()]
+    latin = sum(c.isascii() or "\u00c0" <= c <= "\u024f" for c in letters)
+    return bool(letters) and latin < 0.5 * len(letters)
+
+
 def read_pdf(path: Path) -> list[str]:
     """The text layer of a PDF, page by page (one error line when it has none)."""
     try:
@@ -216,9 +244,11 @@ def read_pdf(path: Path) -> list[str]:
     # pypdf logs each repair it attempts ("EOF marker not found"…): the user gets one
     # line, ours, instead
     pdf_log = logging.getLogger("pypdf")
+    # through the one reader: a regular file, within the size limit (never a FIFO)
+    data = read_bytes(path)
     level, pdf_log.level = pdf_log.level, logging.CRITICAL
     try:
-        pages = [page.extract_text() or "" for page in PdfReader(str(path)).pages]
+        pages = [page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages]
     except (PdfReadError, OSError, ValueError) as exc:
         raise DataError(f"not a readable PDF ({exc})", where=str(path)) from None
     except Exception as exc:  # pypdf raises many types on damaged files (limits, recursion)
@@ -233,53 +263,89 @@ def read_pdf(path: Path) -> list[str]:
 
 
 def read_document(path: str | Path) -> Document:
-    """A document from Markdown/plain text, a PDF, or the sample JSON layout."""
+    """A document from Markdown/plain text, a PDF, or the sample JSON layout (its text
+    is checked by what uses it: ``check_document_text``)."""
     path = Path(path)
     if path.suffix.lower() == ".pdf":
         pages = read_pdf(path)
         return Document("\n\n".join(pages), str(path), pages=pages)
-    text = read_text(path)
     if path.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError(
-                f"not valid JSON ({exc.msg}, line {exc.lineno})", where=str(path)
-            ) from None
-        if not isinstance(data, dict) or not isinstance(data.get("passage"), str):
-            raise DataError(
-                'expected {"passage": "...", "questions1": [...], ...}', where=str(path)
-            )
-        sets = {}
-        for key, value in data.items():
-            if key == "passage":
-                continue
-            if not isinstance(value, list) or not all(isinstance(q, str) for q in value):
-                raise DataError(
-                    f"{key}: expected a list of strings, found {type_name(value)}", where=str(path)
-                )
-            sets[key] = value
-        return Document(data["passage"], str(path), sets)
+        return _json_document(read_text(path), str(path))
+    text = read_text(path)
     if "\x00" in text:
         raise DataError("binary file, expected text, Markdown, PDF or JSON", where=str(path))
     return Document(text, str(path))
 
 
+def _json_document(text: str, where: str) -> Document:
+    """The sample layout: ``{"passage": "...", "questions1": [...], ...}``."""
+    data = _json(text, where)
+    if not isinstance(data, dict) or not isinstance(data.get("passage"), str):
+        raise DataError('expected {"passage": "...", "questions1": [...], ...}', where=where)
+    sets = {}
+    for key, value in data.items():
+        if key == "passage":
+            continue
+        if not isinstance(value, list) or not all(isinstance(q, str) for q in value):
+            raise DataError(
+                f"{key}: expected a list of strings, found {type_name(value)}", where=where
+            )
+        sets[key] = value
+    return Document(data["passage"], where, sets)
+
+
+def _json(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not valid JSON ({exc.msg}, line {exc.lineno})", where=where) from None
+
+
+QUESTIONS_SHAPE = 'a JSON list of question strings, or {"questions": [...]}'
+
+
 def read_questions(path: str | Path) -> list[str]:
-    """A question set: a JSON list of strings (or ``{"questions": [...]}``), or a text
-    file with one question per line."""
+    """A question set: a JSON list of strings (or ``{"questions": [...]}``) in a
+    ``.json`` file, or a text file with one question per line.
+
+    A set with no question is refused: every metric would be 0 but non-redundancy,
+    a score that says nothing about a system. So is a text file that holds JSON (read
+    line by line, a whole list would become one "question")."""
     path = Path(path)
     text = read_text(path)
     if path.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError(
-                f"not valid JSON ({exc.msg}, line {exc.lineno})", where=str(path)
-            ) from None
+        data = _json(text, str(path))
         if isinstance(data, dict):
             data = data.get("questions")
         if not isinstance(data, list) or not all(isinstance(q, str) for q in data):
-            raise DataError("expected a JSON list of question strings", where=str(path))
-        return [q.strip() for q in data if q.strip()]
-    return [line.strip() for line in text.splitlines() if line.strip()]
+            raise DataError(f"expected {QUESTIONS_SHAPE}", where=str(path))
+        return _non_empty([q.strip() for q in data if q.strip()], str(path))
+    if _is_json_container(text):
+        raise DataError(
+            "this holds JSON, but only a .json file is read as JSON (any other is one "
+            f"question per line): name it .json; a question set is {QUESTIONS_SHAPE}",
+            where=str(path),
+        )
+    return _non_empty([line.strip() for line in text.splitlines() if line.strip()], str(path))
+
+
+def _is_json_container(text: str) -> bool:
+    """Whether ``text`` is one JSON list or object, or JSON Lines of them."""
+    stripped = text.strip()
+    if not stripped.startswith(("[", "{")):
+        return False
+    lines = [line for line in stripped.splitlines() if line.strip()]
+    return _json_container(stripped) or all(_json_container(line) for line in lines)
+
+
+def _json_container(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), list | dict)
+    except json.JSONDecodeError:
+        return False
+
+
+def _non_empty(questions: list[str], where: str) -> list[str]:
+    if not questions:
+        raise DataError("no questions in the set", where=where)
+    return questions

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from maieutic.data.flags import Flag
+from maieutic.errors import DataError
 from maieutic.evaluate.base import BaseEvaluator
 from maieutic.evaluate.result import EvalResult
 from maieutic.registry import Spec
@@ -74,7 +75,9 @@ class AuraEvaluator(BaseEvaluator):
         """The document's units and index (built once per document text)."""
         key = document_fingerprint(document.text)
         if key not in self._indexed:
-            self._indexed[key] = index_document(document.text, self.reranker, self.link_threshold)
+            self._indexed[key] = index_document(
+                document.text, self.reranker, self.link_threshold, where=document.source
+            )
         return self._indexed[key]
 
     def signature(self, document: Document, n_units: int) -> Signature:
@@ -144,7 +147,10 @@ class AuraEvaluator(BaseEvaluator):
         return metrics, records
 
     def evaluate_one(self, reference: Document, submission: QuestionSet) -> EvalResult:
-        """One question set's four metrics against the document."""
+        """One question set's four metrics against the document (a set with no question
+        is refused: its metrics would be 0 but non-redundancy, which says nothing)."""
+        if not any(q.strip() for q in submission.questions):
+            raise DataError(f"no questions in the set {submission.name!r}", where=submission.source)
         metrics, records = self.score_set(reference, submission.questions)
         indexed = self.index(reference)
         n_necessary = sum(u.type == "necessary" for u in indexed.units)
@@ -158,8 +164,6 @@ class AuraEvaluator(BaseEvaluator):
         warnings = [f.short for f in submission.flags]
         if self.learned:
             warnings += self.learned.warnings
-        if not records:
-            warnings.append("the question set is empty: every metric is 0 but non-redundancy (1)")
         return EvalResult(
             "aura",
             submission.name,

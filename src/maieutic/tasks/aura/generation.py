@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from maieutic.errors import DataError
 from maieutic.evaluate.judge import fence
 from maieutic.generate.fanout import fan_out
 from maieutic.generate.parsing import parse_questions
@@ -24,7 +25,7 @@ from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
 from maieutic.registry import Spec
 from maieutic.signature import Signature
-from maieutic.tasks.aura.data import blocks
+from maieutic.tasks.aura.data import blocks, check_document_text
 from maieutic.tasks.aura.evaluate import document_fingerprint
 
 STRATEGIES = ("zero-shot", "answer-first")
@@ -122,8 +123,16 @@ class DocumentQuestionGenerator:
         run_index: int = 0,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> GenerationRun:
-        """Questions for every passage of ``document`` (a ``maieutic.tasks.aura.data.Document``)."""
+        """Questions for every passage of ``document`` (a ``maieutic.tasks.aura.data.Document``);
+        a document with no text, none left once headings and tables are dropped, or over
+        the size ``evaluate aura`` accepts is refused before any model call."""
+        check_document_text(document.text, getattr(document, "source", None))
         parts = passages(document.text, self.granularity, getattr(document, "pages", None))
+        if not parts:
+            raise DataError(
+                "the document has no content to ask about (no paragraph or list)",
+                where=getattr(document, "source", None),
+            )
         prompt = _ZERO_SHOT if self.strategy == "zero-shot" else _ANSWER_FIRST
         jobs = [
             (

@@ -12,20 +12,23 @@ whose cosine with one of its sentences reaches ``link_threshold`` (appendix B.1)
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from maieutic.embed.store import embed_texts
-from maieutic.tasks.aura.data import Block, Unit, blocks, build_units
+from maieutic.tasks.aura.data import (
+    Block,
+    Unit,
+    blocks,
+    build_units,
+    check_document_text,
+    mostly_non_latin,
+)
 from maieutic.tasks.aura.metrics import Mapping
 
 LIST_WINDOW = 2
-MAX_DOCUMENT_CHARS = int(os.environ.get("MAIEUTIC_AURA_MAX_CHARS", 2_000_000))
-"""About 600 pages of text: a whole manual fits; beyond it, encoding every unit on a
-CPU takes many minutes, so the document is refused with the limit named."""
 
 
 @dataclass(frozen=True)
@@ -90,21 +93,35 @@ class Reranker:
         return [float(vectors[question] @ vectors[s]) for s in spans]
 
 
-def index_document(text: str, reranker: Reranker, link_threshold: float = 0.85) -> IndexedDocument:
-    """Units of ``text`` with their vectors, windows linked, and a faiss index."""
-    import faiss
-
+def _units(text: str, where: str | None) -> tuple[list[Block], list[Unit]]:
+    """The document's blocks and units, or one line saying why it has none."""
     from maieutic.errors import DataError
 
-    if len(text) > MAX_DOCUMENT_CHARS:
-        raise DataError(
-            f"the document has {len(text):,} characters, over the {MAX_DOCUMENT_CHARS:,} "
-            "limit (split it, or raise MAIEUTIC_AURA_MAX_CHARS)"
-        )
+    check_document_text(text, where)
     document_blocks = blocks(text)
     units = build_units(document_blocks)
-    if not any(u.type == "necessary" for u in units):
-        raise DataError("the document has no content to ask about (no sentence or list)")
+    if any(u.type == "necessary" for u in units):
+        return document_blocks, units
+    if mostly_non_latin(text):
+        # a unit needs three Latin-letter words, sentences are split by English rules
+        # and embedded by an English model: the text is there, its language is the cause
+        raise DataError(
+            "the document's language is not supported: most of its letters are not Latin, "
+            "and AURA reads English (its sentence splitter, models and question templates "
+            "are English)",
+            where=where,
+        )
+    raise DataError("the document has no content to ask about (no sentence or list)", where=where)
+
+
+def index_document(
+    text: str, reranker: Reranker, link_threshold: float = 0.85, where: str | None = None
+) -> IndexedDocument:
+    """Units of ``text`` with their vectors, windows linked, and a faiss index
+    (``where``, the document's path, names it in an error)."""
+    import faiss
+
+    document_blocks, units = _units(text, where)
     sentences_needed = [s for u in units for s in u.sentences]
     vectors = reranker.vectors([u.text for u in units] + sentences_needed)
     paragraph = [u for u in units if u.subtype == "paragraph"]

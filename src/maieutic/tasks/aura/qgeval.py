@@ -27,6 +27,8 @@ from maieutic.tasks.aura.metrics import coverage
 
 UNANSWERABLE_BELOW = 2.5
 """A question whose mean human answerability rating is below this is unanswerable."""
+RATING_RANGE = (1.0, 3.0)
+"""QGEval's rating scale: each annotator rates 1–3, the file holds their mean."""
 
 
 def load_qgeval(path: str | Path) -> list[dict[str, Any]]:
@@ -49,11 +51,21 @@ def load_qgeval(path: str | Path) -> list[dict[str, Any]]:
                 raise DataError(
                     f"[{n}].questions[{m}].prediction: expected a string", where=str(path)
                 )
-            if not isinstance(q.get("answerability"), int | float):
-                raise DataError(
-                    f"[{n}].questions[{m}].answerability: expected a number", where=str(path)
-                )
+            _check_rating(q.get("answerability"), f"[{n}].questions[{m}].answerability", path)
     return data
+
+
+def _check_rating(value: Any, at: str, path: str | Path) -> None:
+    """Refuse a human rating that is not a number on the 1–3 scale: NaN or infinity
+    (which JSON readers accept) would corrupt every correlation in silence. CompQA's
+    human scores are refused the same way."""
+    low, high = RATING_RANGE
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise DataError(f"{at}: expected a number from {low:g} to {high:g}", where=str(path))
+    if not low <= value <= high:  # False for NaN too
+        raise DataError(
+            f"{at}: rating {value!r} is not a number from {low:g} to {high:g}", where=str(path)
+        )
 
 
 def system_name(source: str) -> str:

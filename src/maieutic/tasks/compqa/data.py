@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -145,13 +146,60 @@ class Answer:
     """The file's own total (kept for reference, never used)."""
 
 
+class _Object(dict):
+    """A parsed JSON object that remembers which keys it held twice."""
+
+    repeated: tuple[str, ...] = ()
+
+
+def _object(pairs: list[tuple[str, Any]]) -> _Object:
+    found = _Object(pairs)
+    if len(found) < len(pairs):
+        counts = Counter(key for key, _ in pairs)
+        found.repeated = tuple(key for key, n in counts.items() if n > 1)
+    return found
+
+
+def _repeated_key(value: Any, at: str = "") -> tuple[str, str] | None:
+    """(where, key) of the first object in ``value`` that holds a key twice."""
+    if isinstance(value, _Object):
+        if value.repeated:
+            return at or "(top level)", value.repeated[0]
+        children = [(f"{at}.{key}" if at else key, child) for key, child in value.items()]
+    elif isinstance(value, list):
+        children = [(f"{at}[{i}]", child) for i, child in enumerate(value)]
+    else:
+        return None
+    for child_at, child in children:
+        if found := _repeated_key(child, child_at):
+            return found
+    return None
+
+
+def parse_json(text: str, where: str | None) -> Any:
+    """JSON text, refusing an object that holds a key twice: ``json.load`` would keep the
+    last value silently, other readers the first, so which answer or score counts is
+    unclear (as ``maieutic.data.files.read_keyed_records`` refuses by default)."""
+    try:
+        data = json.loads(text, object_pairs_hook=_object)
+    except json.JSONDecodeError as exc:
+        raise DataError(f"not valid JSON ({exc.msg}, line {exc.lineno})", where=where) from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply", where=where) from None
+    if found := _repeated_key(data):
+        at, key = found
+        raise DataError(f"{at}: key {key!r} appears twice", where=where)
+    return data
+
+
 def read_answers(path: str | Path) -> list[Answer]:
     """An answer file in the released layout."""
     path = Path(path)
-    try:
-        data = json.loads(read_text(path))
-    except json.JSONDecodeError as exc:
-        raise DataError(f"not valid JSON ({exc.msg}, line {exc.lineno})", where=str(path)) from None
+    return answers_from(parse_json(read_text(path), str(path)), path)
+
+
+def answers_from(data: Any, path: Path) -> list[Answer]:
+    """The answers of a parsed answer file (the released layout), checked."""
     if not isinstance(data, list):
         raise DataError(
             f"expected a JSON list of answers, found {type_name(data)}", where=str(path)

@@ -11,7 +11,6 @@ criteria.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 from maieutic.errors import DataError
 from maieutic.signature import Signature
 from maieutic.stats import UndefinedStatistic, krippendorff_alpha, spearman
+from maieutic.tasks.compqa.human_files import RowScores, read_tsv, row_scores
 
 CRITERIA = [f"score_dict.{i}" for i in range(1, 16)]
 TOTAL = "total"
@@ -31,47 +31,35 @@ class ScoredPair:
     filename: str
     first: dict[str, float]
     second: dict[str, float]
+    notes: tuple[str, ...] = ()
+    """Scores kept although above their criterion's maximum (flagged in reports)."""
 
 
-def _read(path: Path) -> list[dict[str, str]]:
-    csv.field_size_limit(1 << 30)  # answers are long texts
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            rows = list(csv.DictReader(handle, delimiter="\t"))
-    except FileNotFoundError:
-        raise DataError("file not found", where=str(path)) from None
-    missing = {"filename", *CRITERIA} - set(rows[0] if rows else {})
-    if missing:
-        raise DataError(f"missing column(s) {sorted(missing)}", where=str(path))
-    return rows
-
-
-def _scores(row: dict[str, str], where: str) -> dict[str, float] | None:
-    cells = {c: row[c].strip() for c in CRITERIA}
-    if not all(cells.values()):
+def _scores(checked: RowScores) -> dict[str, float] | None:
+    if checked.scores is None:
         return None  # this annotator did not score the answer (fully)
-    try:
-        scores = {c: float(v) for c, v in cells.items()}
-    except ValueError as exc:
-        raise DataError(f"non-numeric score ({exc})", where=where) from None
-    scores[TOTAL] = sum(scores[c] for c in CRITERIA)
+    scores = dict(zip(CRITERIA, checked.scores, strict=True))
+    scores[TOTAL] = sum(checked.scores)
     return scores
 
 
 def load_pairs(first: str | Path, second: str | Path) -> list[ScoredPair]:
     """Answers scored by both annotators, matched by row order and filename."""
-    a, b = _read(Path(first)), _read(Path(second))
+    required = ["filename", *CRITERIA]
+    a, b = read_tsv(first, required), read_tsv(second, required)
     if len(a) != len(b):
         raise DataError(f"{len(a)} rows vs {len(b)} rows in {second}", where=str(first))
     pairs = []
-    for i, (ra, rb) in enumerate(zip(a, b, strict=True), start=2):  # line 1 is the header
-        if ra["filename"] != rb["filename"]:
+    for ra, rb in zip(a, b, strict=True):
+        if ra.cells["filename"] != rb.cells["filename"]:
             raise DataError(
-                f"line {i}: filename {ra['filename']!r} vs {rb['filename']!r}", where=str(second)
+                f"line {rb.line}: filename {ra.cells['filename']!r} vs {rb.cells['filename']!r}",
+                where=str(second),
             )
-        sa, sb = _scores(ra, f"{first}:{i}"), _scores(rb, f"{second}:{i}")
+        ca, cb = row_scores(ra, CRITERIA, first), row_scores(rb, CRITERIA, second)
+        sa, sb = _scores(ca), _scores(cb)
         if sa is not None and sb is not None:
-            pairs.append(ScoredPair(ra["filename"], sa, sb))
+            pairs.append(ScoredPair(ra.cells["filename"], sa, sb, ca.notes + cb.notes))
     return pairs
 
 

@@ -7,10 +7,11 @@ shows scored examples (few-shot: human-scored answers from a named file, never t
 answers under evaluation), then the question and the answer, fenced as material. The
 model is asked for a JSON object only; its reply is read by ``parse_scores`` (JSON,
 Python dicts, bare keys, score lines, fences, prose around them). A reply with no
-scores, a partial key set or an out-of-range score is asked once more as a new
-sample; if the second reply is still not a complete valid score, the valid criteria
-are kept, every problem is reported per criterion, and no total is formed. A total the
-model writes is ignored; maieutic sums the criteria.
+scores (two complete score objects that disagree count as none), a partial key set or
+an out-of-range score is asked once more as a new sample; if the second reply is still
+not a complete valid score, the valid criteria are kept, every problem is reported
+per criterion, and no total is formed. A total the model writes is ignored; maieutic
+sums the criteria.
 """
 
 from __future__ import annotations

@@ -13,7 +13,6 @@ counted — never summed into a total.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,9 +22,11 @@ from rapidfuzz import fuzz
 from maieutic.errors import DataError
 from maieutic.tasks.compqa.data import Answer, generator_scenario
 from maieutic.tasks.compqa.human_agreement import CRITERIA, TOTAL, ScoredPair
+from maieutic.tasks.compqa.human_files import Row, read_tsv, row_scores
 
 TEXT_PREFIX = 2000
 """Characters of the answers compared to tell apart answers on the same question."""
+ABOVE_MAX = "human scores above their criterion's maximum (kept)"
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ class HumanScore:
     aspect: str
     comparison: str
     scores: tuple[float, ...]
+    notes: tuple[str, ...] = ()
+    """Scores kept although above their criterion's maximum (flagged in the counts)."""
 
 
 @dataclass
@@ -51,75 +54,64 @@ class MatchReport:
     n_unmatched: int = 0
     n_ambiguous: int = 0
     n_judge_incomplete: int = 0
+    n_human_above_max: int = 0
+    """People's scores above their criterion's maximum, kept (the released files hold
+    a few): shown in the counts, when there are any, as the flag."""
 
     def counts(self) -> dict[str, int]:
         """The counts, for reports."""
-        return {
+        counts = {
             "human answers": self.n_human,
             "matched": len(self.pairs),
             "no judge answer": self.n_unmatched,
             "told apart by text": self.n_ambiguous,
             "judge scores incomplete": self.n_judge_incomplete,
         }
+        if self.n_human_above_max:
+            counts[ABOVE_MAX] = self.n_human_above_max
+        return counts
 
 
-def _rows(path: Path) -> list[dict[str, str]]:
-    csv.field_size_limit(1 << 30)
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return list(csv.DictReader(handle, delimiter="\t"))
-    except FileNotFoundError:
-        raise DataError("file not found", where=str(path)) from None
+_ANSWER_COLUMNS = ("filename", "object1", "object2", "comparison")
 
 
-def _numbers(cells: list[str], where: str) -> tuple[float, ...] | None:
-    if not all(c.strip() for c in cells):
-        return None  # partial: some criteria unscored
-    try:
-        return tuple(float(c) for c in cells)
-    except ValueError as exc:
-        raise DataError(f"non-numeric score ({exc})", where=where) from None
+def _human(row: Row, scores: tuple[float, ...], notes: tuple[str, ...]) -> HumanScore:
+    cells = row.cells
+    return HumanScore(
+        cells["filename"],
+        cells["object1"],
+        cells["object2"],
+        cells.get("aspect") or "",
+        cells["comparison"],
+        scores,
+        notes,
+    )
 
 
 def humans_from_table(path: str | Path) -> tuple[list[HumanScore], int]:
     """The averaged human table; partial rows are left out (their count is returned)."""
-    path = Path(path)
-    rows = _rows(path)
     columns = [f"C{i}" for i in range(1, 16)]
-    missing = {"filename", "object1", "object2", "comparison", *columns} - set(
-        rows[0] if rows else {}
-    )
-    if missing:
-        raise DataError(f"missing column(s) {sorted(missing)}", where=str(path))
     out, partial = [], 0
-    for line, row in enumerate(rows, start=2):
-        scores = _numbers([row[c] for c in columns], f"{path}:{line}")
-        if scores is None:
+    for row in read_tsv(path, [*_ANSWER_COLUMNS, *columns]):
+        checked = row_scores(row, columns, path)
+        if checked.scores is None:
             partial += 1
             continue
-        out.append(
-            HumanScore(
-                row["filename"],
-                row["object1"],
-                row["object2"],
-                row.get("aspect") or "",
-                row["comparison"],
-                scores,
-            )
-        )
+        out.append(_human(row, checked.scores, checked.notes))
     return out, partial
 
 
 def humans_from_annotators(first: str | Path, second: str | Path) -> tuple[list[HumanScore], int]:
     """Both annotators' files, row-aligned: the mean where both scored, else the one
     who did; rows neither scored fully are left out (their count is returned)."""
-    a, b = _rows(Path(first)), _rows(Path(second))
+    required = [*_ANSWER_COLUMNS, *CRITERIA]
+    a, b = read_tsv(first, required), read_tsv(second, required)
     if len(a) != len(b):
         raise DataError(f"{len(a)} rows vs {len(b)} rows in {second}", where=str(first))
     out, unscored = [], 0
-    for line, (ra, rb) in enumerate(zip(a, b, strict=True), start=2):
-        sa = _numbers([ra.get(c, "") for c in CRITERIA], f"{first}:{line}")
-        sb = _numbers([rb.get(c, "") for c in CRITERIA], f"{second}:{line}")
+    for ra, rb in zip(a, b, strict=True):
+        ca, cb = row_scores(ra, CRITERIA, first), row_scores(rb, CRITERIA, second)
+        sa, sb = ca.scores, cb.scores
         if sa and sb:
             scores = tuple((x + y) / 2 for x, y in zip(sa, sb, strict=True))
         elif sa or sb:
@@ -127,16 +119,8 @@ def humans_from_annotators(first: str | Path, second: str | Path) -> tuple[list[
         else:
             unscored += 1
             continue
-        out.append(
-            HumanScore(
-                ra["filename"],
-                ra["object1"],
-                ra["object2"],
-                ra.get("aspect") or "",
-                ra["comparison"],
-                scores,
-            )
-        )
+        notes = (ca.notes if sa else ()) + (cb.notes if sb else ())
+        out.append(_human(ra, scores, notes))
     return out, unscored
 
 
@@ -157,6 +141,7 @@ def match(humans: Sequence[HumanScore], judged: Sequence[Answer]) -> MatchReport
         key = _key(answer.generator, answer.scenario, answer.object1, answer.object2, answer.aspect)
         index.setdefault(key, []).append(answer)
     report = MatchReport(n_human=len(humans))
+    report.n_human_above_max = sum(len(h.notes) for h in humans)
     for human in humans:
         generator, scenario = generator_scenario(human.filename)
         candidates = index.get(

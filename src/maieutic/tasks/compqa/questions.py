@@ -16,7 +16,6 @@ Tolerated and flagged: a repeated question (answered once per occurrence, as wri
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +24,7 @@ from typing import Any
 from maieutic.data.files import is_jsonl, read_text, type_name
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
+from maieutic.tasks.compqa.data import parse_json
 
 _QUESTION = re.compile(
     r"^\s*(?:what|which)\s+(?:is|would\s+be)\s+(?:better|best)"
@@ -112,18 +112,12 @@ def _from_record(record: Any, where: str) -> ComparativeQuestion:
 
 def _records(path: Path, text: str) -> list[tuple[str, Any]]:
     if is_jsonl(path):
-        out = []
-        for lineno, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    out.append((f"line {lineno}", json.loads(line)))
-                except json.JSONDecodeError as exc:
-                    raise DataError(f"line {lineno}: not valid JSON ({exc.msg})") from None
-        return out
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(f"not valid JSON ({exc.msg}, line {exc.lineno})") from None
+        return [
+            (f"line {lineno}", parse_json(line, f"line {lineno}"))
+            for lineno, line in enumerate(text.splitlines(), start=1)
+            if line.strip()
+        ]
+    data = parse_json(text, None)  # the caller names the file
     if not isinstance(data, list):
         raise DataError(f"expected a JSON list of questions, found {type_name(data)}")
     return [(f"[{i}]", record) for i, record in enumerate(data)]

@@ -3,7 +3,8 @@
 Accepted: a JSON object (fenced or not, with prose before or after), a Python dict
 (single quotes, trailing commas), bare or quoted keys (``{1: 1, "2": 0}``), ``C3``-style
 keys, and ``1: 1`` / ``Criterion 2 - 0`` lines, and an object cut short by the token limit
-(its complete ``"key": value`` pairs). The result goes through
+(its complete ``"key": value`` pairs). A reply with two complete score objects that
+disagree is not read at all. The result goes through
 ``maieutic.tasks.compqa.data.check_scores``, so every criterion is checked and the total is
 computed here (a total the model wrote is ignored)."""
 
@@ -44,14 +45,28 @@ def _drop_totals(scores: dict) -> dict:
     return {k: v for k, v in scores.items() if str(k).strip().lower() not in _IGNORED_KEYS}
 
 
-def parse_scores(reply: str) -> ScoreCheck | None:
-    """The checked scores in ``reply``, or None when it holds no scores at all."""
+def _objects(reply: str) -> list[ScoreCheck]:
+    """Every score object in ``reply`` (fenced blocks, then braces), checked, in order."""
     candidates = [m.group(1) for m in _FENCE.finditer(reply)]
     candidates += [m.group(0) for m in _BRACES.finditer(reply)]
-    for candidate in candidates:
-        found = _as_dict(candidate)
-        if found:
-            return check_scores(_drop_totals(found))
+    return [check_scores(_drop_totals(found)) for c in candidates if (found := _as_dict(c))]
+
+
+def _conflict(checks: list[ScoreCheck]) -> bool:
+    """Whether two complete score objects give different scores: which one the model
+    meant cannot be told, so the reply is not read (the judge asks again)."""
+    complete = [check.scores for check in checks if check.complete]
+    return any(scores != complete[0] for scores in complete[1:])
+
+
+def parse_scores(reply: str) -> ScoreCheck | None:
+    """The checked scores in ``reply``, or None when it holds no scores at all, or two
+    complete score objects that disagree (the same object repeated is read once)."""
+    checks = _objects(reply)
+    if _conflict(checks):
+        return None
+    if checks:
+        return checks[0]
     lines = {m.group(1): float(m.group(2)) for m in _LINE.finditer(reply)}
     if lines:
         return check_scores(lines)

@@ -4,14 +4,13 @@ records carry the same fields), and folders of either."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 
 from maieutic.data.files import read_text
 from maieutic.errors import DataError
 from maieutic.evaluate.results_file import RESULTS_FORMAT
-from maieutic.tasks.compqa.data import Answer, check_scores, read_answers
+from maieutic.tasks.compqa.data import Answer, answers_from, check_scores, parse_json
 
 
 def answer_files(paths: Iterable[str]) -> list[Path]:
@@ -54,11 +53,7 @@ def _from_results(data: dict, path: Path) -> list[Answer]:
 def read_scored(path: str | Path) -> list[Answer]:
     """The scored answers of one file (a released judged file or a results file)."""
     path = Path(path)
-    if path.suffix.lower() == ".json":
-        try:
-            data = json.loads(read_text(path))
-        except json.JSONDecodeError:
-            data = None  # read_answers says what is wrong with it
-        if isinstance(data, dict) and data.get("format") == RESULTS_FORMAT:
-            return _from_results(data, path)
-    return read_answers(path)
+    data = parse_json(read_text(path), str(path))
+    if isinstance(data, dict) and data.get("format") == RESULTS_FORMAT:
+        return _from_results(data, path)
+    return answers_from(data, path)

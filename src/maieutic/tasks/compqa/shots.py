@@ -10,14 +10,14 @@ reproducible, and the same seed draws the same examples.
 
 from __future__ import annotations
 
-import csv
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from maieutic.errors import DataError
-from maieutic.tasks.compqa.data import check_scores, read_answers
+from maieutic.tasks.compqa.data import read_answers
+from maieutic.tasks.compqa.human_files import read_tsv, row_scores
 
 DEFAULT_SHOTS = 2
 """The paper adds two human-scored answers to the few-shot prompt (Figure 5)."""
@@ -39,35 +39,33 @@ def normalised(text: str) -> str:
     return " ".join(text.split())
 
 
+_SHOT_COLUMNS = "expected columns object1, object2, comparison and score_dict.1…15 or C1…C15"
+
+
 def _from_tsv(path: Path) -> list[Shot]:
-    csv.field_size_limit(1 << 30)
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    if not rows:
-        return []
-    header = rows[0].keys()
+    """The fully scored rows of a people's score file (read and checked as
+    ``meta-eval compqa`` reads it; a score above its criterion's maximum is no example)."""
+    rows = read_tsv(path, [])
+    header = rows[0].cells.keys()
     prefix = "score_dict." if "score_dict.1" in header else "C" if "C1" in header else None
-    if prefix is None or not {"object1", "object2", "comparison"} <= set(header):
-        raise DataError(
-            "expected columns object1, object2, comparison and score_dict.1…15 or C1…C15",
-            where=str(path),
-        )
+    columns = [f"{prefix}{i}" for i in range(1, 16)]
+    if prefix is None or not {"object1", "object2", "comparison", *columns} <= set(header):
+        raise DataError(_SHOT_COLUMNS, where=str(path))
     shots = []
     for row in rows:
-        raw = {str(i): row.get(f"{prefix}{i}", "") for i in range(1, 16)}
-        if not all(v.strip() for v in raw.values()):
-            continue  # this annotator did not score the row
-        check = check_scores(raw)
-        if check.complete and not check.problems:
-            shots.append(
-                Shot(
-                    row["object1"],
-                    row["object2"],
-                    row.get("aspect") or "",
-                    row["comparison"],
-                    check.scores,
-                )
+        checked = row_scores(row, columns, path)
+        if checked.scores is None or checked.notes:
+            continue  # not (validly) scored by this annotator
+        cells = row.cells
+        shots.append(
+            Shot(
+                cells["object1"],
+                cells["object2"],
+                cells.get("aspect") or "",
+                cells["comparison"],
+                dict(enumerate(checked.scores, start=1)),
             )
+        )
     return shots
 
 

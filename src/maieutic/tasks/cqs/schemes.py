@@ -9,11 +9,13 @@ and its label mapping (``schemes_mapping.csv``) can be loaded instead.
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from maieutic.data.files import read_text
 from maieutic.errors import DataError
 from maieutic.samples import sample_path
 
@@ -90,30 +92,66 @@ class SchemeLibrary:
         cls, schemes_path: str | Path, mapping_path: str | Path | None
     ) -> SchemeLibrary:
         """The benchmark's scheme file, with dataset labels mapped by its CSV."""
-        schemes = []
-        for lineno, line in enumerate(
-            Path(schemes_path).read_text(encoding="utf-8").splitlines(), 1
-        ):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                schemes.append(Scheme(record["name"], tuple(record["cq"])))
-            except (json.JSONDecodeError, KeyError, TypeError):
-                raise DataError(
-                    'expected {"name", "cq": [...]}', where=f"{schemes_path}:{lineno}"
-                ) from None
+        schemes = read_walton_schemes(Path(schemes_path))
         builtin_generic = cls.builtin().generic()
         if builtin_generic:
             schemes.append(builtin_generic)
-        aliases: dict[str, str] = {}
-        if mapping_path:
-            with open(mapping_path, encoding="utf-8", newline="") as handle:
-                for row in csv.DictReader(handle):
-                    target = (row.get("schemes_json") or "").strip()
-                    if not target:
-                        continue
-                    for column, cell in row.items():
-                        if column not in _NON_LABEL_COLUMNS and cell and not cell.strip().isdigit():
-                            aliases.setdefault(cell.strip(), target)
+        aliases = read_scheme_mapping(Path(mapping_path)) if mapping_path else {}
         return cls(schemes, aliases, source=str(schemes_path))
+
+
+def read_walton_schemes(path: Path) -> list[Scheme]:
+    """The schemes of a ``walton_schemes.jsonl`` file: one ``{"name", "cq"}`` per line.
+
+    A file with no scheme is refused: generating from it would silently fall back to
+    the generic templates for every argument.
+    """
+    schemes = []
+    for lineno, line in enumerate(read_text(path).splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            schemes.append(Scheme(record["name"], tuple(record["cq"])))
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise DataError('expected {"name", "cq": [...]}', where=f"{path}:{lineno}") from None
+    if not schemes:
+        raise DataError('no schemes: expected one {"name", "cq": [...]} per line', where=str(path))
+    return schemes
+
+
+def read_scheme_mapping(path: Path) -> dict[str, str]:
+    """Dataset scheme label -> scheme name, from the benchmark's ``schemes_mapping.csv``.
+
+    Every label column of a row maps to the row's ``schemes_json`` name; without that
+    column nothing would map, so the file is refused rather than silently ignored.
+    """
+    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    aliases: dict[str, str] = {}
+    try:
+        if "schemes_json" not in (reader.fieldnames or []):
+            raise DataError(
+                "no 'schemes_json' column (the scheme name each row maps to)", where=str(path)
+            )
+        for row in reader:
+            target = (row.get("schemes_json") or "").strip()
+            if not target:
+                continue
+            for column, cell in row.items():
+                if _is_label(column, cell):
+                    aliases.setdefault(cell.strip(), target)
+    except csv.Error as exc:
+        where = f"{path}:{reader.line_num}"
+        raise DataError(f"not a readable CSV file ({exc})", where=where) from None
+    return aliases
+
+
+def _is_label(column: str | None, cell: object) -> bool:
+    # counts columns and the overflow of a long row (key None, a list) are not labels
+    return (
+        isinstance(column, str)
+        and column not in _NON_LABEL_COLUMNS
+        and isinstance(cell, str)
+        and bool(cell)
+        and not cell.strip().isdigit()
+    )

@@ -131,12 +131,16 @@ def read_csv_rows(
         raise DataError("file is empty", where=str(path))
     if text.lstrip()[:1] in "[{":
         raise DataError("this is JSON, expected a CSV file in the released layout", where=str(path))
-    csv.field_size_limit(max(csv.field_size_limit(), MAX_ARGUMENT_CHARS * 4))
+    # a field can be as long as the file (read_text has bounded that), never longer: the
+    # csv module's own 131,072-character limit would refuse a long cell with a message
+    # about the limit, where the Argument check below says what is wrong
+    csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))
     try:
         table = list(csv.reader(io.StringIO(text, newline="")))
     except csv.Error as exc:
         raise DataError(f"not a readable CSV file ({exc})", where=str(path)) from None
     header = [h.strip() for h in table[0]]
+    _check_header(path, header)
     rows = []
     for number, cells in enumerate(table[1:], start=1):
         if not cells or (not keep_blank and not any(c.strip() for c in cells)):
@@ -149,6 +153,16 @@ def read_csv_rows(
             )
         rows.append(dict(zip(header, cells + [""] * (len(header) - len(cells)), strict=True)))
     return header, rows
+
+
+def _check_header(path: Path, header: list[str]) -> None:
+    """Refuse a column named twice: a reader keeps one of the two silently, so which
+    labels count would depend on the tool."""
+    seen: set[str] = set()
+    for name in header:
+        if name and name in seen:
+            raise DataError(f"column {name!r} appears twice in the header", where=str(path))
+        seen.add(name)
 
 
 def _require(path: Path, header: list[str], columns: tuple[str, ...], hint: str = "") -> None:
@@ -181,6 +195,8 @@ def _row_labels(reader, row: dict, item_id: str, argument: str, where: str, colu
 def _load_csv(path: Path, role: str, require_labels: bool = True) -> FocusSet:
     header, rows = read_csv_rows(path)
     _require(path, header, ("Argument",))
+    if not rows:  # generating or converting nothing would look like success
+        raise DataError("no rows: the file has a header only", where=str(path))
     if not require_labels and not all(c in header for c in GOLD_COLUMNS):
         header = [*header, *(c for c in GOLD_COLUMNS if c not in header)]
         rows = [{**{c: "" for c in GOLD_COLUMNS}, **row} for row in rows]
@@ -275,6 +291,8 @@ def _native_label(
 
 def _load_native(path: Path) -> FocusSet:
     records = read_keyed_records(path, "id", expected="a FOCUS file")
+    if not records:
+        raise DataError("no rows: the file holds no arguments", where=str(path))
     reader = _Reader(str(path))
     items: dict[str, FocusItem] = {}
     for key, record in records.items():

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from maieutic.cli._common import console_for
 from maieutic.cli._options import out_option
-from maieutic.data.files import write_json
+from maieutic.data.files import read_bytes, write_json
 from maieutic.errors import DataError
 from maieutic.provenance import provenance
 from maieutic.report.tables import fmt
@@ -52,7 +52,7 @@ def _judged_files(paths: tuple[str, ...]) -> list[Path]:
 def _signature(files: list[Path], n: int, human: str) -> Signature:
     digest = hashlib.sha256()
     for path in files:
-        digest.update(path.read_bytes())
+        digest.update(read_bytes(path))
     return Signature(
         task="compqa",
         evaluator="judge-vs-people",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from maieutic.cli._common import console_for
+from maieutic.cli._common import console_for, echo_warnings
 from maieutic.cli._options import out_option
 from maieutic.data.files import write_json
 from maieutic.errors import DataError
@@ -26,6 +26,9 @@ def compqa_humans(ctx, first: str, second: str, out_path: str | None) -> None:
     pairs = load_pairs(first, second)
     if not pairs:
         raise DataError("no answer was scored by both annotators", where=second)
+    # scores above their criterion's maximum are kept (the released files hold a few)
+    # and flagged here, as meta-eval compqa counts them
+    echo_warnings("compqa-humans", [note for pair in pairs for note in pair.notes])
     rows = agreement_table(pairs)
     signature = pairs_signature(first, second, pairs)
     table = Table(

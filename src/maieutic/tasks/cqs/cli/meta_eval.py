@@ -76,7 +76,7 @@ def _headline(evaluator: str, result: dict, seconds: float) -> str:
     )
 
 
-def _run_sweep(console, items, thresholds, evaluator: str, plot_path: str | None) -> dict:
+def _run_sweep(console, items, thresholds) -> dict:
     rows = sweep(items, thresholds)
     chosen = choose_threshold(rows)
     console.print(_sweep_table(rows, chosen))
@@ -85,12 +85,14 @@ def _run_sweep(console, items, thresholds, evaluator: str, plot_path: str | None
         f"(1 − NAE rate) = {chosen['balance']:.3f})",
         highlight=False,
     )
-    if plot_path:
-        from maieutic.report.plots import sweep_plot
-
-        title = f"{evaluator}: leave-one-out agreement by threshold"
-        sweep_plot(rows, chosen["threshold"], plot_path, title)
     return {"rows": rows, "chosen": chosen}
+
+
+def _plot_sweep(swept: dict, evaluator: str, plot_path: str) -> None:
+    from maieutic.report.plots import sweep_plot
+
+    title = f"{evaluator}: leave-one-out agreement by threshold"
+    sweep_plot(swept["rows"], swept["chosen"]["threshold"], plot_path, title)
 
 
 @click.command("cqs")
@@ -139,7 +141,7 @@ def meta_eval_cqs(
     console = console_for(out_path)
     console.print(_headline(evaluator, result, seconds), highlight=False)
     console.print(_confusion_table(result))
-    swept = _run_sweep(console, items, scale.sweep, evaluator, plot_path) if do_sweep else None
+    swept = _run_sweep(console, items, scale.sweep) if do_sweep else None
     console.print(f"signature: {signature}", highlight=False)
     if out_path:
         record = CqsMetaEval(
@@ -154,6 +156,10 @@ def meta_eval_cqs(
             sweep=swept,
         )
         write_json(out_path, record.to_json())
+    # drawn after --out is written: a plot path that cannot be written (a file where
+    # its folder should be) must not throw away a long run's results
+    if plot_path and swept:
+        _plot_sweep(swept, evaluator, plot_path)
     fail_on_call_failures(scorer.failures, "judge")
 
 
@@ -173,7 +179,7 @@ def _thresholds(values: tuple[str, ...], evaluators: list[str]) -> dict[str, flo
     return out
 
 
-def _print_comparison(console, result: dict, plot_path: str | None) -> None:
+def _print_comparison(console, result: dict) -> None:
     console.print(_kappa_table(result))
     for r in result["rankings"]:
         console.print(
@@ -182,11 +188,12 @@ def _print_comparison(console, result: dict, plot_path: str | None) -> None:
             f"spearman={fmt(r['spearman'], '{:.3f}')}",
             highlight=False,
         )
-    if plot_path:
-        from maieutic.report.plots import heatmap
 
-        title = "Cohen's κ between evaluators"
-        heatmap(result["evaluators"], result["kappa"], plot_path, title)
+
+def _plot_comparison(result: dict, plot_path: str) -> None:
+    from maieutic.report.plots import heatmap
+
+    heatmap(result["evaluators"], result["kappa"], plot_path, "Cohen's κ between evaluators")
 
 
 def _kappa_table(result: dict) -> Table:
@@ -253,9 +260,11 @@ def meta_eval_compare(
         for n in names_
     }
     result = compare(dataset, loaded, scorers)
-    _print_comparison(console_for(out_path), result, plot_path)
+    _print_comparison(console_for(out_path), result)
     if out_path:
         specs = {n: s.spec for n, s in scorers.items()}
         record = CqsCompare(provenance=provenance(ctx.params), evaluator_specs=specs, **result)
         write_json(out_path, record.to_json())
+    if plot_path:  # after --out, as in meta-eval cqs
+        _plot_comparison(result, plot_path)
     fail_on_call_failures([f for s in scorers.values() for f in s.failures], "judge")
