@@ -196,3 +196,26 @@ def test_results_files_written_before_the_flag_load_as_complete():
     record = load_record(OLD_RESULTS)
     assert "complete" not in json.loads(OLD_RESULTS.read_text())
     assert isinstance(record, ResultsRecord) and record.is_complete
+
+
+def test_a_generation_whose_run_file_is_the_data_is_refused_before_it_starts(cli, tmp_path):
+    data = tmp_path / "gd-run1.json"
+    data.write_bytes((SAMPLES / "sample_dataset.json").read_bytes())
+    before = data.read_bytes()
+    out = tmp_path / "gd.json"
+    result = cli(
+        "generate", "cqs", "--data", data, "--runs", 2, "--out", out, "--generator", "template"
+    )
+    assert result.code == 2 and f"writes {data}, which is one of the input files" in result.err
+    assert data.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == [data.name]
+
+
+def test_an_output_through_a_symlink_to_an_input_is_refused(cli, tmp_path):
+    data = tmp_path / "d.json"
+    data.write_bytes((SAMPLES / "sample_dataset.json").read_bytes())
+    link = tmp_path / "link.json"
+    link.symlink_to(data)
+    sub = SAMPLES / "sample_submission.json"
+    result = cli("evaluate", "cqs", "--data", data, sub, "--evaluator", "chrf", "--out", link)
+    assert result.code == 2 and f"leads to the input file {data}" in result.err
+    assert link.is_symlink() and data.read_bytes() == (SAMPLES / "sample_dataset.json").read_bytes()

@@ -380,7 +380,7 @@ def _check_paths(ctx: click.Context) -> None:
     for option, value in outputs:
         if value is not None and not is_stdout(value):
             count = runs if option == "--out" and isinstance(runs, int) else 1
-            guard.check_outputs(guard.derived_outputs(value, count), option)
+            guard.check_derived(value, count, option)
 
 
 def _values(value: Any) -> Iterator[Any]:

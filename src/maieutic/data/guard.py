@@ -147,6 +147,20 @@ def check_outputs(paths: Iterable[str | Path], option: str | None = None) -> Non
         check_output(path, option)
 
 
+def check_derived(out: str | Path, runs: int, option: str) -> None:
+    """Refuse ``option OUT`` when it, or a file derived from it (``derived_outputs``),
+    is an input; the message names the derived file."""
+    for path in derived_outputs(out, runs):
+        try:
+            check_output(path)
+        except DataError as exc:
+            if Path(path) == Path(out):
+                raise DataError(exc.message, where=f"{option} {out}") from None
+            raise DataError(
+                f"writes {path}, which {exc.message}", where=f"{option} {out}"
+            ) from None
+
+
 def derived_outputs(out: str | Path, runs: int = 1) -> list[Path]:
     """The files a generation writes for ``--out OUT``: ``OUT``, its ``.meta.json``,
     and with several runs ``OUT-runK`` and theirs."""
