@@ -219,3 +219,24 @@ def test_an_output_through_a_symlink_to_an_input_is_refused(cli, tmp_path):
     result = cli("evaluate", "cqs", "--data", data, sub, "--evaluator", "chrf", "--out", link)
     assert result.code == 2 and f"leads to the input file {data}" in result.err
     assert link.is_symlink() and data.read_bytes() == (SAMPLES / "sample_dataset.json").read_bytes()
+
+
+def test_an_output_and_its_record_are_replaced_together_or_not_at_all(tmp_path, monkeypatch):
+    out, meta = tmp_path / "gen.json", tmp_path / "gen.meta.json"
+    out.write_text("old output")
+    meta.write_text("old record")
+    calls = []
+
+    def full_on_second(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full_on_second)
+    with pytest.raises(Exception, match="No space left"):
+        files.write_together({out: "new output", meta: "new record"})
+    assert (out.read_text(), meta.read_text()) == ("old output", "old record")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gen.json", "gen.meta.json"]
+    monkeypatch.undo()
+    files.write_together({out: "new output", meta: "new record"})
+    assert (out.read_text(), meta.read_text()) == ("new output", "new record")

@@ -11,14 +11,24 @@ import codecs
 import json
 import os
 import stat
-import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from maieutic.data import guard, kinds
-from maieutic.errors import DataError, RunError
+
+# writing lives in its own module; these names stay importable from here
+from maieutic.data.writing import (
+    STDOUT,
+    is_stdout,
+    json_text,
+    rewritable,
+    write_bytes,
+    write_json,
+    write_text,
+    write_together,
+)
+from maieutic.errors import DataError
 
 # A guard against pointing maieutic at the wrong file (a model checkpoint, a dump):
 # anything this large is refused before it is read into memory.
@@ -285,84 +295,20 @@ def type_name(value: Any) -> str:
     }.get(type(value), type(value).__name__)
 
 
-STDOUT = "-"
-_STDOUT_NAMES = {STDOUT, "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"}
-
-
-def is_stdout(path: str | Path | None) -> bool:
-    """Whether ``path`` means standard output (``-`` or one of its device names)."""
-    return path is not None and str(path) in _STDOUT_NAMES
-
-
-def rewritable(path: str | Path | None) -> bool:
-    """Whether ``path`` can be rewritten over and over (a regular file, or a new path);
-    standard output, pipes and devices are written once, at the end."""
-    if path is None or is_stdout(path):
-        return False
-    path = Path(path)
-    return not path.is_symlink() and (not path.exists() or path.is_file())
-
-
-def _umask() -> int:
-    # os.umask can only be read by setting it; set it back at once
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def write_json(path: str | Path, payload: Any) -> None:
-    """Write ``payload`` as JSON to ``path`` (see ``write_text``); ``-`` means standard output."""
-    write_text(path, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
-
-
-def write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` as UTF-8 (see ``write_bytes``); ``-`` means standard
-    output."""
-    if is_stdout(path):
-        # through this process's own stream: reopening /dev/stdout would truncate a
-        # redirected file and write over what was printed before
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    write_bytes(path, text.encode("utf-8"))
-
-
-def write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path``, never over an input of the current command
-    (``maieutic.data.guard``).
-
-    A regular file (or a new path) is written to a temporary file in the same folder,
-    flushed to disk and renamed into place, so a crash or a full disk never leaves
-    half a file (the previous file stays whole); it gets the permissions a plain
-    ``open`` would give (the user's umask), or keeps those of the file it replaces.
-    Anything else at ``path`` — a symlink such as ``/dev/stdout``, a pipe, a terminal,
-    a device — is written in place and never replaced, since renaming over it would
-    swap it for a regular file.
-    """
-    path = Path(path)
-    guard.check_output(path)
-    try:
-        if path.is_symlink() or (path.exists() and not path.is_file()):
-            with open(path, "wb") as handle:
-                handle.write(data)
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except (FileExistsError, NotADirectoryError):
-            raise RunError(
-                "cannot write: a file stands where its folder should be", where=str(path)
-            ) from None
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, mode)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError as exc:
-        raise RunError(f"cannot write: {exc.strerror}", where=str(path)) from None
+__all__ = [
+    "STDOUT",
+    "decode_text",
+    "is_jsonl",
+    "is_parquet",
+    "is_stdout",
+    "json_text",
+    "read_bytes",
+    "read_keyed_records",
+    "read_text",
+    "rewritable",
+    "type_name",
+    "write_bytes",
+    "write_json",
+    "write_text",
+    "write_together",
+]

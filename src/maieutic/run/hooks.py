@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from maieutic.data.files import write_json
+from maieutic.data.files import json_text, write_together
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
 from maieutic.generate.protocol import GenerationRun
@@ -153,8 +153,8 @@ class TaskIO:
         written = []
         for part in generation.parts:
             path = out.with_name(f"{out.stem}-{part.name}{out.suffix}") if part.name else out
-            write_json(path, part.output)
-            write_json(meta_path(path), part.record)
+            # the output and its record together: a full disk leaves neither half-done
+            write_together({path: json_text(part.output), meta_path(path): json_text(part.record)})
             written.append(path)
         return written
 

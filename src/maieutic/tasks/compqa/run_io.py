@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from maieutic.data.files import write_json
+from maieutic.data.files import json_text, write_together
 from maieutic.data.flags import Flag
 from maieutic.generate.protocol import GenerationRun
 from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO, meta_path
@@ -123,8 +123,8 @@ class CompQAIO(TaskIO):
         for part in generation.parts:
             joiner = "-" if part.name.startswith("run") else "_"
             path = out / f"{name}{joiner}{part.name}.json"
-            write_json(path, part.output)
-            write_json(meta_path(path), part.record)
+            # the output and its record together: a full disk leaves neither half-done
+            write_together({path: json_text(part.output), meta_path(path): json_text(part.record)})
             written.append(path)
         return written
 

@@ -8,13 +8,13 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from maieutic.data.files import write_json
+from maieutic.data.files import json_text, write_together
 from maieutic.generate.protocol import GenerationRun
 from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO, meta_path
 from maieutic.tasks.focus.data import load_arguments
 from maieutic.tasks.focus.generate import FocusOutcome, to_prediction_set
 from maieutic.tasks.focus.type_labels import FocusSet
-from maieutic.tasks.focus.write import write_focus
+from maieutic.tasks.focus.write import to_jsonl, to_released_csv
 
 PREDICTIONS = "predictions"
 """The name of generated predictions until they are written (then: the file's stem)."""
@@ -74,9 +74,15 @@ class FocusIO(TaskIO):
             target = out.with_name(f"{out.stem}-{part.name}{out.suffix}") if part.name else out
             jsonl, csv_path = output_paths(target)
             predictions = to_prediction_set(run.outcomes, generation.data, jsonl.stem)
-            write_focus(predictions, jsonl, predictions=True)
-            write_focus(predictions, csv_path, predictions=True, gold=generation.data)
-            write_json(meta_path(jsonl), part.record)
+            csv_text = to_released_csv(predictions, predictions=True, gold=generation.data)
+            # the three files together: a full disk leaves none of them half-done
+            write_together(
+                {
+                    jsonl: to_jsonl(predictions),
+                    csv_path: csv_text,
+                    meta_path(jsonl): json_text(part.record),
+                }
+            )
             written += [jsonl, csv_path]
         return written
 
