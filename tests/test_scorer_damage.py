@@ -194,3 +194,26 @@ def test_a_run_killed_between_the_two_files_leaves_no_manifest(trained, scorer_d
     assert not (scorer_dir / MANIFEST).exists() and (scorer_dir / WEIGHTS).exists()
     with pytest.raises(DataError, match="not a scorer directory"):
         load_scorer(scorer_dir)
+
+
+@pytest.mark.parametrize("name", [MANIFEST, WEIGHTS])
+def test_a_pipe_in_place_of_a_scorer_file_is_refused_not_waited_on(scorer_dir, name):
+    import os
+    import threading
+
+    (scorer_dir / name).unlink()
+    os.mkfifo(scorer_dir / name)
+    outcome: list[BaseException | None] = []
+
+    def load() -> None:
+        try:
+            load_scorer(scorer_dir)
+            outcome.append(None)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=load, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert outcome, "loading the scorer waited on a pipe"
+    assert isinstance(outcome[0], DataError)  # refused: not a scorer directory

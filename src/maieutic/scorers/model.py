@@ -13,6 +13,7 @@ signature.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import zipfile
@@ -24,6 +25,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from maieutic.data.files import read_bytes
 from maieutic.errors import DataError, RunError
 from maieutic.records.schema import json_type
 from maieutic.records.scorer import ScorerManifest
@@ -270,7 +272,8 @@ def read_manifest(path: Path) -> dict[str, Any]:
     """The parsed manifest, checked against ``ScorerManifest`` (field names and types)."""
     where = str(path)
     try:
-        manifest = json.loads(path.read_bytes().decode("utf-8"))
+        # the one reader: a regular file within the size limit (never a FIFO)
+        manifest = json.loads(read_bytes(path).decode("utf-8"))
     except UnicodeDecodeError:
         raise DataError(f"not UTF-8 text, so not a manifest: {_AGAIN}", where=where) from None
     except ValueError as exc:  # JSONDecodeError, or an integer of 5,000 digits
@@ -290,11 +293,11 @@ def read_manifest(path: Path) -> dict[str, Any]:
 
 def _arrays(path: Path) -> dict[str, np.ndarray]:
     """The arrays of the archive at ``path`` that a scorer uses, by name."""
-    with path.open("rb") as file:
-        if file.read(2) != b"PK":  # not a zip: np.load would offer to unpickle it
-            raise DataError(f"not a NumPy .npz archive: {_AGAIN}", where=str(path))
+    data = read_bytes(path)  # a regular file within the size limit (never a FIFO)
+    if data[:2] != b"PK":  # not a zip: np.load would offer to unpickle it
+        raise DataError(f"not a NumPy .npz archive: {_AGAIN}", where=str(path))
     arrays = {}
-    with np.load(path, allow_pickle=False) as archive:
+    with np.load(io.BytesIO(data), allow_pickle=False) as archive:
         for name in (*_NUMBERS, *_TEXTS):
             if name not in archive.files:
                 continue
