@@ -77,32 +77,15 @@ def write_bytes(path: str | Path, data: bytes) -> None:
     swap it for a regular file.
     """
     path = Path(path)
-    guard.check_output(path)
-    try:
-        if path.is_symlink() or (path.exists() and not path.is_file()):
+    if not _replaceable(path):
+        guard.check_output(path)
+        try:
             with open(path, "wb") as handle:
                 handle.write(data)
-            return
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except (FileExistsError, NotADirectoryError):
-            raise RunError(
-                "cannot write: a file stands where its folder should be", where=str(path)
-            ) from None
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, mode)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError as exc:
-        raise RunError(f"cannot write: {exc.strerror}", where=str(path)) from None
+        except OSError as exc:
+            raise RunError(f"cannot write: {exc.strerror}", where=str(path)) from None
+        return
+    _rename(_staged(path, data), path)
 
 
 def write_together(texts: dict[Path, str]) -> None:
@@ -124,7 +107,16 @@ def write_together(texts: dict[Path, str]) -> None:
             Path(tmp).unlink(missing_ok=True)
         raise
     for tmp, path in staged:
+        _rename(tmp, path)
+
+
+def _rename(tmp: str, path: Path) -> None:
+    """Put the staged ``tmp`` in place of ``path`` (removed if that fails)."""
+    try:
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise RunError(f"cannot write: {exc.strerror}", where=str(path)) from None
 
 
 def _replaceable(path: Path) -> bool:
@@ -137,6 +129,13 @@ def _staged(path: Path, data: bytes) -> str:
     guard.check_output(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise RunError(
+            "cannot write: a file stands where its folder should be", where=str(path)
+        ) from None
+    except OSError as exc:
+        raise RunError(f"cannot write: {exc.strerror}", where=str(path)) from None
+    try:
         mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask()
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
