@@ -147,3 +147,26 @@ def survives_damage(method: Callable[..., T]) -> Callable[..., T]:
         return _writing(self.path, again)
 
     return run
+
+
+class DamageSafeStore:
+    """A SQLite-backed cache under ``MAIEUTIC_HOME/FILE_NAME`` (or ``path``) whose file
+    survives damage (``survives_damage``); a subclass names its file and writes
+    ``_connect`` (connect, set ``_db``, prepare the schema)."""
+
+    FILE_NAME = "cache.sqlite"
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path else maieutic_home() / self.FILE_NAME
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db: sqlite3.Connection | None = None
+        self._open()
+
+    @survives_damage
+    def _open(self) -> None:
+        """Connect, unless a damaged file was just replaced (which connects afresh)."""
+        if self._db is None:
+            self._connect()
+
+    def _connect(self) -> None:
+        raise NotImplementedError

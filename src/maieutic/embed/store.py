@@ -11,11 +11,10 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 import numpy as np
 
-from maieutic.paths import maieutic_home, survives_damage
+from maieutic.paths import DamageSafeStore, survives_damage
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS embeddings (
@@ -34,20 +33,10 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class EmbeddingStore:
+class EmbeddingStore(DamageSafeStore):
     """Embeddings on disk, under ``MAIEUTIC_HOME/embeddings.sqlite`` by default."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
-        self.path = Path(path) if path else maieutic_home() / "embeddings.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db: sqlite3.Connection | None = None
-        self._open()
-
-    @survives_damage
-    def _open(self) -> None:
-        """Connect, unless a damaged file was just replaced (which connects afresh)."""
-        if self._db is None:
-            self._connect()
+    FILE_NAME = "embeddings.sqlite"
 
     def _connect(self) -> None:
         """Connect and create the table; a damaged file usually shows here."""

@@ -12,10 +12,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from pathlib import Path
 
 from maieutic.llm.types import BackendReply
-from maieutic.paths import maieutic_home, survives_damage
+from maieutic.paths import DamageSafeStore, survives_damage
 
 MIGRATIONS: list[tuple[str, str]] = [
     (
@@ -46,20 +45,10 @@ MIGRATIONS: list[tuple[str, str]] = [
 ]
 
 
-class CallStore:
+class CallStore(DamageSafeStore):
     """The cache (``get``/``put``) and the log (``log``) of LLM calls."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
-        self.path = Path(path) if path else maieutic_home() / "llm.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db: sqlite3.Connection | None = None
-        self._open()
-
-    @survives_damage
-    def _open(self) -> None:
-        """Connect, unless a damaged file was just replaced (which connects afresh)."""
-        if self._db is None:
-            self._connect()
+    FILE_NAME = "llm.sqlite"
 
     def _connect(self) -> None:
         """Connect and migrate; a damaged file usually shows here (``survives_damage``)."""
