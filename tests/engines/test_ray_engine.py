@@ -288,3 +288,33 @@ def test_a_resumed_run_tries_failed_model_calls_again(ray_address, monkeypatch, 
         assert len(server.requests) - before == 1  # only the failed row
     assert not again.failed
     assert len(json.loads(out.read_text())["R_02"]["cqs"]) == 3
+
+
+def test_a_corpus_on_ray_is_streamed_through_a_store_and_writes_the_local_files(
+    ray_address, monkeypatch, tmp_path
+):
+    """Ids out of sorted order, two runs: the corpus path (items and outcomes read from
+    a store on disk) writes the local engine's bytes and signature, and its scratch
+    store goes with the generation."""
+    import gc
+
+    from maieutic.engines.ray_corpus import StoredOutcomes
+
+    records = json.loads(_interventions(tmp_path, 13).read_text())
+    shuffled = dict(sorted(records.items(), key=lambda kv: (int(kv[0][2:]) * 7) % 13))
+    data = write_json(tmp_path / "shuffled.json", shuffled)
+    with FakeOpenAIServer() as server:
+        options = {"llm": "fake", "base_url": server.base_url, "temperature": 0.7, "runs": 2}
+        done = {}
+        for engine in ("local", "ray"):
+            out = tmp_path / engine / "cqs.json"
+            done[engine] = _generate(monkeypatch, tmp_path, engine, "cqs", data, out, **options)
+    assert all(isinstance(run.outcomes, StoredOutcomes) for run in done["ray"].runs)
+    assert not any(isinstance(run.outcomes, StoredOutcomes) for run in done["local"].runs)
+    assert str(done["ray"].signature) == str(done["local"].signature)
+    _same_files(tmp_path / "local", tmp_path / "ray")
+    corpus = tmp_path / "home-ray" / "corpus"
+    assert corpus.is_dir()  # held while the generation is
+    del done
+    gc.collect()
+    assert not corpus.exists()

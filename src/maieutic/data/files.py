@@ -96,6 +96,16 @@ def _regular_file(path: Path) -> int:
     return fd
 
 
+def open_input(path: str | Path) -> Any:
+    """An input file opened for reading in binary, a piece at a time (no size limit:
+    for readers that never hold the whole file): a regular file only, noted as an
+    input of the current command."""
+    path = Path(path)
+    fd = _regular_file(path)
+    guard.note_input(path)
+    return os.fdopen(fd, "rb")
+
+
 def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
     """The bytes of an input file: a regular file only, at most ``limit`` bytes
     (default ``MAX_INPUT_BYTES``) counted as they are read, never trusting the size

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -88,20 +89,22 @@ def write_bytes(path: str | Path, data: bytes) -> None:
     _rename(_staged(path, data), path)
 
 
-def write_together(texts: dict[Path, str]) -> None:
+def write_together(texts: dict[Path, str | Iterable[str]]) -> None:
     """Write several files that belong together (an output and its ``.meta.json``) so
     that either all are replaced or none is: every file is written to a temporary file
     and flushed first — a full disk fails there, changing nothing — and only then are
-    they renamed into place. Standard output and special files are written as
+    they renamed into place. A text may come in pieces (``json_stream.json_chunks``),
+    written as they come. Standard output and special files are written as
     ``write_text`` writes them."""
     plain = {p: t for p, t in texts.items() if is_stdout(p) or not _replaceable(Path(p))}
     for path, text in plain.items():
-        write_text(path, text)
+        write_text(path, text if isinstance(text, str) else "".join(text))
     staged: list[tuple[str, Path]] = []
     try:
         for path, text in texts.items():
             if path not in plain:
-                staged.append((_staged(Path(path), text.encode("utf-8")), Path(path)))
+                data = text.encode("utf-8") if isinstance(text, str) else text
+                staged.append((_staged(Path(path), data), Path(path)))
     except BaseException:
         for tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
@@ -123,9 +126,10 @@ def _replaceable(path: Path) -> bool:
     return not path.is_symlink() and (not path.exists() or path.is_file())
 
 
-def _staged(path: Path, data: bytes) -> str:
-    """``data`` in a flushed temporary file beside ``path`` (its name returned), with
-    the mode ``path`` has or would get; a ``RunError`` when it cannot be written."""
+def _staged(path: Path, data: bytes | Iterable[str]) -> str:
+    """``data`` (bytes, or text in pieces) in a flushed temporary file beside ``path``
+    (its name returned), with the mode ``path`` has or would get; a ``RunError`` when
+    it cannot be written."""
     guard.check_output(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -142,7 +146,10 @@ def _staged(path: Path, data: bytes) -> str:
         raise RunError(f"cannot write: {exc.strerror}", where=str(path)) from None
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                _write_pieces(handle, data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
@@ -153,3 +160,16 @@ def _staged(path: Path, data: bytes) -> str:
         Path(tmp).unlink(missing_ok=True)
         raise
     return tmp
+
+
+def _write_pieces(handle: Any, pieces: Iterable[str]) -> None:
+    """Text in pieces, encoded and written about a megabyte at a time."""
+    buffered: list[str] = []
+    size = 0
+    for piece in pieces:
+        buffered.append(piece)
+        size += len(piece)
+        if size >= 1 << 20:
+            handle.write("".join(buffered).encode("utf-8"))
+            buffered, size = [], 0
+    handle.write("".join(buffered).encode("utf-8"))

@@ -146,11 +146,7 @@ def generate_on_ray(
     on_progress(done, len(keys))
     if todo:
         rows = [_input_row(i, keys[i], items[keys[i]]) for i in todo]
-        actor = {
-            "task": task, "spec": component.spec, "template": to_plain(io.with_items(data, {})),
-            "run_index": run_index, "env": worker_environment(),
-            "whole": _whole_input(component, io, data),
-        }  # fmt: skip
+        actor = actor_arguments(task, component, io, data, run_index)
         for shard in _finished_batches(rows, actor, options):
             if folder is not None:
                 write_shard(folder, shard)
@@ -160,6 +156,16 @@ def generate_on_ray(
             done += len(shard)
             on_progress(done, len(keys))
     return _merged_run(io, component, items, kept)
+
+
+def actor_arguments(task: str, component: Any, io: Any, data: Any, run_index: int) -> dict:
+    """What each actor is built with: the generator's spec, the input with no items
+    (each batch fills it), the run, the driver's environment, the whole-input context."""
+    return {
+        "task": task, "spec": component.spec, "template": to_plain(io.with_items(data, {})),
+        "run_index": run_index, "env": worker_environment(),
+        "whole": _whole_input(component, io, data),
+    }  # fmt: skip
 
 
 def _whole_input(component: Any, io: Any, data: Any) -> Any:
@@ -174,16 +180,27 @@ def _input_row(index: int, key: str, item: Any) -> dict[str, Any]:
     return {"index": index, "id": key, "item": json.dumps(to_plain(item), ensure_ascii=False)}
 
 
+def batch_rows(actor: dict, options: RayOptions) -> int:
+    """Rows per batch an actor generates at once (default: 8 × its concurrency)."""
+    return options.batch_rows or 8 * int(actor["spec"].args.get("concurrency") or 4)
+
+
 def _finished_batches(rows: list[dict], actor: dict, options: RayOptions) -> Iterator[list[dict]]:
     """The rows as the actors finish them, in input order, ``shard_rows`` at a time."""
     ray = start_ray(options.num_cpus)
-    batch_rows = options.batch_rows or 8 * int(actor["spec"].args.get("concurrency") or 4)
     # one block per batch: a block is one task, so an actor can take several at once
-    blocks = max(1, -(-len(rows) // batch_rows))
-    dataset = ray.data.from_items(rows, override_num_blocks=blocks).map_batches(
+    blocks = max(1, -(-len(rows) // batch_rows(actor, options)))
+    yield from actor_batches(ray.data.from_items(rows, override_num_blocks=blocks), actor, options)
+
+
+def actor_batches(source: Any, actor: dict, options: RayOptions) -> Iterator[list[dict]]:
+    """``source``'s rows (a Ray dataset: index, id, item) as the actors finish them, in
+    input order, ``shard_rows`` at a time."""
+    ray = start_ray(options.num_cpus)
+    dataset = source.map_batches(
         _GenerateBatch,
         fn_constructor_kwargs=actor,
-        batch_size=batch_rows,
+        batch_size=batch_rows(actor, options),
         batch_format="pandas",
         compute=ray.data.ActorPoolStrategy(size=options.actors),
         num_cpus=options.cpus_per_actor,

@@ -29,13 +29,27 @@ def shard_manifest(context: Any, component: Any, items: dict, run_index: int) ->
     an output (a run resumed with other speed settings still uses its shards), and the
     ids in input order (shards are matched to rows by position)."""
     arguments = {k: v for k, v in component.spec.to_json()["args"].items() if k not in SPEED_ONLY}
-    order = hashlib.sha256("\n".join(items).encode("utf-8")).hexdigest()
+    store = getattr(items, "store", None)  # a corpus: hashed from its store, never listed
+    order = store.ids_digest() if store is not None else _ids_digest(items)
     return {
         "signature": str(context.signature),
         "generator": json.loads(json.dumps(arguments, default=str)),
-        "ids": f"sha256:{order}",
+        "ids": order,
         "run": run_index + 1,
     }
+
+
+def _ids_digest(items: dict) -> str:
+    return "sha256:" + hashlib.sha256("\n".join(items).encode("utf-8")).hexdigest()
+
+
+def corpus_folder() -> Path:
+    """Where a corpus run keeps its scratch store: under maieutic's home (on disk,
+    where the caches are; the system's temporary folder may be memory), removed when
+    the run's ``Generation`` is dropped or the process ends."""
+    from maieutic.paths import maieutic_home
+
+    return maieutic_home() / "corpus"
 
 
 class Engine:
@@ -89,11 +103,20 @@ class Engine:
         from maieutic.engines.ray_generate import generate_on_ray
         from maieutic.engines.shards import shard_folder
 
-        manifest = shard_manifest(context, component, io.items(generation.data), run_index)
+        items = io.items(generation.data)
+        manifest = shard_manifest(context, component, items, run_index)
+        folder = shard_folder(Path(out), run_index) if out is not None else None
+        store = getattr(items, "store", None)
+        if store is not None:  # a corpus read into a store: never held whole
+            from maieutic.engines.ray_corpus import generate_corpus_on_ray
+
+            return generate_corpus_on_ray(
+                generation.task, component, generation.data, store, run_index=run_index,
+                folder=folder, manifest=manifest, options=self.options, on_progress=update,
+            )  # fmt: skip
         return generate_on_ray(
             generation.task, component, generation.data, run_index=run_index,
-            folder=shard_folder(Path(out), run_index) if out is not None else None,
-            manifest=manifest, options=self.options, on_progress=update,
+            folder=folder, manifest=manifest, options=self.options, on_progress=update,
         )  # fmt: skip
 
     def written(self, out: str | Path, run_index: int) -> None:

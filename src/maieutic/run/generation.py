@@ -19,7 +19,7 @@ from maieutic.generate.fanout import FanOutStats
 from maieutic.generate.protocol import GenerationRun
 from maieutic.registry import Spec
 from maieutic.run.components import build
-from maieutic.run.engine import Engine
+from maieutic.run.engine import Engine, corpus_folder
 from maieutic.run.frames import records_frame
 from maieutic.run.hooks import GeneratedPart, RecordContext, task_io
 from maieutic.run.inputs import described, is_path, refuse_generating_over
@@ -163,13 +163,25 @@ def _run_all(
             engine.written(out, k)
 
 
-def _input(task, data, limit, options, on_flags, strict) -> tuple[Any, list[Flag]]:
-    """The input, loaded and cut to ``limit``, and its flags (refused when ``strict``)."""
+def _corpus(engine: Engine, out: str | Path | None) -> Path | None:
+    """Where a corpus is streamed to (on Ray, with an output to write), else None."""
+    return corpus_folder() if engine.name == "ray" and out is not None else None
+
+
+def _input(task, data, limit, options, on_flags, strict, corpus) -> tuple[Any, list[Flag]]:
+    """The input, loaded and cut to ``limit`` (read a record at a time into a store in
+    the ``corpus`` folder, when given and the task can), and its flags (refused when
+    ``strict``)."""
     found = get_task(task)
     io = task_io(found)
-    loaded = io.read_generation_input(found, data) if is_path(data) else data
-    if limit:
-        loaded = io.first(loaded, limit)
+    if corpus is not None and is_path(data) and io.streams:
+        from maieutic.engines.corpus import CorpusStore
+
+        loaded = io.stream_input(found, data, CorpusStore(corpus), limit)
+    else:
+        loaded = io.read_generation_input(found, data) if is_path(data) else data
+        if limit:
+            loaded = io.first(loaded, limit)
     flags = io.input_flags(loaded, options)
     if on_flags:
         on_flags(flags)
@@ -218,7 +230,7 @@ def generate(
         raise DataError("out must be a path: the outputs get a .meta.json record beside them")
     refuse_generating_over(out, [data])
     io = task_io(get_task(task))
-    loaded, flags = _input(task, data, limit, options, on_flags, strict)
+    loaded, flags = _input(task, data, limit, options, on_flags, strict, _corpus(chosen, out))
     component, warnings = build("generator", task, generator, options)
     signature = component.signature(io.generator_input(loaded))
     recorded = chosen.provenance(provenance or _call_options(task, data, generator, options))

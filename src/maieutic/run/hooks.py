@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from maieutic.data.files import json_text, write_together
+from maieutic.data.files import write_together
 from maieutic.data.flags import Flag
+from maieutic.data.json_stream import json_chunks
 from maieutic.errors import DataError
 from maieutic.generate.protocol import GenerationRun
 from maieutic.records.generation import GenerationRecord
@@ -109,6 +110,15 @@ class TaskIO:
         """What the generator's ``generate`` is handed for the loaded input."""
         return data
 
+    streams: bool = False
+    """Whether ``stream_input`` can read the input a record at a time (corpus runs)."""
+
+    def stream_input(self, task: Task, path: str | Path, store: Any, limit: int | None) -> Any:
+        """The input read a record at a time into ``store`` (a ``CorpusStore``), the
+        first ``limit`` items only when given: what a Ray run over a corpus generates
+        for, never held in memory whole."""
+        raise DataError("this task's input cannot be read as a stream")
+
     def first(self, data: Any, n: int) -> Any:
         """The input cut to its first ``n`` items."""
         raise DataError("this task's input cannot be cut to its first items (limit)")
@@ -154,7 +164,10 @@ class TaskIO:
         for part in generation.parts:
             path = out.with_name(f"{out.stem}-{part.name}{out.suffix}") if part.name else out
             # the output and its record together: a full disk leaves neither half-done
-            write_together({path: json_text(part.output), meta_path(path): json_text(part.record)})
+            # in pieces: a corpus run's output is streamed from its store, never whole
+            write_together(
+                {path: json_chunks(part.output), meta_path(path): json_chunks(part.record)}
+            )
             written.append(path)
         return written
 

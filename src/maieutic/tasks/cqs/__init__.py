@@ -14,9 +14,10 @@ from maieutic.tasks.cqs import (  # noqa: F401
     selection,
     web_leaderboard,
 )
-from maieutic.tasks.cqs.data import check_not_references, load_cq_dataset, load_submission
+from maieutic.tasks.cqs.data import load_cq_dataset, load_submission
 from maieutic.tasks.cqs.evaluate import RUN_FIGURES, CQEvaluator
 from maieutic.tasks.cqs.scoring import MISSING, NAE
+from maieutic.tasks.cqs.submission_checks import check_not_references
 
 __all__ = ["MISSING", "NAE", "CQEvaluator"]
 

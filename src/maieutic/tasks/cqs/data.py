@@ -86,18 +86,15 @@ class CQDataset:
         Everything a result can depend on is in it: texts, references and labels, and
         the scheme labels (the template generator and scheme prompts read them).
         """
-        canonical = [
-            [
-                item.intervention_id,
-                item.intervention,
-                item.dataset,
-                list(item.schemes),
-                [[q.id, q.cq, q.label] for q in item.cqs],
-            ]
-            for _, item in sorted(self.interventions.items())
-        ]
+        canonical = [fingerprint_element(item) for _, item in sorted(self.interventions.items())]
         blob = json.dumps(canonical, ensure_ascii=False, separators=(",", ":"))
         return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def fingerprint_element(item: Intervention) -> list[Any]:
+    """One intervention's part of the dataset fingerprint (plain JSON)."""
+    references = [[q.id, q.cq, q.label] for q in item.cqs]
+    return [item.intervention_id, item.intervention, item.dataset, list(item.schemes), references]
 
 
 @dataclass(frozen=True)
@@ -211,44 +208,48 @@ def parse_cq_dataset(
     """Validate parsed records as a critical-questions dataset."""
     if not records:
         raise DataError("dataset holds no interventions", where=where)
-    interventions: dict[str, Intervention] = {}
     warnings: list[str] = []
-    for key, record in records.items():
-        if not isinstance(record, dict):
-            raise DataError(
-                f"{_path(key)}: expected an object, found {type_name(record)}", where=where
-            )
-        iid = _require(record, "intervention_id", str, where, key)
-        if iid != key:
-            raise DataError(
-                f"{_path(key, 'intervention_id')}: is {iid!r}, differs from its key", where
-            )
-        text = _require(record, "intervention", str, where, key)
-        if not text.strip():
-            raise DataError(f"{_path(key, 'intervention')}: empty text", where=where)
-        dataset_name = record.get("dataset", "")
-        if not isinstance(dataset_name, str):
-            raise DataError(f"{_path(key, 'dataset')}: expected a string", where=where)
-        schemes = record.get("schemes", [])
-        if not isinstance(schemes, list) or not all(isinstance(s, str) for s in schemes):
-            raise DataError(f"{_path(key, 'schemes')}: expected an array of strings", where)
-        raw_cqs = record.get("cqs", [] if not require_labels else None)
-        if raw_cqs is None:
-            raise DataError(f"{_path(key)}: missing field 'cqs'", where=where)
-        if not isinstance(raw_cqs, list):
-            raise DataError(
-                f"{_path(key, 'cqs')}: expected an array, found {type_name(raw_cqs)}", where
-            )
-        if require_labels and not raw_cqs:
-            raise DataError(f"{_path(key, 'cqs')}: no reference questions", where=where)
-        interventions[key] = Intervention(
-            intervention_id=iid,
-            intervention=text,
-            dataset=dataset_name,
-            schemes=tuple(schemes),
-            cqs=_references(key, raw_cqs, where, require_labels, warnings),
-        )
+    interventions = {
+        key: parse_intervention(key, record, where, require_labels, warnings)
+        for key, record in records.items()
+    }
     return CQDataset(interventions, source=where, warnings=warnings)
+
+
+def parse_intervention(
+    key: str, record: Any, where: str, require_labels: bool, warnings: list[str]
+) -> Intervention:
+    """One record of a dataset, validated (``warnings`` gets what is tolerated)."""
+    if not isinstance(record, dict):
+        raise DataError(f"{_path(key)}: expected an object, found {type_name(record)}", where=where)
+    iid = _require(record, "intervention_id", str, where, key)
+    if iid != key:
+        raise DataError(f"{_path(key, 'intervention_id')}: is {iid!r}, differs from its key", where)
+    text = _require(record, "intervention", str, where, key)
+    if not text.strip():
+        raise DataError(f"{_path(key, 'intervention')}: empty text", where=where)
+    dataset_name = record.get("dataset", "")
+    if not isinstance(dataset_name, str):
+        raise DataError(f"{_path(key, 'dataset')}: expected a string", where=where)
+    schemes = record.get("schemes", [])
+    if not isinstance(schemes, list) or not all(isinstance(s, str) for s in schemes):
+        raise DataError(f"{_path(key, 'schemes')}: expected an array of strings", where)
+    raw_cqs = record.get("cqs", [] if not require_labels else None)
+    if raw_cqs is None:
+        raise DataError(f"{_path(key)}: missing field 'cqs'", where=where)
+    if not isinstance(raw_cqs, list):
+        raise DataError(
+            f"{_path(key, 'cqs')}: expected an array, found {type_name(raw_cqs)}", where
+        )
+    if require_labels and not raw_cqs:
+        raise DataError(f"{_path(key, 'cqs')}: no reference questions", where=where)
+    return Intervention(
+        intervention_id=iid,
+        intervention=text,
+        dataset=dataset_name,
+        schemes=tuple(schemes),
+        cqs=_references(key, raw_cqs, where, require_labels, warnings),
+    )
 
 
 def load_cq_dataset(path: str | Path, *, require_labels: bool = True) -> CQDataset:
@@ -380,21 +381,3 @@ def load_submission(path: str | Path, name: str | None = None) -> Submission:
             Flag(str(path), json.dumps(key), "duplicate-key", "repeated key (the last is used)")
         )
     return submission
-
-
-def check_not_references(submission: Submission, dataset: CQDataset) -> None:
-    """Refuse a "submission" whose questions are the dataset's own reference questions:
-    the labelled dataset given in place of a submission (scoring it says nothing)."""
-    compared = [
-        (entry.cqs, dataset.interventions[key].cqs)
-        for key, entry in submission.entries.items()
-        if entry.cqs and key in dataset.interventions
-    ]
-    if compared and all(
-        [q.cq.strip() for q in mine] == [r.cq for r in refs] for mine, refs in compared
-    ):
-        raise DataError(
-            "its questions are the reference questions of --data: this is the labelled "
-            "dataset, not a submission — were --data and the submission swapped?",
-            where=submission.source,
-        )

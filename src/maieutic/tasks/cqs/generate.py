@@ -9,7 +9,7 @@ recorded (naming the generator that fell short: no model runs in the template on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -52,15 +52,15 @@ class ItemOutcome:
 
 def to_submission(outcomes: Sequence[ItemOutcome]) -> dict[str, Any]:
     """The official submission layout."""
-    return {
-        o.intervention_id: {
-            "intervention_id": o.intervention_id,
-            "cqs": MISSING_CQS
-            if o.questions is None
-            else [{"id": i, "cq": q} for i, q in enumerate(o.questions)],
-        }
-        for o in outcomes
-    }
+    return dict(submission_entries(outcomes))
+
+
+def submission_entries(outcomes: Iterable[ItemOutcome]) -> Iterator[tuple[str, Any]]:
+    """The submission's (id, entry) pairs, one outcome at a time."""
+    for o in outcomes:
+        listed = [{"id": i, "cq": q} for i, q in enumerate(o.questions or [])]
+        cqs = MISSING_CQS if o.questions is None else listed
+        yield o.intervention_id, {"intervention_id": o.intervention_id, "cqs": cqs}
 
 
 def select_three(

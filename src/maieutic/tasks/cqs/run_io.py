@@ -8,14 +8,19 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from maieutic.data.json_stream import object_from
+from maieutic.engines.corpus import CorpusStore
 from maieutic.generate.protocol import GenerationRun
 from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO
+from maieutic.tasks.cqs.corpus import stream_cq_dataset
 from maieutic.tasks.cqs.data import CQDataset, load_cq_dataset
-from maieutic.tasks.cqs.generate import ItemOutcome, to_submission
+from maieutic.tasks.cqs.generate import ItemOutcome, submission_entries
 
 
 class CQsIO(TaskIO):
     """Critical questions: a labelled dataset, one submission file each."""
+
+    streams = True
 
     def read_generation_input(self, task: Any, path: str | Path) -> CQDataset:
         """The interventions to generate for (labels not needed)."""
@@ -39,23 +44,44 @@ class CQsIO(TaskIO):
         """A "Missing CQs" outcome for an intervention whose generation raised."""
         return [ItemOutcome(key, None, reason)]
 
+    def stream_input(
+        self, task: Any, path: str | Path, store: CorpusStore, limit: int | None
+    ) -> CQDataset:
+        """The interventions read one at a time into ``store`` (a corpus run)."""
+        return stream_cq_dataset(path, store, limit=limit)
+
     def parts(
         self, run: GenerationRun, data: CQDataset, context: RecordContext
     ) -> list[GeneratedPart]:
-        """The submission and its record (as ``maieutic generate cqs`` writes them)."""
+        """The submission and its record (as ``maieutic generate cqs`` writes them);
+        a corpus run's are streamed from its store as they are written."""
+        outcomes = run.outcomes
         details = {
             "run": context.run_index + 1,
-            "n_interventions": len(run.outcomes),
-            "notes": {o.intervention_id: o.note for o in run.outcomes if getattr(o, "note", None)},
-            "rejected": {
-                o.intervention_id: o.rejected for o in run.outcomes if getattr(o, "rejected", None)
-            },
-            "candidates": {o.intervention_id: o.candidates for o in run.outcomes},
+            "n_interventions": len(outcomes),
+            "notes": object_from(
+                outcomes,
+                lambda: ((o.intervention_id, o.note) for o in outcomes if getattr(o, "note", None)),
+            ),
+            "rejected": object_from(
+                outcomes,
+                lambda: ((o.intervention_id, o.rejected) for o in outcomes if _rejected(o)),
+            ),
+            "candidates": object_from(
+                outcomes, lambda: ((o.intervention_id, o.candidates) for o in outcomes)
+            ),
         }
-        failed = {o.intervention_id: o.reason for o in run.outcomes if o.failed}
+        failed = object_from(
+            outcomes, lambda: ((o.intervention_id, o.reason) for o in outcomes if o.failed)
+        )
         record = context.record(run, details, warnings=run.warnings, failed=failed)
         name = f"run{context.run_index + 1}" if context.n_runs > 1 else ""
-        return [GeneratedPart(name, to_submission(run.outcomes), record)]
+        output = object_from(outcomes, lambda: submission_entries(outcomes))
+        return [GeneratedPart(name, output, record)]
+
+
+def _rejected(outcome: Any) -> Any:
+    return getattr(outcome, "rejected", None)
 
 
 IO = CQsIO()

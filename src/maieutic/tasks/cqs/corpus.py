@@ -1,0 +1,47 @@
+"""A critical-questions corpus read a record at a time into a ``CorpusStore`` (the Ray
+engine's corpus runs): each intervention validated as the whole-file reader validates
+it, kept on disk, and read back when a generator or writer asks for it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from maieutic.data.streaming import stream_keyed_records
+from maieutic.engines.codec import from_plain, to_plain
+from maieutic.engines.corpus import CorpusStore, StoredItems
+from maieutic.errors import DataError
+from maieutic.tasks.cqs.data import CQDataset, fingerprint_element, parse_intervention
+
+
+@dataclass
+class StoredCQDataset(CQDataset):
+    """A dataset whose interventions live in a ``CorpusStore`` (a ``StoredItems``
+    mapping), fingerprinted as the same dataset held in memory is."""
+
+    stored_fingerprint: str = ""
+
+    def fingerprint(self) -> str:
+        """The store's hash of the canonical interventions in id order: equal to
+        ``CQDataset.fingerprint`` for the same interventions."""
+        return self.stored_fingerprint or super().fingerprint()
+
+
+def stream_cq_dataset(
+    path: str | Path, store: CorpusStore, *, limit: int | None = None
+) -> StoredCQDataset:
+    """The interventions of ``path`` (JSON object, JSONL or Parquet; the first
+    ``limit`` only, when given) read one at a time into ``store``; labels not needed."""
+    warnings: list[str] = []
+    for where, key, record in stream_keyed_records(path, "intervention_id", limit):
+        item = parse_intervention(key, record, where, False, warnings)
+        store.add(where, key, to_plain(item), fingerprint_element(item))
+    store.close_input()
+    if not len(store):
+        raise DataError("dataset holds no interventions", where=str(path))
+    return StoredCQDataset(
+        StoredItems(store, from_plain),  # type: ignore[arg-type]
+        source=str(path),
+        warnings=warnings,
+        stored_fingerprint=store.fingerprint(),
+    )
