@@ -150,3 +150,41 @@ def test_files_that_are_not_utf8_are_refused(tmp_path, data, message):
     path.write_bytes(data)
     with pytest.raises(DataError, match=message):
         stream_cq_dataset(path, CorpusStore(tmp_path / "store"))
+
+
+def test_a_streamed_focus_corpus_holds_what_the_whole_file_reader_reads(focus_dir, tmp_path):
+    from maieutic.tasks.focus.corpus import stream_focus_arguments
+    from maieutic.tasks.focus.data import load_arguments
+    from maieutic.tasks.focus.write import to_jsonl
+
+    released = load_arguments(focus_dir / "dev_gold.csv")
+    lines = to_jsonl(released).splitlines()
+    flagged = [  # each of the reader's flags, the cross-label ones included
+        {"id": "z1", "argument": "Costs rose, so act.", "labels": [
+            {"type": "OSP", "span": "Costs rose"}, {"type": "NONE", "span": ""},
+            {"type": "Made-up type", "span": "act"}, {"type": "", "span": "so act"}]},
+        {"id": "z2", "argument": "A because B.", "labels": [
+            {"type": "OSP", "span": "A"}, {"type": "NONE", "span": ""},
+            {"type": "OSP", "span": "not in it"},
+            {"type": "OSP", "span": "B", "start": 0, "end": 1}]},
+    ]  # fmt: skip
+    lines += [json.dumps(record) for record in flagged]
+    random.Random(5).shuffle(lines)
+    path = tmp_path / "dev.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    whole = load_arguments(path)
+    streamed = stream_focus_arguments(path, CorpusStore(tmp_path / "store"))
+    assert list(streamed.items.items()) == list(whole.items.items())
+    assert streamed.fingerprint() == whole.fingerprint() != released.fingerprint()
+    assert len(whole.flags) >= 5
+    assert [(f.code, f.item) for f in streamed.flags] == [(f.code, f.item) for f in whole.flags]
+    assert streamed.warnings == whole.warnings
+
+
+def test_the_released_focus_csv_is_read_whole(focus_dir, tmp_path):
+    from maieutic.run.hooks import task_io
+    from maieutic.tasks import get_task
+
+    io = task_io(get_task("focus"))
+    store = CorpusStore(tmp_path / "store")
+    assert io.stream_input(get_task("focus"), focus_dir / "dev_gold.csv", store, None) is None

@@ -104,7 +104,8 @@ def test_the_default_install_does_not_pull_ray_and_the_extra_does():
     project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
     core = project["project"]["dependencies"]
     assert not [d for d in core if d.lower().startswith("ray")]
-    assert project["project"]["optional-dependencies"]["ray"] == ["ray[data]>=2.50"]
+    assert project["project"]["optional-dependencies"]["ray"] == ["ray[data]>=2.50", "ijson>=3.2"]
+    assert not [d for d in core if d.lower().startswith("ijson")]  # streaming needs the extra
 
 
 def test_the_ray_engine_without_ray_is_one_line(cli, monkeypatch, tmp_path):

@@ -318,3 +318,28 @@ def test_a_corpus_on_ray_is_streamed_through_a_store_and_writes_the_local_files(
     del done
     gc.collect()
     assert not corpus.exists()
+
+
+def test_a_focus_corpus_in_the_native_layout_is_streamed_on_ray_too(
+    ray_address, monkeypatch, tmp_path
+):
+    from maieutic.engines.ray_corpus import StoredOutcomes
+    from maieutic.tasks.focus.data import load_arguments
+    from maieutic.tasks.focus.write import to_jsonl
+
+    gold = SHARED / "focus" / "dev_gold.csv"
+    if not gold.exists():
+        pytest.skip(f"shared data not found at {gold}")
+    lines = to_jsonl(load_arguments(gold)).splitlines()[:9]
+    data = tmp_path / "arguments.jsonl"
+    data.write_text("\n".join(reversed(lines)) + "\n", encoding="utf-8")
+    with FakeOpenAIServer() as server:
+        done = {}
+        for engine in ("local", "ray"):
+            target = tmp_path / engine / "out.json"
+            options = {"llm": "fake", "base_url": server.base_url, "temperature": 0.0}
+            done[engine] = _generate(
+                monkeypatch, tmp_path, engine, "focus", data, target, **options
+            )
+    assert isinstance(done["ray"].runs[0].outcomes, StoredOutcomes)
+    _same_files(tmp_path / "local", tmp_path / "ray")

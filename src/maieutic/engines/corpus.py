@@ -234,3 +234,48 @@ class _Values(_Pairs):
 
     def __iter__(self) -> Iterator[Any]:  # type: ignore[override]
         return (self.mapping.decode(v) for _, _, v in self.mapping.store.items())
+
+
+class PairsMapping(Mapping):
+    """A read-only mapping whose (key, value) pairs come from ``pairs()``, called anew
+    each time it is iterated: made from a corpus run's outcomes, never held whole.
+    A lookup by key scans; it is meant to be iterated."""
+
+    def __init__(self, pairs: Callable[[], Iterator[tuple[str, Any]]]) -> None:
+        self.pairs = pairs
+
+    def __getitem__(self, key: str) -> Any:
+        for found, value in self.pairs():
+            if found == key:
+                return value
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key, _ in self.pairs())
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.pairs())
+
+    def items(self) -> Any:
+        return _Iterated(self.pairs)
+
+    def values(self) -> Any:
+        return _Iterated(lambda: (value for _, value in self.pairs()))
+
+
+class _Iterated:
+    def __init__(self, source: Callable[[], Iterator[Any]]) -> None:
+        self.source = source
+
+    def __iter__(self) -> Iterator[Any]:
+        return self.source()
+
+
+def mapping_from(
+    source: Any, pairs: Callable[[], Iterator[tuple[str, Any]]]
+) -> dict[str, Any] | PairsMapping:
+    """The mapping of ``pairs()``: read again at each use when ``source`` (the
+    outcomes they are made from) is a corpus run's (``streamed``), a dict otherwise."""
+    if getattr(source, "streamed", False):
+        return PairsMapping(pairs)
+    return dict(pairs())

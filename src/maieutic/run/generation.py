@@ -174,11 +174,12 @@ def _input(task, data, limit, options, on_flags, strict, corpus) -> tuple[Any, l
     ``strict``)."""
     found = get_task(task)
     io = task_io(found)
+    loaded = None
     if corpus is not None and is_path(data) and io.streams:
         from maieutic.engines.corpus import CorpusStore
 
         loaded = io.stream_input(found, data, CorpusStore(corpus), limit)
-    else:
+    if loaded is None:  # in memory (not a corpus run, or a layout read whole)
         loaded = io.read_generation_input(found, data) if is_path(data) else data
         if limit:
             loaded = io.first(loaded, limit)

@@ -116,7 +116,7 @@ class TaskIO:
     def stream_input(self, task: Task, path: str | Path, store: Any, limit: int | None) -> Any:
         """The input read a record at a time into ``store`` (a ``CorpusStore``), the
         first ``limit`` items only when given: what a Ray run over a corpus generates
-        for, never held in memory whole."""
+        for, never held in memory whole. None when this file's layout is read whole."""
         raise DataError("this task's input cannot be read as a stream")
 
     def first(self, data: Any, n: int) -> Any:

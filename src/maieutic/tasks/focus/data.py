@@ -53,7 +53,7 @@ MAX_ARGUMENT_CHARS = 200_000
 ROLES = ("gold", "predictions")
 
 
-class _Reader:
+class Reader:
     """Collects flags while one file is read."""
 
     def __init__(self, source: str) -> None:
@@ -104,7 +104,7 @@ class _Reader:
         ]
 
 
-def _category(reader: _Reader, value: str, at: str, item_id: str) -> str | None:
+def _category(reader: Reader, value: str, at: str, item_id: str) -> str | None:
     value = value.strip()
     if not value:
         return None
@@ -215,7 +215,7 @@ def _load_csv(path: Path, role: str, require_labels: bool = True) -> FocusSet:
         hint = " (is this a gold file? give it as --gold)" if "FSQType1" in header else ""
         raise DataError(f"every Predicted_* cell is empty{hint}", where=str(path))
     category_column = "category" if "category" in header else "Categories"
-    reader = _Reader(str(path))
+    reader = Reader(str(path))
     items: dict[str, FocusItem] = {}
     for number, row in enumerate(rows, start=1):
         item_id = row.get("id", "").strip() or str(number)
@@ -238,24 +238,29 @@ def _load_csv(path: Path, role: str, require_labels: bool = True) -> FocusSet:
     return FocusSet(items, str(path), path.stem, reader.flags, reader.warnings(), "csv")
 
 
-def _check_none_mixed(reader: _Reader, items: dict[str, FocusItem]) -> None:
+def _check_none_mixed(reader: Reader, items: dict[str, FocusItem]) -> None:
     for item in items.values():
-        types = [label.type for label in item.labels if label.type != UNTYPED]
-        if NONE_ID in types and len(set(types)) > 1:
-            reader.flag(
-                item.id,
-                "none-with-types",
-                "None of the Above beside other types "
-                "(scored as predicted, as a multi-label binarizer does)",
-                item.id,
-            )
-        if len(item.labels) > 2:
-            reader.flag(
-                item.id,
-                "more-than-two-types",
-                f"{len(item.labels)} types (the task allows two); all are scored",
-                item.id,
-            )
+        check_types(reader, item)
+
+
+def check_types(reader: Reader, item: FocusItem) -> None:
+    """Flag None of the Above beside other types, and more than two types."""
+    types = [label.type for label in item.labels if label.type != UNTYPED]
+    if NONE_ID in types and len(set(types)) > 1:
+        reader.flag(
+            item.id,
+            "none-with-types",
+            "None of the Above beside other types "
+            "(scored as predicted, as a multi-label binarizer does)",
+            item.id,
+        )
+    if len(item.labels) > 2:
+        reader.flag(
+            item.id,
+            "more-than-two-types",
+            f"{len(item.labels)} types (the task allows two); all are scored",
+            item.id,
+        )
 
 
 def _string(record: dict, key: str, where: str, *, required: bool = True) -> str | None:
@@ -268,7 +273,7 @@ def _string(record: dict, key: str, where: str, *, required: bool = True) -> str
 
 
 def _native_label(
-    reader: _Reader, item_id: str, argument: str, raw: Any, where: str
+    reader: Reader, item_id: str, argument: str, raw: Any, where: str
 ) -> SpanLabel | None:
     if not isinstance(raw, dict):
         raise DataError(f"{where}: expected an object, found {type_name(raw)}")
@@ -293,32 +298,35 @@ def _load_native(path: Path) -> FocusSet:
     records = read_keyed_records(path, "id", expected="a FOCUS file")
     if not records:
         raise DataError("no rows: the file holds no arguments", where=str(path))
-    reader = _Reader(str(path))
-    items: dict[str, FocusItem] = {}
-    for key, record in records.items():
-        where = f"{path}: {key!r}"
-        if not isinstance(record, dict):
-            raise DataError(f"{where}: expected an object, found {type_name(record)}")
-        argument = _string(record, "argument", where) or ""
-        if not argument.strip():
-            raise DataError(f"{where}.argument: empty")
-        if len(argument) > MAX_ARGUMENT_CHARS:
-            raise DataError(f"{where}.argument: {len(argument)} characters")
-        category = _category(
-            reader, _string(record, "category", where, required=False) or "", f"{key}.category", key
-        )
-        raw_labels = record.get("labels", [])
-        if not isinstance(raw_labels, list):
-            raise DataError(f"{where}.labels: expected an array, found {type_name(raw_labels)}")
-        labels, annotations = [], []
-        for index, raw in enumerate(raw_labels):
-            label = _native_label(reader, key, argument, raw, f"{key}.labels[{index}]")
-            if label:
-                (annotations if label.annotator else labels).append(label)
-        topic = _string(record, "topic", where, required=False)
-        items[key] = FocusItem(key, argument, category, tuple(labels), tuple(annotations), topic)
+    reader = Reader(str(path))
+    items = {key: native_item(reader, path, key, record) for key, record in records.items()}
     _check_none_mixed(reader, items)
     return FocusSet(items, str(path), path.stem, reader.flags, reader.warnings(), "jsonl")
+
+
+def native_item(reader: Reader, path: Path, key: str, record: Any) -> FocusItem:
+    """One native record, validated (``reader`` collects its flags)."""
+    where = f"{path}: {key!r}"
+    if not isinstance(record, dict):
+        raise DataError(f"{where}: expected an object, found {type_name(record)}")
+    argument = _string(record, "argument", where) or ""
+    if not argument.strip():
+        raise DataError(f"{where}.argument: empty")
+    if len(argument) > MAX_ARGUMENT_CHARS:
+        raise DataError(f"{where}.argument: {len(argument)} characters")
+    category = _category(
+        reader, _string(record, "category", where, required=False) or "", f"{key}.category", key
+    )
+    raw_labels = record.get("labels", [])
+    if not isinstance(raw_labels, list):
+        raise DataError(f"{where}.labels: expected an array, found {type_name(raw_labels)}")
+    labels, annotations = [], []
+    for index, raw in enumerate(raw_labels):
+        label = _native_label(reader, key, argument, raw, f"{key}.labels[{index}]")
+        if label:
+            (annotations if label.annotator else labels).append(label)
+    topic = _string(record, "topic", where, required=False)
+    return FocusItem(key, argument, category, tuple(labels), tuple(annotations), topic)
 
 
 def load_focus(path: str | Path, role: str = "gold", *, require_labels: bool = True) -> FocusSet:

@@ -3,10 +3,11 @@ outcomes into a prediction set (written as JSONL and as the released CSV layout)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from maieutic.engines.corpus import mapping_from
 from maieutic.generate.protocol import GenerationRun
 from maieutic.registry import Spec
 from maieutic.signature import Signature
@@ -47,10 +48,13 @@ class FocusOutcome:
 def to_prediction_set(outcomes: Sequence[FocusOutcome], dataset: FocusSet, name: str) -> FocusSet:
     """The predictions as a ``FocusSet`` keyed like ``dataset`` (a failed argument has
     no labels: None of the Above)."""
-    items = {
-        o.id: replace(dataset.items[o.id], labels=tuple(o.labels), annotations=()) for o in outcomes
-    }
-    return FocusSet(items, source=name, name=name, layout="jsonl")
+    items = mapping_from(outcomes, lambda: _predicted(outcomes, dataset))
+    return FocusSet(items, source=name, name=name, layout="jsonl")  # type: ignore[arg-type]
+
+
+def _predicted(outcomes: Iterable[FocusOutcome], dataset: FocusSet) -> Iterator[tuple[str, Any]]:
+    for o in outcomes:
+        yield o.id, replace(dataset.items[o.id], labels=tuple(o.labels), annotations=())
 
 
 def focus_signature(generator: str, dataset: FocusSet, spec: Spec, **fields: Any) -> Signature:

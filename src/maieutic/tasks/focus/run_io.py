@@ -8,13 +8,16 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from maieutic.data.files import json_text, write_together
+from maieutic.data.files import write_together
+from maieutic.data.json_stream import json_chunks, object_from
+from maieutic.engines.corpus import CorpusStore
 from maieutic.generate.protocol import GenerationRun
 from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO, meta_path
+from maieutic.tasks.focus.corpus import stream_focus_arguments, streams
 from maieutic.tasks.focus.data import load_arguments
 from maieutic.tasks.focus.generate import FocusOutcome, to_prediction_set
 from maieutic.tasks.focus.type_labels import FocusSet
-from maieutic.tasks.focus.write import to_jsonl, to_released_csv
+from maieutic.tasks.focus.write import jsonl_pieces, released_csv_pieces
 
 PREDICTIONS = "predictions"
 """The name of generated predictions until they are written (then: the file's stem)."""
@@ -34,6 +37,15 @@ class FocusIO(TaskIO):
     def read_generation_input(self, task: Any, path: str | Path) -> FocusSet:
         """The arguments to generate for (a category restricts the types to its two)."""
         return load_arguments(path)
+
+    streams = True
+
+    def stream_input(
+        self, task: Any, path: str | Path, store: CorpusStore, limit: int | None
+    ) -> FocusSet | None:
+        """Native files read one argument at a time into ``store`` (a corpus run);
+        None for the released CSV, which is read whole."""
+        return stream_focus_arguments(path, store, limit=limit) if streams(path) else None
 
     def first(self, data: FocusSet, n: int) -> FocusSet:
         """The first ``n`` arguments."""
@@ -57,11 +69,12 @@ class FocusIO(TaskIO):
         self, run: GenerationRun, data: FocusSet, context: RecordContext
     ) -> list[GeneratedPart]:
         """The prediction set and its record (as ``maieutic generate focus`` writes them)."""
+        outcomes = run.outcomes
         details = {
-            "n_arguments": len(run.outcomes),
-            "outcomes": {o.id: o.to_json() for o in run.outcomes},
+            "n_arguments": len(outcomes),
+            "outcomes": object_from(outcomes, lambda: ((o.id, o.to_json()) for o in outcomes)),
         }
-        failed = {o.id: o.failure for o in run.outcomes if o.failed}
+        failed = object_from(outcomes, lambda: ((o.id, o.failure) for o in outcomes if o.failed))
         record = context.record(run, details, warnings=run.warnings, failed=failed)
         name = f"run{context.run_index + 1}" if context.n_runs > 1 else ""
         return [GeneratedPart(name, to_prediction_set(run.outcomes, data, PREDICTIONS), record)]
@@ -74,13 +87,14 @@ class FocusIO(TaskIO):
             target = out.with_name(f"{out.stem}-{part.name}{out.suffix}") if part.name else out
             jsonl, csv_path = output_paths(target)
             predictions = to_prediction_set(run.outcomes, generation.data, jsonl.stem)
-            csv_text = to_released_csv(predictions, predictions=True, gold=generation.data)
-            # the three files together: a full disk leaves none of them half-done
+            csv_text = released_csv_pieces(predictions, predictions=True, gold=generation.data)
+            # the three files together: a full disk leaves none of them half-done; in
+            # pieces, since a corpus run's predictions are read from its store
             write_together(
                 {
-                    jsonl: to_jsonl(predictions),
+                    jsonl: jsonl_pieces(predictions),
                     csv_path: csv_text,
-                    meta_path(jsonl): json_text(part.record),
+                    meta_path(jsonl): json_chunks(part.record),
                 }
             )
             written += [jsonl, csv_path]

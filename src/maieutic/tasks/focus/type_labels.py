@@ -91,16 +91,12 @@ class FocusSet:
     def fingerprint(self) -> str:
         """A content hash: equal for the same data read from CSV or JSONL (ids, texts,
         categories, every label with its span and annotator)."""
-        canonical = [
-            [
-                item.id,
-                item.argument,
-                item.category,
-                sorted(
-                    [x.type, x.text, x.annotator or ""] for x in (*item.labels, *item.annotations)
-                ),
-            ]
-            for _, item in sorted(self.items.items())
-        ]
+        canonical = [fingerprint_element(item) for _, item in sorted(self.items.items())]
         blob = json.dumps(canonical, ensure_ascii=False, separators=(",", ":"))
         return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def fingerprint_element(item: FocusItem) -> list:
+    """One argument's part of the fingerprint (plain JSON)."""
+    labels = sorted([x.type, x.text, x.annotator or ""] for x in (*item.labels, *item.annotations))
+    return [item.id, item.argument, item.category, labels]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 from maieutic.data.files import write_text
@@ -23,7 +24,12 @@ from maieutic.tasks.focus.typology import NONE_ID, NULL_SPAN, typology
 
 def to_jsonl(focus: FocusSet) -> str:
     """The native form: one argument per line, annotators' labels after the gold ones."""
-    lines = []
+    return "".join(jsonl_pieces(focus))
+
+
+def jsonl_pieces(focus: FocusSet) -> Iterator[str]:
+    """``to_jsonl``'s text a line at a time (an empty set is one newline)."""
+    empty = True
     for item in focus.items.values():
         record: dict = {"id": item.id, "argument": item.argument}
         if item.category:
@@ -31,8 +37,10 @@ def to_jsonl(focus: FocusSet) -> str:
         if item.topic:
             record["topic"] = item.topic
         record["labels"] = [label.to_json() for label in (*item.labels, *item.annotations)]
-        lines.append(json.dumps(record, ensure_ascii=False))
-    return "\n".join(lines) + "\n"
+        empty = False
+        yield json.dumps(record, ensure_ascii=False) + "\n"
+    if empty:
+        yield "\n"
 
 
 def slotted(item: FocusItem) -> list[SpanLabel | None]:
@@ -79,6 +87,13 @@ def to_released_csv(focus: FocusSet, *, predictions: bool, gold: FocusSet | None
     the ``Predicted_*`` columns and the predicted questions. An ``id`` column comes last
     so that ids survive a round trip (readers of the released layout ignore it).
     """
+    return "".join(released_csv_pieces(focus, predictions=predictions, gold=gold))
+
+
+def released_csv_pieces(
+    focus: FocusSet, *, predictions: bool, gold: FocusSet | None = None
+) -> Iterator[str]:
+    """``to_released_csv``'s text a few rows at a time."""
     header = ["Argument", "category", *GOLD_COLUMNS]
     header += (
         [*PREDICTED_COLUMNS, *PREDICTED_QUESTION_COLUMNS]
@@ -89,7 +104,7 @@ def to_released_csv(focus: FocusSet, *, predictions: bool, gold: FocusSet | None
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
-    for item in focus.items.values():
+    for n, item in enumerate(focus.items.values()):
         if predictions:
             gold_item = gold.items.get(item.id) if gold else None
             gold_cells, _ = _cells(gold_item)
@@ -99,7 +114,11 @@ def to_released_csv(focus: FocusSet, *, predictions: bool, gold: FocusSet | None
             cells, questions = _cells(item)
             row = [*cells, *questions]
         writer.writerow([item.argument, item.category or "", *row, item.id])
-    return out.getvalue()
+        if n % 1000 == 999:
+            yield out.getvalue()
+            out.seek(0)
+            out.truncate()
+    yield out.getvalue()
 
 
 def annotator_csvs(focus: FocusSet) -> dict[str, str]:
