@@ -103,32 +103,16 @@ def _tsv(header: list[str], rows: list[list]) -> bytes:
 
 
 def _compqa_humans() -> bytes:
-    header = [
-        "object1",
-        "object2",
-        "aspect",
-        "comparison",
-        "score",
-        *[f"C{i}" for i in range(1, 16)],
-        "filename",
-    ]
-    rows = [
-        [
-            a["object1"],
-            "tea",
-            "",
-            a["comparison"],
-            "0",
-            *[(i + c + 1) % 2 for c in range(1, 16)],
-            COMPQA_NAME,
-        ]
-        for i, a in enumerate(_compqa_answers())
-    ]
-    return _tsv(header, rows)
+    return _compqa_ratings([f"C{i}" for i in range(1, 16)], shift=1)
 
 
 def _compqa_annotator(shift: int) -> bytes:
-    header = ["object1", "object2", "aspect", "comparison", "score", *COMPQA_CRITERIA, "filename"]
+    return _compqa_ratings(list(COMPQA_CRITERIA), shift)
+
+
+def _compqa_ratings(criteria: list[str], shift: int) -> bytes:
+    """A ratings TSV of the answers: one 0/1 column per criterion, varied by ``shift``."""
+    header = ["object1", "object2", "aspect", "comparison", "score", *criteria, "filename"]
     rows = [
         [
             a["object1"],

@@ -238,11 +238,7 @@ def _keyed(
     """``{id: record}`` from (where, record) pairs, each record keyed by ``id_field``."""
     keyed: dict[str, Any] = {}
     for where, record in records:
-        if not isinstance(record, dict):
-            raise DataError(f"expected a JSON object, found {type_name(record)}", where=where)
-        key = record.get(id_field)
-        if not isinstance(key, str) or not key:
-            raise DataError(f"missing or empty string field {id_field!r}", where=where)
+        key = record_key(record, id_field, where)
         if key in keyed:
             if duplicates is None:
                 raise DataError(f"duplicate {id_field} {key!r}", where=where)
@@ -250,6 +246,17 @@ def _keyed(
         keyed[key] = record
     _check_kind(keyed, expected, where_file)
     return keyed
+
+
+def record_key(record: Any, id_field: str, where: str) -> str:
+    """The id a JSONL or Parquet record carries in ``id_field`` (a ``DataError`` when
+    the record is no object or the id no non-empty string)."""
+    if not isinstance(record, dict):
+        raise DataError(f"expected a JSON object, found {type_name(record)}", where=where)
+    key = record.get(id_field)
+    if not isinstance(key, str) or not key:
+        raise DataError(f"missing or empty string field {id_field!r}", where=where)
+    return key
 
 
 def is_parquet(path: Path) -> bool:

@@ -24,7 +24,7 @@ from maieutic.data.files import (
     is_jsonl,
     is_parquet,
     open_input,
-    type_name,
+    record_key,
 )
 from maieutic.errors import DataError
 
@@ -49,12 +49,7 @@ def _keyed(
     records: Iterator[tuple[str, Any]], id_field: str
 ) -> Iterator[tuple[str, str, dict[str, Any]]]:
     for where, record in records:
-        if not isinstance(record, dict):
-            raise DataError(f"expected a JSON object, found {type_name(record)}", where=where)
-        key = record.get(id_field)
-        if not isinstance(key, str) or not key:
-            raise DataError(f"missing or empty string field {id_field!r}", where=where)
-        yield where, key, record
+        yield where, record_key(record, id_field, where), record
 
 
 def _checked_start(handle: Any, where: str) -> bytes:

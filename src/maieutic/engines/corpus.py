@@ -22,11 +22,12 @@ import shutil
 import sqlite3
 import tempfile
 import weakref
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from maieutic.data import guard
+from maieutic.engines.codec import to_plain
 from maieutic.errors import DataError
 
 _SCHEMA = """
@@ -72,9 +73,23 @@ class CorpusStore:
             raise DataError("text holds a lone surrogate (not UTF-8)", where=where) from None
         self._count += 1
 
-    def close_input(self) -> None:
-        """Every item is in: commit them."""
+    def fill(
+        self,
+        records: Iterable[tuple[str, str, Any]],
+        parse: Callable[[str, str, Any], Any],
+        canonical: Callable[[Any], Any],
+        where: str,
+        empty: str,
+    ) -> None:
+        """Every (where, id, record) read, parsed into a task item by ``parse`` and
+        added with its fingerprint form ``canonical(item)``; an input with no item is
+        the error ``empty`` naming ``where``."""
+        for at, key, record in records:
+            item = parse(at, key, record)
+            self.add(at, key, to_plain(item), canonical(item))
         self._db.execute("COMMIT")
+        if not self._count:
+            raise DataError(empty, where=where)
 
     def __len__(self) -> int:
         return self._count
@@ -210,30 +225,10 @@ class StoredItems(Mapping):
         return (dict, (list(self.items()),))
 
     def items(self) -> Any:  # one query, not one per key
-        return _Pairs(self)
+        return _Iterated(lambda: ((k, self.decode(v)) for _, k, v in self.store.items()), self)
 
     def values(self) -> Any:
-        return _Values(self)
-
-
-class _Pairs:
-    """The pairs, read in one query each time they are iterated."""
-
-    def __init__(self, mapping: StoredItems) -> None:
-        self.mapping = mapping
-
-    def __iter__(self) -> Iterator[tuple[str, Any]]:
-        return ((k, self.mapping.decode(v)) for _, k, v in self.mapping.store.items())
-
-    def __len__(self) -> int:
-        return len(self.mapping)
-
-
-class _Values(_Pairs):
-    """The items, read in one query each time they are iterated."""
-
-    def __iter__(self) -> Iterator[Any]:  # type: ignore[override]
-        return (self.mapping.decode(v) for _, _, v in self.mapping.store.items())
+        return _Iterated(lambda: (self.decode(v) for _, _, v in self.store.items()), self)
 
 
 class PairsMapping(Mapping):
@@ -257,18 +252,23 @@ class PairsMapping(Mapping):
         return sum(1 for _ in self.pairs())
 
     def items(self) -> Any:
-        return _Iterated(self.pairs)
+        return _Iterated(self.pairs, self)
 
     def values(self) -> Any:
-        return _Iterated(lambda: (value for _, value in self.pairs()))
+        return _Iterated(lambda: (value for _, value in self.pairs()), self)
 
 
 class _Iterated:
-    def __init__(self, source: Callable[[], Iterator[Any]]) -> None:
-        self.source = source
+    """A mapping's items or values, read afresh each time they are iterated."""
+
+    def __init__(self, source: Callable[[], Iterator[Any]], mapping: Mapping) -> None:
+        self.source, self.mapping = source, mapping
 
     def __iter__(self) -> Iterator[Any]:
         return self.source()
+
+    def __len__(self) -> int:
+        return len(self.mapping)
 
 
 def mapping_from(

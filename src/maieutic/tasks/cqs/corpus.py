@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from maieutic.data.streaming import stream_keyed_records
-from maieutic.engines.codec import from_plain, to_plain
+from maieutic.engines.codec import from_plain
 from maieutic.engines.corpus import CorpusStore, StoredItems
-from maieutic.errors import DataError
 from maieutic.tasks.cqs.data import CQDataset, fingerprint_element, parse_intervention
 
 
@@ -33,12 +32,13 @@ def stream_cq_dataset(
     """The interventions of ``path`` (JSON object, JSONL or Parquet; the first
     ``limit`` only, when given) read one at a time into ``store``; labels not needed."""
     warnings: list[str] = []
-    for where, key, record in stream_keyed_records(path, "intervention_id", limit):
-        item = parse_intervention(key, record, where, False, warnings)
-        store.add(where, key, to_plain(item), fingerprint_element(item))
-    store.close_input()
-    if not len(store):
-        raise DataError("dataset holds no interventions", where=str(path))
+    store.fill(
+        stream_keyed_records(path, "intervention_id", limit),
+        lambda where, key, record: parse_intervention(key, record, where, False, warnings),
+        fingerprint_element,
+        str(path),
+        "dataset holds no interventions",
+    )
     return StoredCQDataset(
         StoredItems(store, from_plain),  # type: ignore[arg-type]
         source=str(path),

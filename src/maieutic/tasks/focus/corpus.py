@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from maieutic.data.files import is_jsonl, is_parquet
 from maieutic.data.streaming import stream_keyed_records
-from maieutic.engines.codec import from_plain, to_plain
+from maieutic.engines.codec import from_plain
 from maieutic.engines.corpus import CorpusStore, StoredItems
-from maieutic.errors import DataError
 from maieutic.tasks.focus.data import Reader, check_types, native_item
-from maieutic.tasks.focus.type_labels import FocusSet, fingerprint_element
+from maieutic.tasks.focus.type_labels import FocusItem, FocusSet, fingerprint_element
 
 
 @dataclass
@@ -43,13 +43,16 @@ def stream_focus_arguments(
     at a time into ``store``; labels kept when present, as ``load_arguments`` keeps them."""
     path = Path(path)
     reader, types = Reader(str(path)), Reader(str(path))
-    for where, key, record in stream_keyed_records(path, "id", limit):
+
+    def parse(where: str, key: str, record: Any) -> FocusItem:
         item = native_item(reader, path, key, record)
         check_types(types, item)  # flagged after the per-record flags, as a whole read does
-        store.add(where, key, to_plain(item), fingerprint_element(item))
-    store.close_input()
-    if not len(store):
-        raise DataError("no rows: the file holds no arguments", where=str(path))
+        return item
+
+    records = stream_keyed_records(path, "id", limit)
+    store.fill(
+        records, parse, fingerprint_element, str(path), "no rows: the file holds no arguments"
+    )
     return StoredFocusSet(
         StoredItems(store, from_plain),  # type: ignore[arg-type]
         str(path),
