@@ -8,8 +8,7 @@ a person, value judgements); each is recognised from the clause's words and synt
 from __future__ import annotations
 
 import re
-
-from spacy.tokens import Span, Token
+from typing import TYPE_CHECKING
 
 from maieutic.language.clause_syntax import (
     is_figure,
@@ -18,6 +17,9 @@ from maieutic.language.clause_syntax import (
     tense_of,
 )
 from maieutic.language.restate import render
+
+if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
+    from spacy.tokens import Span, Token
 
 KINDS = (
     "inference",

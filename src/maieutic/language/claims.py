@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-
-from spacy.tokens import Doc, Span, Token
+from typing import TYPE_CHECKING
 
 from maieutic.language import syntax
 from maieutic.language.claim_kinds import (
@@ -57,6 +56,9 @@ from maieutic.language.restate import (
     render,
     speaker_reference,
 )
+
+if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
+    from spacy.tokens import Doc, Span, Token
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-
-from spacy.tokens import Token
+from typing import TYPE_CHECKING
 
 from maieutic.language import syntax
 from maieutic.language.clause_syntax import (
@@ -20,6 +19,9 @@ from maieutic.language.clause_syntax import (
     subject_of,
 )
 from maieutic.language.restate import third_person_singular
+
+if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
+    from spacy.tokens import Token
 
 MIN_CONTENT_WORDS = 2
 """A claim with fewer content words ("we need heart") says too little to challenge."""

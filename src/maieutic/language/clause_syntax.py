@@ -10,8 +10,11 @@ the question alone could resolve).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from spacy.tokens import Span, Token
+if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
+    from spacy.tokens import Span, Token
+
 
 REPORTING = {
     "think", "believe", "say", "mean", "know", "feel", "guess", "suppose", "argue",

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from spacy.tokens import Token
+if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
+    from spacy.tokens import Token
+
 
 _CLITIC = {"'s", "'re", "'ve", "'ll", "'d", "'m", "n't", "’s", "’re", "’ve", "’ll", "’d", "’m"}
 _FULL_FORMS = {"'m": "am", "'re": "are", "'ve": "have", "'ll": "will", "'d": "would"}

@@ -28,12 +28,15 @@ import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import sparse
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from maieutic.embed.store import EmbeddingStore, embed_texts
+
+if TYPE_CHECKING:
+    from sklearn.feature_extraction.text import TfidfVectorizer
 
 WH_CLASSES = ("what", "why", "how", "when|where", "who|which|whose", "aux", "other")
 _AUX = {
@@ -87,6 +90,10 @@ def dense_version(version: str) -> str:
 
 
 def _vectorizer(vocabulary=None) -> TfidfVectorizer:
+    # imported here: scikit-learn takes about a second to load, and every command that
+    # can use a learned scorer imports this module, `--help` included
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
     return TfidfVectorizer(
         ngram_range=(1, 2), min_df=NGRAM_MIN_QUESTIONS, sublinear_tf=True, vocabulary=vocabulary
     )

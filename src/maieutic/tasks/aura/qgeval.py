@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from sklearn.metrics import roc_auc_score
 
 from maieutic.data.files import read_text
 from maieutic.errors import DataError
@@ -92,6 +91,8 @@ def _system_rankings(per_system, names, key: str) -> float | None:
 def _auc_unanswerable(unanswerable: list[bool], scores: list[float]) -> float | None:
     if any(unanswerable) and not all(unanswerable):
         # a low score should flag an unanswerable question
+        from sklearn.metrics import roc_auc_score  # a second to import: only when used
+
         return float(roc_auc_score(unanswerable, -np.asarray(scores)))
     return None
 

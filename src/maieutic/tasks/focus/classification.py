@@ -22,8 +22,6 @@ import warnings
 from collections.abc import Sequence
 
 import numpy as np
-from sklearn.metrics import precision_recall_fscore_support
-from sklearn.preprocessing import MultiLabelBinarizer
 
 from maieutic.tasks.focus.type_labels import FocusItem
 from maieutic.tasks.focus.typology import NONE_ID, typology
@@ -46,6 +44,11 @@ def predicted_types(item: FocusItem, category: str | None, mode: str) -> frozens
 def _scores(
     gold: Sequence[frozenset[str]], predicted: Sequence[frozenset[str]], classes: list[str]
 ) -> dict:
+    # scikit-learn takes about a second to import: only when scores are computed, so
+    # that `--help` and every bad-input refusal stay quick
+    from sklearn.metrics import precision_recall_fscore_support
+    from sklearn.preprocessing import MultiLabelBinarizer
+
     binarizer = MultiLabelBinarizer(classes=classes)
     with warnings.catch_warnings():
         # without the None class, sets holding it have a class outside the list:
