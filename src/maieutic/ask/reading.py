@@ -32,7 +32,7 @@ def _read_file(path: Path) -> str:
     if path.suffix.lower() == ".pdf":
         from maieutic.tasks.aura.data import read_pdf
 
-        return "\n\n".join(read_pdf(path))
+        return read_pdf(path).text  # its printed lines reflowed into paragraphs
     try:
         # refused once more than the limit could need is read: never read whole
         data = read_bytes(path, limit=4 * MAX_ASK_CHARS)

@@ -1,7 +1,8 @@
 """Documents and question sets for AURA ("AURA-QG: Automated Unsupervised Replicable
 Assessment for Question Generation"), and the document's Information Units.
 
-A document (Markdown, plain text, PDF with a text layer, or the ``{"passage",
+A document (Markdown, plain text, PDF with a text layer — its printed lines reflowed
+into paragraphs first, see ``maieutic.data.reflow`` — or the ``{"passage",
 "questions1", "questions2"}`` JSON) is cleaned of headings, image references, tables
 and footnotes, split into blocks — paragraphs and lists — and turned into units:
 
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from maieutic.data.files import read_bytes, read_text, type_name
+from maieutic.data.reflow import Reflowed, reflow_pages
 from maieutic.errors import DataError
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
@@ -96,7 +98,7 @@ class Document:
     source: str
     question_sets: dict[str, list[str]] = field(default_factory=dict)
     pages: list[str] = field(default_factory=list)
-    """A PDF's pages (for generation page by page)."""
+    """A PDF's pages, each reflowed on its own (for generation page by page)."""
 
 
 @cache
@@ -232,8 +234,10 @@ def mostly_non_latin(text: str) -> bool:
     return bool(letters) and latin < 0.5 * len(letters)
 
 
-def read_pdf(path: Path) -> list[str]:
-    """The text layer of a PDF, page by page (one error line when it has none)."""
+def read_pdf(path: Path) -> Reflowed:
+    """The text layer of a PDF reflowed into paragraphs (``maieutic.data.reflow``): each
+    page, and the whole text with sentences joined across page breaks (one error line
+    when it has no text)."""
     try:
         from pypdf import PdfReader
         from pypdf.errors import PdfReadError
@@ -257,9 +261,10 @@ def read_pdf(path: Path) -> list[str]:
         ) from None
     finally:
         pdf_log.setLevel(level)
-    if not "".join(pages).strip():
+    reflowed = reflow_pages(pages)
+    if not reflowed.text.strip():
         raise DataError("the PDF has no text layer (a scan?); run OCR first", where=str(path))
-    return pages
+    return reflowed
 
 
 def read_document(path: str | Path) -> Document:
@@ -267,8 +272,8 @@ def read_document(path: str | Path) -> Document:
     is checked by what uses it: ``check_document_text``)."""
     path = Path(path)
     if path.suffix.lower() == ".pdf":
-        pages = read_pdf(path)
-        return Document("\n\n".join(pages), str(path), pages=pages)
+        pdf = read_pdf(path)
+        return Document(pdf.text, str(path), pages=pdf.pages)
     if path.suffix.lower() == ".json":
         return _json_document(read_text(path), str(path))
     text = read_text(path)
