@@ -10,6 +10,7 @@ import pytest
 
 import maieutic.ask
 from maieutic.ask import pipeline
+from maieutic.ask.options import Part
 from maieutic.ask.pipeline import AskResult, ask_text
 from maieutic.ask.render import print_terminal, to_json, to_markdown
 from maieutic.errors import DataError
@@ -67,7 +68,7 @@ def test_the_pipeline_cleans_the_text_and_says_so(monkeypatch):
 
     def nothing(text, options):
         seen.append(text)
-        return [], "sig", [], None
+        return Part([], "sig", "offline")
 
     monkeypatch.setattr(pipeline, "critical_questions", nothing)
     monkeypatch.setattr(pipeline, "socratic_questions", nothing)

@@ -50,8 +50,9 @@ def main() -> None:
     systems["claims"] = {
         k: generator.questions_for(data[k]["intervention"]).questions for k in held
     }
+    opts = AskOptions()
     systems["socratic"] = {
-        k: [x["question"] for x in socratic_questions(data[k]["intervention"], AskOptions())[0]]
+        k: [q["question"] for q in socratic_questions(data[k]["intervention"], opts).questions]
         for k in held
     }
     rng = random.Random(SEED)

@@ -23,8 +23,9 @@ ask_options = stack(
         click.option(
             "--llm",
             default=None,
-            help="Language model for all three parts: its name at --base-url, or a GGUF "
-            "file (default: no model — templates, cues and AURA's bi-encoder).",
+            help="Language model for all three parts: embedded (SmolLM2-135M-Instruct, "
+            "run in-process), its name at --base-url, or a GGUF file (default: no model — "
+            "the text's claims, templates and AURA's bi-encoder).",
         ),
         click.option(
             "--base-url",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from maieutic.records.base import Record, record
+from maieutic.records.base import Record, optional, record
 
 
 @record
@@ -23,6 +23,10 @@ class AskRecord(Record):
     aura: dict[str, Any] | None
     """The AURA-assessed question set of a document (null for a paragraph)."""
     signatures: dict[str, str]
+    origins: dict[str, str] | None = optional()
+    """Which generator wrote the critical (``cqs``) and Socratic (``focus``) questions,
+    in words, with why the offline one stood in for the model when it did (absent
+    from files written before it was added)."""
     warnings: list[str]
     failures: list[str]
     seconds: float

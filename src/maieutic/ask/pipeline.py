@@ -2,10 +2,11 @@
 questions with their weakness type and span, and — for a long document — a question
 set with its AURA scores out.
 
-Every part runs through the registered components of its task (the template or LLM
-generator of cqs, the cue or LLM generator of focus, AURA's evaluator), so ``ask``
-gives what ``generate``/``evaluate`` would give on the same text; each part carries
-its component's signature. One embedding model is loaded per process and shared.
+Every part runs through the registered components of its task (the claims, template
+or LLM generator of cqs, the claims or LLM generator of focus, AURA's evaluator), so
+``ask`` gives what ``generate``/``evaluate`` would give on the same text; each part
+carries its component's signature and, in words, its origin (``AskResult.origins``).
+One embedding model is loaded per process and shared.
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ from typing import Any
 
 from maieutic.apps.ask_record import AskRecord
 from maieutic.ask.document_questions import document_questions
+from maieutic.ask.options import AskOptions, Part, llm_args, model_origin
 from maieutic.ask.schemes import guess_schemes
+from maieutic.ask.socratic import OFFLINE as CLAIMS_ORIGIN
+from maieutic.ask.socratic import socratic_questions
 from maieutic.errors import DataError
-from maieutic.language.syntax import split_speaker
 from maieutic.language.wellformed import is_well_formed
 from maieutic.registry import create
 from maieutic.tasks.cqs.data import CQDataset, Intervention
-from maieutic.tasks.focus.type_labels import FocusItem, FocusSet
-from maieutic.tasks.focus.typology import typology
 from maieutic.terminal_text import has_visible_text, terminal_safe
 
 MAX_ASSESSED_CHARS = 50_000
@@ -35,27 +36,7 @@ LONG_DOCUMENT_CHARS = 1500
 """From this length (or four paragraphs) a text is a document: AURA assesses a question
 set about it. A paragraph-long argument gets only the critical and Socratic questions."""
 FORMAT = AskRecord.FORMAT
-
-
-@dataclass
-class AskOptions:
-    """How to ask: offline on the embedded defaults unless a model is named."""
-
-    llm: str | None = None
-    base_url: str | None = None
-    scorer: str | None = None
-    """A usefulness scorer directory (``maieutic train scorer --task cqs``) to select
-    the critical questions from over-generated candidates."""
-    candidates: int = 3
-    """Samples per strategy for the LLM critical-question generator."""
-    seed: int = 0
-    document: bool | None = None
-    """Assess a question set with AURA: None decides by length."""
-
-    @property
-    def uses_llm(self) -> bool:
-        """Whether a language model was named."""
-        return bool(self.llm or self.base_url)
+SCORER_ORIGIN = "offline scheme templates, chosen by the scorer"
 
 
 @dataclass
@@ -68,6 +49,9 @@ class AskResult:
     focus: list[dict[str, Any]] = field(default_factory=list)
     aura: dict[str, Any] | None = None
     signatures: dict[str, str] = field(default_factory=dict)
+    origins: dict[str, str] = field(default_factory=dict)
+    """Which generator wrote the critical (``cqs``) and Socratic (``focus``) questions,
+    in words — and why, when the offline one stood in for the model."""
     warnings: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     """Parts that fell short (a model call failed, a reply had no usable question):
@@ -86,16 +70,10 @@ def _is_document(text: str, options: AskOptions) -> bool:
     return len(text) >= LONG_DOCUMENT_CHARS or len(paragraphs) >= 4
 
 
-def _llm_args(options: AskOptions) -> dict[str, Any]:
-    return {"llm": options.llm, "base_url": options.base_url, "seed": options.seed}
-
-
-def critical_questions(
-    text: str, options: AskOptions
-) -> tuple[list[dict], str, list[str], str | None]:
+def critical_questions(text: str, options: AskOptions) -> Part:
     """Up to three critical questions (each with the claim it challenges, or the schemes
-    it came from), the generator's signature, warnings, and why it fell short (None
-    when it did not).
+    it came from), with the generator's signature and origin, warnings, and why it fell
+    short (None when it did not).
 
     Offline, the claims generator reads the text's own claims; with ``--scorer`` the
     scheme templates are over-generated and the scorer selects; with a model, the LLM
@@ -108,7 +86,7 @@ def critical_questions(
     if options.uses_llm:
         generator = create(
             "generator", "cqs", "llm", candidates=options.candidates, selector=selector,
-            **_llm_args(options),
+            **llm_args(options),
         )  # fmt: skip
     elif options.scorer:
         generator = create("generator", "cqs", "template", selector=selector)
@@ -122,7 +100,7 @@ def critical_questions(
             for q in found.questions
         ]  # fmt: skip
         warnings = [f"critical questions: {found.note}"] if found.note else []
-        return questions, str(generator.signature(dataset)), warnings, None
+        return Part(questions, str(generator.signature(dataset)), CLAIMS_ORIGIN, warnings)
     run = generator.generate(dataset)
     [outcome] = run.outcomes
     found_questions = outcome.questions if not outcome.failed else outcome.candidates[:3]
@@ -131,48 +109,15 @@ def critical_questions(
     if outcome.note:
         warnings.append(f"critical questions: {outcome.note}")
     questions = [{"question": q, "schemes": list(schemes)} for q in found_questions]
-    return questions, str(generator.signature(dataset)), warnings, failure
+    signature = generator.signature(dataset)
+    origin = model_origin(signature) if options.uses_llm else SCORER_ORIGIN
+    return Part(questions, str(signature), origin, warnings, failure)
 
 
 def _challenged(reading, index: int) -> str:
     """What a claims-generator question is about: its claim, or (index -n) the n-th key
     phrase of the text."""
     return reading.claims[index].text if index >= 0 else reading.key_phrases[-index - 1]
-
-
-def socratic_questions(
-    text: str, options: AskOptions
-) -> tuple[list[dict], str, list[str], str | None]:
-    """Up to two Socratic questions with weakness type, span and offsets; the
-    signature, problems, and why it failed (None when it did not)."""
-    # a transcript's speaker label ("CLINTON:") is no part of the argument: blanked, so
-    # offsets into the text still hold
-    name = "llm" if options.uses_llm else "claims"
-    _, _, body_start = split_speaker(text)
-    # the claims reader knows a transcript's speaker label; a model might take it for a
-    # span, so it sees the label blanked (offsets into the text still hold)
-    argument = text if name == "claims" else " " * body_start + text[body_start:]
-    item = FocusItem("ask", argument, None)
-    dataset = FocusSet({"ask": item}, source="<ask>", name="ask")
-    args = _llm_args(options) if options.uses_llm else {}
-    generator = create("generator", "focus", name, **args)
-    run = generator.generate(dataset)
-    [outcome] = run.outcomes
-    failure = f"Socratic questions: {outcome.failure}" if outcome.failed else None
-    names = typology()
-    labels = [
-        {
-            "type": label.type,
-            "type_name": names.name(label.type),
-            "span": label.text,
-            "start": label.start,
-            "end": label.end,
-            "question": label.question,
-        }
-        for label in outcome.labels
-        if label.type != "NONE"
-    ]
-    return labels, str(generator.signature(dataset)), list(outcome.problems), failure
 
 
 class NoDocumentQuestions(DataError):
@@ -190,7 +135,7 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
 
     document = Document(text, "<ask>")
     if options.uses_llm:
-        generator = create("generator", "aura", "llm", **_llm_args(options))
+        generator = create("generator", "aura", "llm", **llm_args(options))
         run = generator.generate(document)
         questions = list(dict.fromkeys(q for o in run.outcomes for q in o.questions))
         questions = [q for q in questions if is_well_formed(q, text)]
@@ -275,18 +220,23 @@ def ask_text(
             "English-only, so the questions may not fit it"
         )
     step("writing critical questions")
-    result.cqs, result.signatures["cqs"], warnings, failure = critical_questions(text, options)
-    result.warnings += warnings
-    result.failures += [failure] if failure else []
+    result.cqs = _take(result, "cqs", critical_questions(text, options))
     step("finding weaknesses and Socratic questions")
-    result.focus, result.signatures["focus"], problems, failure = socratic_questions(text, options)
-    result.warnings += problems
-    result.failures += [failure] if failure else []
+    result.focus = _take(result, "focus", socratic_questions(text, options))
     if _is_document(text, options):
         step("assessing questions about the document (AURA)")
         _assess(text, options, result)
     result.seconds = round(time.perf_counter() - start, 3)
     return result
+
+
+def _take(result: AskResult, name: str, part: Part) -> list[dict[str, Any]]:
+    """The part's questions, its signature, origin, warnings and failure filed."""
+    result.signatures[name] = part.signature
+    result.origins[name] = part.origin
+    result.warnings += part.warnings
+    result.failures += [part.failure] if part.failure else []
+    return part.questions
 
 
 def _cleaned(text: str, source: str) -> tuple[str, int]:

@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from maieutic.ask.pipeline import AskResult
+from maieutic.ask.socratic import OFFLINE
 from maieutic.terminal_text import terminal_safe_all
 
 SPAN_STYLES = ("bold black on yellow", "bold black on cyan")
@@ -24,8 +25,25 @@ def safe_result(result: AskResult) -> AskResult:
     """``result`` with every string safe to print (``terminal_safe``): what a model
     wrote, a file's name, the warnings. The text is already clean (``ask_text``), so
     the spans' offsets still hold."""
-    fields = ("text", "source", "cqs", "focus", "aura", "signatures", "warnings", "failures")
+    fields = (
+        "text", "source", "cqs", "focus", "aura", "signatures", "origins", "warnings",
+        "failures",
+    )  # fmt: skip
     return replace(result, **{name: terminal_safe_all(getattr(result, name)) for name in fields})
+
+
+def heading(result: AskResult, title: str, part: str) -> str:
+    """A part's title with the generator that wrote it (and why it stood in, if it
+    did): ``Socratic questions (offline claims generator: the model's reply …)``."""
+    origin = result.origins.get(part)
+    return f"{title} ({origin})" if origin else title
+
+
+def no_socratic(result: AskResult) -> str:
+    """What the Socratic part says when it has no question."""
+    if result.origins.get("focus", "").startswith(f"{OFFLINE}: "):  # it stood in
+        return "none: the offline generator found no weakness either"
+    return "none: no weakness cue found"
 
 
 def highlighted(result: AskResult) -> Text:
@@ -63,12 +81,12 @@ def print_terminal(result: AskResult, console: Console) -> None:
     result = safe_result(result)
     # user text never goes through rich's markup parser: "[/x]" in an argument is text
     console.print(Panel(highlighted(result), title=Text(result.source), title_align="left"))
-    console.print(Text("Critical questions", style="bold"))
+    console.print(Text(heading(result, "Critical questions", "cqs"), style="bold"))
     for n, q in enumerate(result.cqs, start=1):
         console.print(Text(f"  {n}. {q['question']}"))
-    console.print(Text("Socratic questions", style="bold"))
+    console.print(Text(heading(result, "Socratic questions", "focus"), style="bold"))
     if not result.focus:
-        console.print(Text("  none: no weakness cue found"))
+        console.print(Text(f"  {no_socratic(result)}"))
     for n, label in enumerate(result.focus):
         marker = Text(f"  [{label['type_name']}] ", style=SPAN_STYLES[n % len(SPAN_STYLES)])
         console.print(Group(marker + Text(label["question"] or "")))
@@ -105,14 +123,14 @@ def to_markdown(result: AskResult) -> str:
         last = end
     marked.append(_md_escape(result.text[last:]))
     quoted = "\n".join(f"> {line}" if line else ">" for line in "".join(marked).splitlines())
-    lines = [quoted, "", "## Critical questions", ""]
+    lines = [quoted, "", f"## {_md_escape(heading(result, 'Critical questions', 'cqs'))}", ""]
     lines += [f"{n}. {_md_escape(q['question'])}" for n, q in enumerate(result.cqs, start=1)]
-    lines += ["", "## Socratic questions", ""]
+    lines += ["", f"## {_md_escape(heading(result, 'Socratic questions', 'focus'))}", ""]
     lines += [
         f"- **{label['type_name']}** — {_md_escape(label['question'] or '')} "
         f"(span: “{_md_escape(label['span'])}”)"
         for label in result.focus
-    ] or ["- none: no weakness cue found"]
+    ] or [f"- {no_socratic(result)}"]
     if result.aura:
         aura = result.aura
         lines += ["", f"## Questions about the document ({aura['origin']})", ""]

@@ -100,7 +100,9 @@ MEANINGS: dict[str, Meaning] = {
     "--question-set": _m(FLAG, "also write and score a question set (--no-…: never)"),
     "--min-score": _m(NUMBER, "lowest score kept"),
     # language and embedding models
-    "--llm": _m((TEXT, FILE), "language model: a name at --base-url, a GGUF file, or a HF name"),
+    "--llm": _m(
+        (TEXT, FILE), "language model: embedded, a name at --base-url, a GGUF file, or a HF name"
+    ),
     "--llm-backend": _m(CHOICE, "how the language model is run"),
     "--base-url": _m(TEXT, "OpenAI-compatible endpoint"),
     "--concurrency": _m(INTEGER, "model calls in flight at once"),

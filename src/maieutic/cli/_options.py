@@ -77,8 +77,9 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
             click.option(
                 "--llm",
                 default=None,
-                help="Language model: its name at --base-url, a GGUF file, or a Hugging Face "
-                "name (default: the embedded SmolLM2-135M-Instruct).",
+                help="Language model: embedded (the default: SmolLM2-135M-Instruct, run "
+                "in-process; its own name works too), its name at --base-url, a GGUF file, "
+                "or a Hugging Face name.",
             ),
             click.option(
                 "--llm-backend",
@@ -170,6 +171,16 @@ def plot_option(what: str) -> Callable[[Any], Any]:
         type=click.Path(dir_okay=False),
         callback=_svg_only,
         help=f"Write {what} as an SVG figure here (FILE.svg; the report draws it too).",
+    )
+
+
+def strict_option_for(what: str) -> Callable[[Any], Any]:
+    """``--strict`` for a command whose tolerated input is ``what`` (its help says what
+    is refused, in that command's terms)."""
+    return click.option(
+        "--strict",
+        is_flag=True,
+        help=f"Refuse (exit 2) {what}, which is otherwise accepted, flagged and used.",
     )
 
 

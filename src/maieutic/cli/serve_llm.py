@@ -25,8 +25,8 @@ import click
 @click.option(
     "--llm",
     "model_path",
-    type=click.Path(dir_okay=False, exists=True),
-    help="A GGUF file (default: the embedded SmolLM2-135M-Instruct).",
+    type=click.Path(dir_okay=False),
+    help="A GGUF file, or embedded (the default: the embedded SmolLM2-135M-Instruct).",
 )
 def serve_llm(host: str, port: int, model_path: str | None) -> None:
     """Serve the embedded SmolLM2 model (llama-cpp-python's server) until interrupted.
@@ -36,9 +36,13 @@ def serve_llm(host: str, port: int, model_path: str | None) -> None:
     """
     from pathlib import Path
 
-    from maieutic.llm.backends.local import smollm2_gguf_path
+    from maieutic.llm.backends.local import names_embedded, smollm2_gguf_path
     from maieutic.llm.server import SERVED_MODEL_NAME, free_port, preflight, server_command
 
+    if names_embedded(model_path):
+        model_path = None  # "embedded", as every --llm takes it
+    if model_path and not Path(model_path).is_file():
+        raise click.BadParameter(f"no such file: {model_path}", param_hint="'--llm'")
     path = Path(model_path) if model_path else smollm2_gguf_path()
     preflight(path)  # a missing or crashing llama.cpp says so here, not by a silent exit
     port = port or free_port(host)

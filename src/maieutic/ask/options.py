@@ -1,0 +1,57 @@
+"""How ``ask`` is asked (``AskOptions``) and what each of its parts hands back
+(``Part``): the questions, the signature and words of the generator that wrote them,
+and what fell short."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class AskOptions:
+    """How to ask: offline on the embedded defaults unless a model is named."""
+
+    llm: str | None = None
+    """A language model for every part: ``embedded`` (the embedded model, in this
+    process), a name at ``base_url``, or a GGUF file."""
+    base_url: str | None = None
+    scorer: str | None = None
+    """A usefulness scorer directory (``maieutic train scorer --task cqs``) to select
+    the critical questions from over-generated candidates."""
+    candidates: int = 3
+    """Samples per strategy for the LLM critical-question generator."""
+    seed: int = 0
+    document: bool | None = None
+    """Assess a question set with AURA: None decides by length."""
+
+    @property
+    def uses_llm(self) -> bool:
+        """Whether a language model was named."""
+        return bool(self.llm or self.base_url)
+
+
+@dataclass
+class Part:
+    """One part of an ``ask`` result, as its generator gave it."""
+
+    questions: list[dict[str, Any]]
+    signature: str
+    """The signature of the generator that wrote ``questions``."""
+    origin: str
+    """Which generator wrote the questions, in words (and why, when it stood in for
+    the model)."""
+    warnings: list[str] = field(default_factory=list)
+    failure: str | None = None
+    """Why the part fell short (None when it did not): the command exits with 1."""
+
+
+def llm_args(options: AskOptions) -> dict[str, Any]:
+    """The factory arguments that name the model of every LLM generator."""
+    return {"llm": options.llm, "base_url": options.base_url, "seed": options.seed}
+
+
+def model_origin(signature) -> str:
+    """A model generator's origin: the model's name from its signature."""
+    model = getattr(signature, "model", None)
+    return f"language model {model}" if model else "language model"
