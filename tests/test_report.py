@@ -92,7 +92,9 @@ def test_the_report_shows_each_system_its_score_signature_and_questions(cli, mad
     for r in load_results(made["cqs"]):
         assert r.submission in page
         assert f">{r.score:.4f}<" in page  # as the summary table prints it
-        assert str(escape(str(r.signature))).replace("|", "|<wbr>") in page
+        *fields, last = str(r.signature).split("|")
+        drawn = "".join(f"<span>{escape(f)}|</span><wbr>" for f in fields)
+        assert f"{drawn}<span>{escape(last)}</span>" in page  # it wraps between fields only
         for item in r.items:
             for question in item["cqs"] if isinstance(item["cqs"], list) else []:
                 assert str(escape(question["cq"])) in page
@@ -272,7 +274,8 @@ def test_meta_eval_outputs_get_heatmaps_and_sweeps(tmp_path):
         paths[-1].write_text(json.dumps(payload), encoding="utf-8")
     page = render_report(paths)
     assert "Confusion matrix" in page and "Threshold sweep" in page
-    assert "κ between evaluators" in page and "task:cqs|<wbr>eval:chrf" in page
+    assert "κ between evaluators" in page
+    assert "<span>task:cqs|</span><wbr><span>eval:chrf</span>" in page
     assert "Is &lt;b&gt;this&lt;/b&gt; so?" in page
     assert "<polyline" in page  # the sweep's lines
     assert page.count('class="chart"') >= 3

@@ -11,7 +11,10 @@ from __future__ import annotations
 import io
 import os
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,8 +34,9 @@ ARGUMENT = (
 RESULT_TIMEOUT_MS = 180_000  # the first ask loads the embedding model
 
 
-@pytest.fixture(scope="module")
-def browser():
+@contextmanager
+def launched_chromium() -> Iterator[Any]:
+    """Debian's Chromium driven by playwright (the test skips without either)."""
     sync_api = pytest.importorskip(
         "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
     )
@@ -51,8 +55,16 @@ def browser():
                 "--disable-sync",
             ],
         )
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launched_chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

@@ -83,6 +83,14 @@ def _rows(task: Task, results: Sequence[Any]) -> list[dict[str, Any]]:
     ]
 
 
+def dataset_warnings(dataset: Any) -> list[str]:
+    """What the labelled data's reader tolerated, each warning prefixed with the
+    uploaded file's name (as ``maieutic evaluate`` prints them): a page scoring several
+    files says which one a warning is about."""
+    name = Path(dataset.source).name
+    return [f"{name}: {warning}" for warning in getattr(dataset, "warnings", [])]
+
+
 def run_leaderboard(
     task: Task,
     dataset: Any,
@@ -120,6 +128,6 @@ def run_leaderboard(
         "headers": [(c.header, c.description) for c in task.columns],
         "rows": _rows(task, run.results),
         "legend": legend(task),
-        "warnings": list(getattr(dataset, "warnings", [])) + run.evaluator_warnings,
+        "warnings": dataset_warnings(dataset) + run.evaluator_warnings,
         "payload": run.to_json(),
     }

@@ -8,7 +8,7 @@ from typing import Any
 from markupsafe import Markup
 
 from maieutic.report.html.plots_grid import line_chart
-from maieutic.report.html.tables import Header, Table, is_number, number
+from maieutic.report.html.tables import Header, Table, is_number, number, signature_markup
 from maieutic.report.html.templating import Block
 from maieutic.signature import Signature
 
@@ -20,9 +20,7 @@ def signature_block(data: dict[str, Any]) -> Block | None:
         text = str(Signature.from_dict(data["signature"]))
     if not isinstance(text, str):
         return None
-    return Block(
-        html=Markup('<p class="note">Signature: <code class="sig">{}</code></p>').format(text)
-    )
+    return Block(html=Markup('<p class="note">Signature: {}</p>').format(signature_markup(text)))
 
 
 def rows(value: Any) -> list[dict[str, Any]]:

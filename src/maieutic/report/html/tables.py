@@ -36,6 +36,12 @@ class Header:
     title: str = ""
     numeric: bool = False
 
+    @property
+    def markup(self) -> Markup:
+        """The header text with a break opportunity after each underscore, so a field
+        name such as ``not_able_to_evaluate`` wraps rather than widens its column."""
+        return Markup("_<wbr>").join(Markup("{}").format(p) for p in self.text.split("_"))
+
 
 @dataclass
 class Table:
@@ -87,11 +93,20 @@ def auto_number(value: Any) -> Cell:
     return Cell(str(value))
 
 
+def signature_markup(text: str) -> Markup:
+    """A signature (or another ``|``-separated machine string) in monospace that wraps
+    only between its fields: each field with its separator is one unbreakable piece
+    (``nowrap`` in the stylesheet, so ``all-MiniLM-L6-v2`` never splits at a hyphen),
+    with a break opportunity after it; copied, it is the signature unchanged."""
+    fields = text.split("|")
+    pieces = [f + "|" for f in fields[:-1]] + fields[-1:]
+    spans = Markup("<wbr>").join(Markup("<span>{}</span>").format(p) for p in pieces if p)
+    return Markup('<code class="sig">{}</code>').format(spans)
+
+
 def code(text: str) -> Cell:
     """A cell holding a signature or another machine string, in monospace."""
-    # a break opportunity after each field separator: long signatures wrap between fields
-    pieces = [Markup("{}").format(p) for p in text.split("|")]
-    return Cell(Markup('<code class="sig">{}</code>').format(Markup("|<wbr>").join(pieces)))
+    return Cell(signature_markup(text), cls="signature")
 
 
 def key_value(rows: Sequence[tuple[str, Any]], caption: str = "") -> Table:

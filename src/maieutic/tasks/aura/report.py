@@ -16,6 +16,19 @@ from maieutic.tasks.aura.report_hooks import COMPARE_FORMAT
 
 AXES = ("answerability", "coverage", "non_redundancy", "entropy")
 COUNTS = ("n_questions", "n_answerable", "n_units", "n_necessary")
+HEADERS = {
+    "non_redundancy": "non-redundancy",
+    "n_questions": "questions",
+    "n_answerable": "answerable",
+    "n_units": "units",
+    "n_necessary": "necessary units",
+}
+"""Column headings that wrap at a space or hyphen (the summary's field name, in each
+heading's tooltip, stays the key): ten columns then fit a desktop page."""
+
+
+def _header(field: str) -> Header:
+    return Header(HEADERS.get(field, field), f"summary field {field}", numeric=True)
 
 
 def _axes_block(entries: Sequence[Entry]) -> Block:
@@ -23,8 +36,7 @@ def _axes_block(entries: Sequence[Entry]) -> Block:
         [
             Header("question set"),
             Header("score", numeric=True),
-            *(Header(a, numeric=True) for a in AXES),
-            *(Header(c, numeric=True) for c in COUNTS),
+            *(_header(field) for field in (*AXES, *COUNTS)),
         ]
     )
     for e in entries:

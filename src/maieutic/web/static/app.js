@@ -54,10 +54,27 @@ function guardUploads(form) {
   });
 }
 
+// The report runs sandboxed in its frame, in an origin of its own: the page cannot
+// measure it, so the report posts its height and the frame grows to show all of it.
+function fitReportFrame(frame) {
+  window.addEventListener("message", (event) => {
+    if (event.source !== frame.contentWindow) return;
+    const height = Number(event.data && event.data.reportHeight);
+    if (Number.isFinite(height) && height > 0) {
+      frame.style.height = Math.min(Math.ceil(height), 1e6) + 2 + "px";  // + its borders
+    }
+  });
+  // the report also posts when it loads; asking covers a report that loaded first
+  const ask = () => frame.contentWindow && frame.contentWindow.postMessage("height?", "*");
+  frame.addEventListener("load", ask);
+  ask();
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   const job = document.getElementById("job");
   if (job) pollJob(job);
   for (const form of document.querySelectorAll("form[data-max-bytes]")) guardUploads(form);
+  for (const frame of document.querySelectorAll("iframe.report")) fitReportFrame(frame);
 });
 
 // a page restored from the back/forward cache must not keep a disabled button
