@@ -27,4 +27,5 @@ def report(results: tuple[str, ...], out_path: str, title: str | None) -> None:
     refuse_overwriting_inputs(out_path, list(results))
     write_report(list(results), out_path, title)
     if not is_stdout(out_path):
-        click.echo(f"report: {out_path} ({len(results)} input files)", err=True)
+        count = len(results)
+        click.echo(f"report: {out_path} ({count} input file{'' if count == 1 else 's'})", err=True)

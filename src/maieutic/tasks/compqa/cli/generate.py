@@ -17,7 +17,7 @@ from maieutic.cli._options import (
     engine_options,
     llm_options,
     sampling_options,
-    strict_option,
+    strict_option_for,
 )
 from maieutic.progress import progress
 from maieutic.tasks.compqa.run_io import file_stem
@@ -57,7 +57,10 @@ def _options(func):
     ]
     for option in reversed(options):
         func = option(func)
-    return strict_option(sampling_options(0.7, 768)(func))
+    strict = strict_option_for(
+        "a question asked twice, or a question without arguments in scenario 2 or 4"
+    )
+    return strict(sampling_options(0.7, 768)(func))
 
 
 @click.command("compqa")

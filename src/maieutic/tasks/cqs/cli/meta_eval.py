@@ -26,7 +26,7 @@ from maieutic.cli._options import (
 from maieutic.data.files import write_json
 from maieutic.evaluate.sweep import choose_threshold
 from maieutic.provenance import provenance
-from maieutic.registry import entry, names
+from maieutic.registry import entry
 from maieutic.report.tables import fmt
 from maieutic.run.hooks import task_io
 from maieutic.run.inputs import load_submissions
@@ -220,8 +220,8 @@ def _kappa_table(result: dict) -> Table:
     "evaluators",
     multiple=True,
     required=True,
-    type=click.Choice(names("evaluator", "cqs")),
-    help="Repeat: two or more evaluators.",
+    type=EvaluatorName("cqs"),
+    help="Repeat: two or more evaluators (scorer:DIR: a learned scorer).",
 )
 @click.option(
     "--threshold",
@@ -247,16 +247,14 @@ def meta_eval_compare(
     task = get_task("cqs")
     dataset = task.load_reference(data_path)
     loaded = load_submissions(task, task_io(task), list(submissions), dataset)
-    refuse_options_none_take(ctx, [entry("evaluator", "cqs", n) for n in names_], options)
+    # each evaluator's own options: its threshold, and a scorer:DIR's directory
+    own = {n: {**options, "threshold": per_evaluator.get(n)} for n in names_}
+    registered = {n: split_evaluator(n, own[n]) for n in names_}
+    refuse_options_none_take(
+        ctx, [entry("evaluator", "cqs", r) for r in registered.values()], options
+    )
     scorers = {
-        n: build(
-            ctx,
-            "evaluator",
-            "cqs",
-            n,
-            {**options, "threshold": per_evaluator.get(n)},
-            refuse_unused=False,
-        )
+        n: build(ctx, "evaluator", "cqs", registered[n], own[n], refuse_unused=False)
         for n in names_
     }
     result = compare(dataset, loaded, scorers)
