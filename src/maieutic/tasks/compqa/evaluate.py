@@ -16,7 +16,6 @@ judge; the structural rules still apply).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -34,6 +33,12 @@ from maieutic.tasks.compqa.data import Answer, ScoreCheck, read_answers, rubric
 from maieutic.tasks.compqa.judge import MAX_JUDGED_CHARS, JudgeInput, RubricJudge
 from maieutic.tasks.compqa.rules import RuleJudge, merge
 from maieutic.tasks.compqa.shots import choose_shots
+from maieutic.tasks.compqa.signatures import (
+    DATA_COVERS,
+    TOTAL,
+    question_set,
+    question_set_fingerprint,
+)
 
 ENGLISH_WORDS = frozenset(
     [
@@ -263,26 +268,26 @@ class RubricEvaluator(BaseEvaluator):
         return out
 
     def signature(self, answers: AnswerFile) -> Signature:
-        """Scorer, judge model and prompt, and the answers' fingerprint."""
-        extra: dict[str, Any] = {"total": "sum-of-criteria"}
+        """How the answers are scored: scorer, judge model and prompt, embedding model,
+        and the hash of the question set and rubric (never of the answers themselves,
+        so answers to the same questions scored the same way share a signature)."""
+        extra: dict[str, Any] = {"total": TOTAL, "data_covers": DATA_COVERS}
         model = backend = None
         if self.judge:
             fields = self.judge.signature_fields()
             model, backend = fields.pop("model"), fields.pop("backend")
             extra.update(fields)
         if self.rules:
-            extra["rules"] = "duplicates-by-embedding" if self.rules.encoder else "text-only"
-        digest = (
-            "sha256:"
-            + hashlib.sha256(
-                "\x1e".join(a.comparison for a in answers.answers).encode()
-            ).hexdigest()[:16]
-        )
+            encoder = self.rules.encoder
+            extra["rules"] = "duplicates-by-embedding" if encoder else "text-only"
+            if encoder is not None:
+                extra["embedding"] = encoder.model_name
+        questions = question_set(answers.answers)
         return Signature(
             task="compqa",
             evaluator=self.name,
-            dataset=digest,
-            n_references=len(answers.answers),
+            dataset=question_set_fingerprint(questions),
+            n_references=len(questions),
             model=model,
             backend=backend,
             extra=extra,

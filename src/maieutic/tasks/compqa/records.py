@@ -71,5 +71,9 @@ class CompqaTable(Record):
     WRITTEN_BY = "maieutic compqa table --out FILE"
     HOLDS_RESULTS = True
 
+    signature: dict[str, Any] | None = optional()
+    """The scored answers' hash and what made their scores (absent in files written
+    before the table carried it)."""
+    signature_string: str | None = optional()
     cells: list[dict[str, Any]]
     """{"generator", "scenario", "n", "n_incomplete", "total", "groups"} per cell."""

@@ -1,11 +1,14 @@
 """Scored answers from wherever they are: the released judged files (answer JSON with
 ``score_dict``) or maieutic results files of ``evaluate compqa`` (their per-answer
-records carry the same fields), and folders of either."""
+records carry the same fields), and folders of either; with what made the scores, for
+the signatures of the tables and agreement figures drawn from them."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from maieutic.data.files import read_text
 from maieutic.errors import DataError
@@ -29,11 +32,38 @@ def answer_files(paths: Iterable[str]) -> list[Path]:
     return files
 
 
-def _from_results(data: dict, path: Path) -> list[Answer]:
+OWN_SCORES = "score_dict"
+"""What made the scores of an answer file with its own ``score_dict`` (a released
+judged file): the file does not name its judge."""
+UNSCORED = "unscored"
+"""An answer file with no ``score_dict`` at all."""
+
+
+@dataclass
+class ScoredFile:
+    """The scored answers of one file and what made their scores."""
+
+    answers: list[Answer]
+    scored_by: list[str] = field(default_factory=list)
+    """``OWN_SCORES``, or each result's evaluator (``@model`` when it names one)."""
+
+
+def scorer_name(signature: Any) -> str:
+    """A result's evaluator as a table's signature names it (``llm@MODEL``, ``rules``)."""
+    if not isinstance(signature, dict):
+        return "unknown"
+    name = str(signature.get("evaluator") or "unknown")
+    model = signature.get("model")
+    return f"{name}@{model}" if model else name
+
+
+def _from_results(data: dict, path: Path) -> ScoredFile:
     answers = []
+    scored_by = []
     for result in data.get("results", []):
         if result.get("task") != "compqa":
             raise DataError(f"a results file of task {result.get('task')!r}", where=str(path))
+        scored_by.append(scorer_name(result.get("signature")))
         for item in result["items"]:
             answers.append(
                 Answer(
@@ -47,13 +77,21 @@ def _from_results(data: dict, path: Path) -> list[Answer]:
                     item.get("score"),
                 )
             )
-    return answers
+    return ScoredFile(answers, scored_by)
 
 
-def read_scored(path: str | Path) -> list[Answer]:
-    """The scored answers of one file (a released judged file or a results file)."""
+def read_scored_file(path: str | Path) -> ScoredFile:
+    """The scored answers of one file (a released judged file or a results file) and
+    what made their scores."""
     path = Path(path)
     data = parse_json(read_text(path), str(path))
     if isinstance(data, dict) and data.get("format") == RESULTS_FORMAT:
         return _from_results(data, path)
-    return answers_from(data, path)
+    answers = answers_from(data, path)
+    scored = any(a.check is not None for a in answers)
+    return ScoredFile(answers, [OWN_SCORES if scored else UNSCORED])
+
+
+def read_scored(path: str | Path) -> list[Answer]:
+    """The scored answers of one file (a released judged file or a results file)."""
+    return read_scored_file(path).answers

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 import click
 from rich.table import Table
 
 from maieutic.cli._common import console_for
 from maieutic.cli._options import out_option
-from maieutic.data.files import read_bytes, write_json
+from maieutic.data.files import write_json
 from maieutic.errors import DataError
 from maieutic.provenance import provenance
 from maieutic.report.tables import fmt
 from maieutic.signature import Signature
+from maieutic.tasks.compqa.data import Answer
 from maieutic.tasks.compqa.human_agreement import agreement_table
 from maieutic.tasks.compqa.judge_agreement import (
     humans_from_annotators,
@@ -27,7 +25,8 @@ from maieutic.tasks.compqa.records import (
     CompqaRulesAgreement,
     CompqaTable,
 )
-from maieutic.tasks.compqa.scored_files import answer_files, read_scored
+from maieutic.tasks.compqa.scored_files import ScoredFile, answer_files, read_scored_file
+from maieutic.tasks.compqa.signatures import agreement_signature, table_signature
 
 judged_option = click.option(
     "--judged",
@@ -45,21 +44,16 @@ def compqa() -> None:
     compqa, compqa-humans)."""
 
 
-def _judged_files(paths: tuple[str, ...]) -> list[Path]:
-    return answer_files(paths)
+def _judged_files(paths: tuple[str, ...]) -> list[ScoredFile]:
+    return [read_scored_file(path) for path in answer_files(paths)]
 
 
-def _signature(files: list[Path], n: int, human: str) -> Signature:
-    digest = hashlib.sha256()
-    for path in files:
-        digest.update(read_bytes(path))
-    return Signature(
-        task="compqa",
-        evaluator="judge-vs-people",
-        dataset="sha256:" + digest.hexdigest(),
-        n_references=n,
-        extra={"humans": human, "total": "sum-of-criteria"},
-    )
+def _answers(files: list[ScoredFile]) -> list[Answer]:
+    return [a for f in files for a in f.answers]
+
+
+def _scored_by(files: list[ScoredFile]) -> list[str]:
+    return [name for f in files for name in f.scored_by]
 
 
 def criterion_table(rows: list[dict], title: str, mean_key: str, caption: str) -> Table:
@@ -158,12 +152,11 @@ def _agree_options(func):
     return func
 
 
-def _judge_report(ctx, report, files, human_side: str, left_out: int, per_criterion, out_path):
+def _judge_report(ctx, report, signature: Signature, left_out: int, per_criterion, out_path):
     criteria = judge_per_criterion(report) if per_criterion else []
     if not report.pairs and not criteria:
         raise DataError("no answer is scored by both the judge and people")
     rows = {r["column"]: r for r in agreement_table(report.pairs)} if report.pairs else {}
-    signature = _signature(files, len(report.pairs), human_side)
     counts = {**report.counts(), "human rows left out (unscored or partial)": left_out}
     console = console_for(out_path)
     if rows:
@@ -200,13 +193,20 @@ def compqa_judge(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path)
         raise click.UsageError("give either --humans TABLE or both --hum1 and --hum2")
     humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)
     files = _judged_files(judged)
-    report = match(humans, [a for f in files for a in read_scored(f)])
+    answers = _answers(files)
+    report = match(humans, answers)
     if rules:
         _rules_report(ctx, report, out_path)
         return
-    human_side = "table" if table else "annotators"
+    signature = agreement_signature(
+        "table" if table else "annotators",
+        [table] if table else [hum1, hum2],
+        answers,
+        _scored_by(files),
+        len(report.pairs),
+    )
     try:
-        _judge_report(ctx, report, files, human_side, left_out, per_criterion, out_path)
+        _judge_report(ctx, report, signature, left_out, per_criterion, out_path)
     except DataError as exc:
         raise DataError(str(exc), where=", ".join(judged)) from None
 
@@ -220,7 +220,9 @@ def table(judged, out_path) -> None:
     from maieutic.tasks.compqa.leaderboard import leaderboard
 
     files = _judged_files(judged)
-    cells = leaderboard([a for f in files for a in read_scored(f)])
+    answers = _answers(files)
+    cells = leaderboard(answers)
+    signature = table_signature(answers, _scored_by(files))
     out = Table(title="CompQA: rubric scores by generator and scenario", title_justify="left")
     for name in (
         "generator",
@@ -237,10 +239,15 @@ def table(judged, out_path) -> None:
         pairs = [cell.total, *(cell.groups.get(g) for g in ("structure", "relevance", "quality"))]
         shown = [f"{p[0]:.2f} ± {p[1]:.2f}" if p else "—" for p in pairs]
         out.add_row(cell.generator, cell.scenario, str(cell.n), str(cell.n_incomplete), *shown)
-    out.caption = str(_signature(files, sum(c.n for c in cells), "none"))
+    out.caption = str(signature)
     console_for(out_path).print(out)
     if out_path:
-        write_json(out_path, CompqaTable(cells=[c.to_json() for c in cells]).to_json())
+        record = CompqaTable(
+            signature=signature.as_dict(),
+            signature_string=str(signature),
+            cells=[c.to_json() for c in cells],
+        )
+        write_json(out_path, record.to_json())
 
 
 @compqa.command("export-sft")
@@ -267,7 +274,6 @@ def export_sft(judged, min_score, out_path) -> None:
     from maieutic.data.files import write_text
     from maieutic.tasks.compqa.sft import sft_records
 
-    answers = [a for f in _judged_files(judged) for a in read_scored(f)]
-    export = sft_records(answers, min_score)
+    export = sft_records(_answers(_judged_files(judged)), min_score)
     write_text(out_path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in export.records))
     click.echo("; ".join(f"{k}: {v}" for k, v in export.counts().items()), err=True)
