@@ -9,16 +9,20 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 # torch first, pinned: its CPU build is on local disk here, and an unpinned torch would
 # pull several GB of CUDA packages.
 pip install -q torch==2.13.0
-# llama-cpp-python compiles llama.cpp. Its default build targets the build machine's
-# CPU, including AMX kernels that crash on virtual machines which do not grant AMX; a
-# portable AVX2 build works everywhere. The wheel is kept in a wheelhouse so the
-# ~10-minute build happens once per machine.
+# llama-cpp-python compiles llama.cpp; no registry this project reaches has a built
+# wheel. Its default build targets the build machine's CPU, including AMX kernels that
+# crash on virtual machines which do not grant AMX; a portable AVX2 build works
+# everywhere. Only what a text model needs is built: no multimodal library and no
+# llama.cpp "common" library (llama_cpp_lean.cmake), about a third of the full build's
+# compile work. The same flags as maieutic.llm.probe.build_cmake_args (a test checks).
+# The wheel is kept in a wheelhouse so the build happens once per machine.
 LLAMA_VERSION=0.3.36
+LEAN_CMAKE="$PWD/src/maieutic/llm/llama_cpp_lean.cmake"
 WHEELHOUSE="${MAIEUTIC_WHEELHOUSE:-$HOME/.cache/maieutic/wheels}"
 mkdir -p "$WHEELHOUSE"
 if ! ls "$WHEELHOUSE"/llama_cpp_python-"$LLAMA_VERSION"-*.whl >/dev/null 2>&1; then
-  echo "building llama-cpp-python $LLAMA_VERSION (portable CPU build, about 10 minutes)"
-  CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
+  echo "building llama-cpp-python $LLAMA_VERSION (portable CPU build, about 2.5 CPU-minutes)"
+  CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF -DLLAVA_BUILD=OFF '-DCMAKE_PROJECT_llama.cpp_INCLUDE=$LEAN_CMAKE'" \
     pip wheel -q --no-deps --no-cache-dir --no-binary llama-cpp-python -w "$WHEELHOUSE" \
     "llama-cpp-python==$LLAMA_VERSION"
 fi

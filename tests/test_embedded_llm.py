@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -233,7 +234,8 @@ def test_setup_llm_installs_without_compiling_and_rebuilds_portably(tmp_path):
     lines = full.output.splitlines()
     assert len(lines) == 5, full.output
     build, install, server_deps = lines[2:]
-    assert build.startswith(f"CMAKE_ARGS='{probe.PORTABLE_CMAKE_ARGS}' ")
+    assert shlex.split(build)[0] == f"CMAKE_ARGS={probe.build_cmake_args()}"
+    assert build.startswith(f"CMAKE_ARGS='{probe.PORTABLE_CMAKE_ARGS} -DLLAVA_BUILD=OFF ")
     for flag in ("-DGGML_NATIVE=OFF", "-DGGML_AVX512=OFF", "-DGGML_AMX_TILE=OFF"):
         assert flag in build
     assert f"-m pip wheel --no-deps --no-cache-dir --no-binary llama-cpp-python -w {house}" in build
@@ -266,7 +268,7 @@ def test_setup_llm_runs_each_step_with_its_environment_and_stops_at_a_failure(
     monkeypatch.delenv("CMAKE_ARGS", raising=False)
     with pytest.raises(RunError, match=r"this step failed \(exit 1\): CMAKE_ARGS="):
         setup.run(setup.plan(llamacpp=True))
-    assert [cmake for _, cmake in seen] == [None, None, probe.PORTABLE_CMAKE_ARGS]
+    assert [cmake for _, cmake in seen] == [None, None, probe.build_cmake_args()]
     assert all(command[:3] == [sys.executable, "-m", "pip"] for command, _ in seen)
 
 

