@@ -265,7 +265,7 @@ def _run_evaluate(
         **options,
     )
     echo_warnings(task, done.warnings)
-    print_results(get_task(task), done.results, console_for(out_path))
+    print_results(get_task(task), done.results, console_for(out_path), out=out_path)
     fail_on_call_failures(done.failures, "model")
 
 

@@ -1,6 +1,7 @@
-"""Rich tables for evaluation results of any task: a summary for one submission, a
-leaderboard for several, mean ± std over repeated runs. Every row shows the
-signature of the number in it."""
+"""Rich tables for evaluation results of any task: a short summary for one submission,
+a leaderboard for several, mean ± std over repeated runs. Each table is followed by
+the signature (once, or the part that differs per row), a legend line for every figure
+shown, why a figure is missing where one is, and where the full results went."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.runs import group_runs, summarize_runs
 from maieutic.tasks import Column, Task
 
+UNRANKED = "—"
+"""The rank cell of a result without a score: it is listed, never numbered."""
+
 
 def fmt(value: Any, pattern: str = "{:.4f}") -> str:
     """A value in ``pattern``, or a dash when there is none."""
@@ -24,45 +28,116 @@ def fmt(value: Any, pattern: str = "{:.4f}") -> str:
     return pattern.format(value)
 
 
-def _flat(prefix: str, value: Any) -> list[tuple[str, Any]]:
-    if isinstance(value, dict):
-        return [row for k, v in value.items() for row in _flat(f"{prefix}.{k}" if prefix else k, v)]
-    return [(prefix, value)]
+def score_column(task: Task) -> Column:
+    """The headline score as a column, with the task's description of it."""
+    return Column(
+        "score", lambda r: r.score, "{:.4f}", task.score_description or "the task's headline figure"
+    )
+
+
+def summary_columns(task: Task, result: EvalResult) -> list[Column]:
+    """The rows of a one-submission summary: the score, then the task's headline figures
+    (those it shows for ``result``)."""
+    rows = task.summary_rows if task.summary_rows is not None else task.columns
+    return [score_column(task), *(c for c in rows if c.shown is None or c.shown(result))]
+
+
+def unscored_reason(task: Task, result: EvalResult) -> str:
+    """Why ``result`` has no score, in one line."""
+    if task.unscored_reason is not None:
+        return task.unscored_reason(result)
+    return "the evaluator left the score undefined (the results file says what was scored)"
+
+
+def _legend_line(column: Column, results: Sequence[EvalResult]) -> str:
+    """``header: meaning``, and why it is missing when a shown value is missing (the
+    score's reason, which depends on the result, is the caller's)."""
+    line = f"{column.header}: {column.description}"
+    if column.empty and any(column.value(r) is None for r in results):
+        return f"{line} — empty: {column.empty}"
+    return line
 
 
 def summary_table(task: Task, result: EvalResult) -> Table:
-    """One submission: its score, the task's columns, then every summary figure."""
+    """One submission: the score and the task's few headline figures (legend below)."""
     table = Table(
         title=f"{task.name} · {result.submission}", show_header=False, title_justify="left"
     )
     table.add_column("figure", style="bold")
     table.add_column("value", justify="right", overflow="fold")
-    table.add_row("score", fmt(result.score))
-    for column in task.columns:
+    for column in summary_columns(task, result):
         table.add_row(column.header, fmt(column.value(result), column.fmt))
-    view = task.summary_view(result) if task.summary_view else result.summary
-    for key, value in _flat("", view):
-        if key.startswith("diversity.") and ".per_question." in key:
-            continue  # the per-question variant stays in the results file
-        table.add_row(key, fmt(value, "{:.4g}" if isinstance(value, float) else "{}"))
-    table.add_row("signature", str(result.signature))
     return table
+
+
+def summary_notes(task: Task, result: EvalResult) -> list[str]:
+    """The lines under a summary: signature, one legend line per row, and why the score
+    is missing when it is."""
+    score, *rows = summary_columns(task, result)
+    line = f"score: {score.description}"
+    if result.score is None:
+        line += f" — empty: {unscored_reason(task, result)}"
+    lines = [f"signature: {result.signature}", line]
+    return lines + [_legend_line(c, [result]) for c in rows if c.description]
+
+
+def ranked(results: Sequence[EvalResult]) -> list[tuple[int | None, EvalResult]]:
+    """Results by score, highest first (ties keep the input order), numbered from 1;
+    those without a score after them, in input order, with no number."""
+    scored = sorted((r for r in results if r.score is not None), key=lambda r: -r.score)
+    rows: list[tuple[int | None, EvalResult]] = list(enumerate(scored, start=1))
+    return rows + [(None, r) for r in results if r.score is None]
+
+
+def _signature_parts(results: Sequence[EvalResult]) -> tuple[list[str], list[list[str]]]:
+    """The ``key:value`` parts every signature shares, and each one's other parts."""
+    parts = [str(r.signature).split("|") for r in results]
+    shared = [p for p in parts[0] if all(p in other for other in parts[1:])]
+    return shared, [[p for p in own if p not in shared] for own in parts]
 
 
 def leaderboard_table(task: Task, results: Sequence[EvalResult]) -> Table:
-    """Several submissions ranked by score, each row with its own signature."""
+    """Several submissions ranked by score; a signature column only when they differ."""
+    _, own = _signature_parts(results)
+    differ = any(own)
     table = Table(title=f"{task.name} leaderboard", title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("submission", no_wrap=True)
-    table.add_column("score", justify="right")
-    for column in task.columns:
+    for column in (score_column(task), *task.columns):
         table.add_column(column.header, justify="right")
-    table.add_column("signature", overflow="fold")
-    ranked = sorted(results, key=lambda r: -(r.score if r.score is not None else -1))
-    for rank, r in enumerate(ranked, start=1):
-        cells = [fmt(c.value(r), c.fmt) for c in task.columns]
-        table.add_row(str(rank), r.submission, fmt(r.score), *cells, str(r.signature))
+    if differ:
+        table.add_column("signature (own part)", overflow="fold")
+    own_part = {id(r): "|".join(parts) for r, parts in zip(results, own, strict=True)}
+    for rank, r in ranked(results):
+        cells = [fmt(c.value(r), c.fmt) for c in (score_column(task), *task.columns)]
+        tail = [own_part[id(r)]] if differ else []
+        table.add_row(UNRANKED if rank is None else str(rank), r.submission, *cells, *tail)
     return table
+
+
+def _names(results: Sequence[EvalResult], shown: int = 5) -> str:
+    names = [r.submission for r in results]
+    if len(names) <= shown:
+        return ", ".join(names)
+    return f"{', '.join(names[:shown])}, … ({len(names)} in all)"
+
+
+def leaderboard_notes(task: Task, results: Sequence[EvalResult]) -> list[str]:
+    """The lines under a leaderboard: the shared signature, the legend, and which
+    submissions are not ranked and why."""
+    shared, own = _signature_parts(results)
+    label = "signature (every row)" if not any(own) else "signature (shared; own part per row)"
+    lines = [f"{label}: {'|'.join(shared)}"]
+    lines.append(f"#: rank by score, highest first; {UNRANKED}: no score, listed last")
+    columns = (score_column(task), *task.columns)
+    lines += [_legend_line(c, results) for c in columns if c.description]
+    unscored: dict[str, list[EvalResult]] = {}
+    for r in results:
+        if r.score is None:
+            unscored.setdefault(unscored_reason(task, r), []).append(r)
+    for reason, group in unscored.items():
+        lines.append(f"not ranked (no score): {_names(group)} — {reason}")
+    return lines
 
 
 def runs_table(task: Task, results: Sequence[EvalResult]) -> Table | None:
@@ -89,19 +164,51 @@ def legend(task: Task) -> list[str]:
     return lines
 
 
+def kept_line(out: str | None) -> str:
+    """Where the full results went, or how to keep them."""
+    if out is None:
+        return "full results not kept: add --out FILE"
+    return f"full results: {'standard output' if out == '-' else out}"
+
+
 def print_results(
-    task: Task, results: Sequence[EvalResult], console: Console, *, explain: bool = False
+    task: Task,
+    results: Sequence[EvalResult],
+    console: Console,
+    *,
+    out: str | None = None,
+    extra: Sequence[Any] = (),
 ) -> None:
-    """A summary (one submission) or a leaderboard (several) and repeated-run table."""
+    """A summary (one submission) or a leaderboard and repeated-run table (several),
+    then ``extra`` renderables, the notes under them, and where the full results went
+    (``out``: the ``--out`` path, ``-`` for standard output, None when not kept)."""
+    if not results:
+        return
     if len(results) == 1:
         console.print(summary_table(task, results[0]))
-    elif results:
+        notes = summary_notes(task, results[0])
+    else:
         console.print(leaderboard_table(task, results))
         if (table := runs_table(task, results)) is not None:
             console.print(table)
-    if explain:
-        for line in legend(task):
-            console.print(line, highlight=False)
+        notes = leaderboard_notes(task, results)
+    for renderable in extra:
+        console.print(renderable)
+    for line in [*notes, kept_line(out)]:
+        # descriptions may hold brackets: printed as they are, never as markup
+        console.print(line, highlight=False, markup=False)
 
 
-__all__ = ["Column", "fmt", "leaderboard_table", "print_results", "runs_table", "summary_table"]
+__all__ = [
+    "Column",
+    "fmt",
+    "kept_line",
+    "leaderboard_notes",
+    "leaderboard_table",
+    "legend",
+    "print_results",
+    "ranked",
+    "runs_table",
+    "summary_notes",
+    "summary_table",
+]

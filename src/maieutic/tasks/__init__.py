@@ -14,14 +14,20 @@ from maieutic.registry import create
 
 @dataclass(frozen=True)
 class Column:
-    """A leaderboard column: its header and how to read and show the value."""
+    """A leaderboard column (or a row of a one-submission summary): its header and how
+    to read and show the value."""
 
     header: str
     value: Callable[[Any], Any]
-    """From an ``EvalResult`` to the value (None shows as a dash)."""
+    """From an ``EvalResult`` to the value (None shows as a dash; a string as it is)."""
     fmt: str = "{:.4f}"
     description: str = ""
-    """What the column measures, for legends."""
+    """What the column measures, in one line, for legends."""
+    empty: str = ""
+    """Why the value can be missing, in one line, shown beside a dash in legends."""
+    shown: Callable[[Any], bool] | None = None
+    """Whether a one-submission summary shows the row for this result (default: always):
+    for a figure that most results repeat under another name."""
 
 
 @dataclass
@@ -42,9 +48,12 @@ class Task:
     """Summary figures averaged over repeated runs besides the score."""
     check_submission: Callable[[Any, Any], None] | None = None
     """Refuses a submission that makes no sense against this reference (a mix-up)."""
-    summary_view: Callable[[Any], dict[str, Any]] | None = None
-    """The part of a result's summary a one-submission table shows (default: all of it;
-    the results file always has everything)."""
+    summary_rows: list[Column] | None = None
+    """The rows of a one-submission summary after the score, a few headline figures
+    each with its meaning (default: ``columns``; the results file has everything)."""
+    unscored_reason: Callable[[Any], str] | None = None
+    """Why a result has no score, in one line (``EvalResult -> str``), for the terminal
+    tables, which list such results unranked, last."""
     title: str = ""
     """The heading of the task's section in reports (default: "Task: <name>")."""
     axis_label: str = "score"

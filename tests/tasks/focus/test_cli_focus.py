@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -93,7 +94,9 @@ def test_one_submission_prints_a_per_type_table(cli, focus_dir):
     )
     assert result.code == 0, result.err
     assert "per type" in result.out and "Causality Flipped" in result.out
-    assert "open.with_none.macro.f1" in result.out
+    # the score is the chosen mode's macro-F1, the other mode's beside it
+    assert re.search(r"│ score +│ +0\.1377 │", result.out) and "mode:open" in result.out
+    assert re.search(r"│ other-mode macro-F1 +│ +0\.3095 │", result.out)
 
 
 def test_strict_refuses_flagged_predictions(cli, focus_dir):

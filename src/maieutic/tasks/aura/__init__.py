@@ -41,6 +41,56 @@ def _metric(name: str):
     return read
 
 
+COLUMNS = [
+    Column(
+        "Ans",
+        _metric("answerability"),
+        "{:.3f}",
+        "answerability: share of questions whose best-matching Information Unit of the "
+        "document clears the answerability threshold",
+    ),
+    Column(
+        "Cov",
+        _metric("coverage"),
+        "{:.3f}",
+        "coverage: share of the document's necessary units (sentences, whole lists) that "
+        "answerable questions reach, directly, through a window or a list item",
+    ),
+    Column(
+        "NRS",
+        _metric("non_redundancy"),
+        "{:.3f}",
+        "non-redundancy: 1 − share of answerable questions mapped to a unit an earlier "
+        "question already used",
+    ),
+    Column(
+        "Ent",
+        _metric("entropy"),
+        "{:.3f}",
+        "balanced structural entropy: entropy of the question types (what, why, how, "
+        "yes-no… 11 in all) weighted by the set's size, brought to 0 to 1",
+    ),
+    Column("Qs", _metric("n_questions"), "{}", "questions in the set"),
+]
+"""The leaderboard columns after the submission and its score."""
+
+
+def _units(result) -> str:
+    return f"{result.summary['n_units']} ({result.summary['n_necessary']} necessary)"
+
+
+SUMMARY_ROWS = [
+    *COLUMNS,
+    Column(
+        "units",
+        _units,
+        "{}",
+        "Information Units the document was split into (necessary ones: what Cov counts)",
+    ),
+]
+"""A one-submission summary: the four metrics, the set's and the document's sizes."""
+
+
 def _report_blocks(entries, finder):
     from maieutic.tasks.aura.report import aura_blocks
 
@@ -64,33 +114,7 @@ def task() -> Task:
         description=task.__doc__ or "",
         load_reference=read_document,
         load_submission=load_question_set,
-        score_description="mean of answerability, coverage, non-redundancy and balanced "
-        "structural entropy (each 0 to 1)",
-        columns=[
-            Column(
-                "Ans",
-                _metric("answerability"),
-                "{:.3f}",
-                "share of questions whose best unit clears the threshold",
-            ),
-            Column(
-                "Cov",
-                _metric("coverage"),
-                "{:.3f}",
-                "share of necessary units covered (directly, through a window or a list item)",
-            ),
-            Column(
-                "NRS",
-                _metric("non_redundancy"),
-                "{:.3f}",
-                "1 − share of answerable questions mapped to an already used unit",
-            ),
-            Column(
-                "Ent",
-                _metric("entropy"),
-                "{:.3f}",
-                "balanced structural entropy of question templates",
-            ),
-            Column("Qs", _metric("n_questions"), "{}", "questions in the set"),
-        ],
+        score_description="mean of Ans, Cov, NRS and Ent (each 0 to 1)",
+        columns=COLUMNS,
+        summary_rows=SUMMARY_ROWS,
     )

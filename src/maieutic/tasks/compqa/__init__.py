@@ -26,17 +26,95 @@ def _mean(name: str):
     return read
 
 
-def _view(result) -> dict:
-    """What a one-file table shows: the total's spread and the criteria that were scored
-    (every figure stays in the results file)."""
+INCOMPLETE = "no answer is complete (see score)"
+
+COLUMNS = [
+    Column(
+        "Struct",
+        _mean("structure"),
+        "{:.2f}",
+        "structure: criteria 1–7 summed (0–7), mean over complete answers",
+        INCOMPLETE,
+    ),
+    Column(
+        "Rel",
+        _mean("relevance"),
+        "{:.2f}",
+        "relevance: criteria 8–10 summed (0–5), mean over complete answers",
+        INCOMPLETE,
+    ),
+    Column(
+        "Qual",
+        _mean("quality"),
+        "{:.2f}",
+        "quality: criteria 11–15 summed (0–7), mean over complete answers",
+        INCOMPLETE,
+    ),
+    Column("n", lambda r: r.summary["n_answers"], "{}", "answers in the file"),
+    Column(
+        "incomplete",
+        lambda r: r.summary["n_incomplete"],
+        "{}",
+        "answers without all 15 scores (no total)",
+    ),
+]
+"""The leaderboard columns after the submission and its score."""
+
+
+def _spread(result):
+    total = result.summary.get("total")
+    return total[1] if total else None
+
+
+def _criteria(result) -> str:
+    scored = {k: v for k, v in result.summary["criteria"].items() if v is not None}
+    return ", ".join(f"{k} {v:.2f}" for k, v in scored.items()) or "none"
+
+
+SUMMARY_ROWS = [
+    Column(
+        "total std",
+        _spread,
+        "{:.2f}",
+        "standard deviation of the rubric total over complete answers",
+        INCOMPLETE,
+    ),
+    *COLUMNS[:3],
+    Column(
+        "answers",
+        lambda r: f"{r.summary['n_answers']} ({r.summary['n_complete']} complete)",
+        "{}",
+        "answers in the file (complete: all 15 criteria scored, so they have a total)",
+    ),
+    Column(
+        "criterion means",
+        _criteria,
+        "{}",
+        "each criterion's mean over the answers that have it; criteria not listed were "
+        "scored for none",
+    ),
+]
+"""A one-file summary: the total's spread, the group means, the answers counted and the
+criteria scored (every figure stays in the results file)."""
+
+
+def _unscored(result) -> str:
+    """Why a file has no rubric total: no answer has all 15 criteria."""
     summary = result.summary
-    total = summary.get("total")
-    scored = {k: v for k, v in summary["criteria"].items() if v is not None}
-    return {
-        "total_std": total[1] if total else None,
-        "n_complete": summary["n_complete"],
-        "criterion means": ", ".join(f"{k} {v:.2f}" for k, v in scored.items()),
-    }
+    if not summary["n_answers"]:
+        return "the file has no answers"
+    head = "the rubric total sums all 15 criteria"
+    if result.signature.evaluator == "rules":
+        # RuleJudge.score decides structure, length and repetition only: 8–12 and 14
+        # are judgements of content, always None, so no answer is ever complete
+        return (
+            f"{head}, and the offline rules never score C8–C12 and C14 (content "
+            "criteria: add an LLM judge with --evaluator rules+llm)"
+        )
+    never = [k for k, v in summary["criteria"].items() if v is None]
+    if never:
+        return f"{head}, and no answer got a usable score for {', '.join(never)}"
+    return f"{head}, and every answer misses one (the results file says which, and why)"
 
 
 def _report_blocks(entries, finder):
@@ -63,17 +141,7 @@ def task() -> Task:
         load_reference=_no_reference,
         load_submission=load_answer_file,
         score_description="mean rubric total (0–19) over the answers with all 15 criteria scored",
-        columns=[
-            Column("Struct", _mean("structure"), "{:.2f}", "criteria 1–7 (0–7)"),
-            Column("Rel", _mean("relevance"), "{:.2f}", "criteria 8–10 (0–5)"),
-            Column("Qual", _mean("quality"), "{:.2f}", "criteria 11–15 (0–7)"),
-            Column("n", lambda r: r.summary["n_answers"], "{}", "answers in the file"),
-            Column(
-                "incomplete",
-                lambda r: r.summary["n_incomplete"],
-                "{}",
-                "answers without all 15 scores (no total)",
-            ),
-        ],
-        summary_view=_view,
+        columns=COLUMNS,
+        summary_rows=SUMMARY_ROWS,
+        unscored_reason=_unscored,
     )

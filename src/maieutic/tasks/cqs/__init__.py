@@ -1,6 +1,8 @@
 """Critical questions (CQs-Gen): three questions that challenge an argument, evaluated
 against labelled references ("Benchmarking Critical Questions Generation")."""
 
+from dataclasses import replace
+
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
 from maieutic.tasks.cqs import (  # noqa: F401
@@ -32,28 +34,30 @@ def _summary(key: str, *path: str):
     return read
 
 
-COLUMNS = [
-    Column(
-        "Useful",
-        _summary("useful_rate"),
-        "{:.1%}",
-        "share of labels that are Useful (a 'Missing CQs' counts as three "
-        "missing_cqs labels, as in the benchmark script's results table)",
-    ),
+USEFUL = Column(
+    "Useful",
+    _summary("useful_rate"),
+    "{:.1%}",
+    "share of labels that are Useful (a 'Missing CQs' counts as three missing_cqs labels, "
+    "as in the benchmark script's results table)",
+    "no question was scored",
+)
+DETAILS = [
     Column(
         "NAE",
         _summary("nae_rate"),
         "{:.1%}",
-        "share of labels that are not_able_to_evaluate: no reference similar "
-        "enough, so the evaluator cannot judge the question",
+        "share of labels that are not_able_to_evaluate: no reference similar enough, so "
+        "the evaluator cannot judge the question",
+        "no question was scored",
     ),
     Column(
         "well-formed",
         _summary("well_formed_rate"),
         "{:.1%}",
-        "share of questions that pass maieutic's well-formedness check (no quoted "
-        "fragment, repeated slot, speaker label used as a name, broken casing or "
-        "punctuation…); a flag beside the labels, never part of the score",
+        "share of questions passing maieutic's well-formedness check (no quoted fragment, "
+        "repeated slot, broken casing…); a flag, never part of the score",
+        "no question was checked",
     ),
     Column(
         "missing",
@@ -65,8 +69,8 @@ COLUMNS = [
         "flagged",
         _summary("n_flagged"),
         "{}",
-        "interventions with something the benchmark script scores silently: not "
-        "3 questions, repeated or empty questions, repeated ids",
+        "interventions with something the benchmark script scores silently: not 3 "
+        "questions, repeated or empty questions, repeated ids",
     ),
     Column(
         "unscored",
@@ -78,18 +82,51 @@ COLUMNS = [
         "n-gram div",
         _summary("diversity", "all", "ngram_diversity"),
         "{:.3f}",
-        "n-gram diversity of all questions: distinct/total n-grams summed over "
-        "n = 1..4 (0 to 4; higher = more varied)",
+        "n-gram diversity of all questions: distinct/total n-grams summed over n = 1..4 "
+        "(0 to 4; higher = more varied)",
+        "no questions",
     ),
     Column(
         "CR-div",
         _summary("diversity", "all", "cr_div"),
         "{:.3f}",
-        "compression-ratio diversity: compressed/original size (lower = more "
-        "repetitive wording; above 1 only for very short texts, which gzip lengthens)",
+        "compression-ratio diversity: compressed/original size (lower = more repetitive "
+        "wording; above 1 only for very short texts)",
+        "no questions",
     ),
 ]
+COLUMNS = [USEFUL, *DETAILS]
 """The leaderboard columns after the submission and its score."""
+
+
+def _interventions(result) -> str:
+    summary = result.summary
+    n, scored = summary["n_interventions"], summary["n_scored_interventions"]
+    counted = str(n) if scored == n else f"{n} ({scored} scored)"
+    return f"{counted}, {summary['n_questions']} questions"
+
+
+def _useful_differs(result) -> bool:
+    useful = result.summary.get("useful_rate")
+    return useful is not None and (result.score is None or abs(useful - result.score) > 1e-9)
+
+
+SUMMARY_ROWS = [
+    Column(
+        "interventions",
+        _interventions,
+        "{}",
+        "interventions submitted (those scored, when some are not) and the questions in them",
+    ),
+    replace(USEFUL, shown=_useful_differs),
+    *DETAILS,
+]
+"""A one-submission summary. Useful shows only when it differs from the score: with
+three labels per intervention it is the score under another name."""
+
+
+def _unscored(result) -> str:
+    return "no intervention was scored: none submitted, or the judge scored no question"
 
 
 def _report_blocks(entries, finder):
@@ -119,9 +156,11 @@ def task() -> Task:
         load_reference=load_cq_dataset,
         load_submission=load_submission,
         score_description="the benchmark's overall score: Useful questions / 3 per "
-        "intervention, averaged over the interventions submitted (1 = three Useful each; "
-        "uncapped, as in the benchmark script, so extra Useful questions can exceed 1)",
+        "intervention, averaged over the interventions submitted (uncapped, as in the "
+        "benchmark script: extra Useful questions can take it above 1)",
         columns=COLUMNS,
+        summary_rows=SUMMARY_ROWS,
+        unscored_reason=_unscored,
         run_figures=RUN_FIGURES,
         check_submission=check_not_references,
     )

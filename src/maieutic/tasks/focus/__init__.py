@@ -5,8 +5,6 @@ from the type's template; scored by multi-label P/R/F1 and span similarity."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from maieutic.registry import register
 from maieutic.tasks import Column, Task
 from maieutic.tasks.focus import cli, evaluators, generators, report_hooks  # noqa: F401
@@ -32,23 +30,6 @@ def _span(key: str, metric: str):
     return read
 
 
-def summary_view(result) -> dict[str, Any]:
-    """What one submission's table shows: P/R/F1 per mode, span means, counts."""
-    summary = result.summary
-    view: dict[str, Any] = {}
-    for mode, scores in summary["classification"].items():
-        for none, block in scores.items():
-            for average in ("micro", "macro"):
-                for figure, value in block[average].items():
-                    view[f"{mode}.{none}.{average}.{figure}"] = value
-    for key in ("spans", "spans_all"):
-        for metric, block in summary.get(key, {}).items():
-            view[f"{key}.{metric}"] = block["mean"]
-    for key in ("n_items", "n_missing", "mode", "pairing"):
-        view[key] = summary[key]
-    return view
-
-
 COLUMNS = [
     Column(
         "micro-F1",
@@ -66,7 +47,8 @@ COLUMNS = [
         "other-mode macro-F1",
         _classification("with_none", "macro", other=True),
         "{:.4f}",
-        "macro-F1 in the other mode (open: every predicted type counts)",
+        "macro-F1 in the other mode (open: every predicted type counts; category: only "
+        "the argument's two category types)",
     ),
     Column(
         "Jaccard",
@@ -79,6 +61,7 @@ COLUMNS = [
         _span("spans_all", "jaccard"),
         "{:.3f}",
         "the same, best match over the gold and every annotator's span",
+        "no annotators' spans given (--annotators)",
     ),
     Column("ROUGE-L", _span("spans", "rouge_l"), "{:.3f}", "mean ROUGE-L F to the gold spans"),
     Column(
@@ -86,6 +69,7 @@ COLUMNS = [
         _span("spans", "embedding"),
         "{:.3f}",
         "mean BERTScore-style F1 (greedy token matching) with the embedding model",
+        "span embedding turned off (--no-span-embedding)",
     ),
     Column(
         "flagged",
@@ -95,6 +79,26 @@ COLUMNS = [
     ),
 ]
 """The leaderboard columns after the submission and its score."""
+
+
+def _arguments(result) -> str:
+    summary = result.summary
+    missing = summary["n_missing"]
+    return f"{summary['n_items']}" + (f" ({missing} not predicted)" if missing else "")
+
+
+SUMMARY_ROWS = [
+    *COLUMNS[:-1],
+    Column(
+        "arguments",
+        _arguments,
+        "{}",
+        "gold arguments scored (one with no prediction counts as None of the Above, flagged)",
+    ),
+    COLUMNS[-1],
+]
+"""A one-submission summary: the leaderboard's figures and the arguments counted (the
+per-mode precision and recall stay in the results file)."""
 
 
 def _report_blocks(entries, finder):
@@ -125,5 +129,5 @@ def task() -> Task:
         "in the chosen mode (category: predictions outside the argument's two category "
         "types are dropped, as annotators only judged those)",
         columns=COLUMNS,
-        summary_view=summary_view,
+        summary_rows=SUMMARY_ROWS,
     )

@@ -18,7 +18,7 @@ from maieutic.cli._options import (
     engine_options,
     out_option,
     stack,
-    strict_option,
+    strict_option_for,
 )
 from maieutic.data.files import write_json
 from maieutic.data.flags import refuse_flags
@@ -128,7 +128,7 @@ def echo_flags(question_set: QuestionSet) -> None:
 @click.argument("sets", nargs=-1, type=click.Path(dir_okay=False))
 @aura_options
 @out_option
-@strict_option
+@strict_option_for("a line of a question set that is not a question")
 @engine_options
 @click.pass_context
 def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
@@ -149,7 +149,7 @@ def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
         **engine,
         **args,
     )
-    print_results(get_task("aura"), run.results, console_for(out_path))
+    print_results(get_task("aura"), run.results, console_for(out_path), out=out_path)
 
 
 @click.group()

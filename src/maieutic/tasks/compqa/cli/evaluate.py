@@ -136,5 +136,5 @@ def evaluate_compqa(ctx, answers, evaluator, out_path, strict, **options):
         provenance=ctx.params,
         **args,
     )
-    print_results(get_task("compqa"), run.results, console_for(out_path))
+    print_results(get_task("compqa"), run.results, console_for(out_path), out=out_path)
     fail_on_call_failures(run.failures, "judge")

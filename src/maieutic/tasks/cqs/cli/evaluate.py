@@ -138,5 +138,5 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
         **args,
     )
     echo_warnings(evaluator, run.evaluator_warnings)
-    print_results(task, run.results, console_for(out_path))
+    print_results(task, run.results, console_for(out_path), out=out_path)
     fail_on_call_failures(run.failures, "judge")

@@ -108,7 +108,5 @@ def evaluate_focus(ctx, gold_path, submissions, annotators, out_path, **options)
         provenance=ctx.params,
         **args,
     )
-    console = console_for(out_path)
-    print_results(task, run.results, console)
-    if len(run.results) == 1:
-        console.print(per_type_table(run.results[0]))
+    per_type = [per_type_table(run.results[0])] if len(run.results) == 1 else []
+    print_results(task, run.results, console_for(out_path), out=out_path, extra=per_type)
