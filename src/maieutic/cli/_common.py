@@ -4,6 +4,7 @@ options, printing warnings and progress, and the exit code for failed model call
 from __future__ import annotations
 
 import contextlib
+import inspect
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -118,3 +119,26 @@ def refuse_overwriting_inputs(out_path: str | None, inputs: list[str]) -> None:
 def meta_path(path: Path) -> Path:
     """The sidecar that records how a generated file was made."""
     return path.with_name(f"{path.stem}.meta.json")
+
+
+def add_example(command: click.Command, *lines: str) -> None:
+    """Append an example block to ``command``'s help, kept as written (once)."""
+    if command.help and "\nExample:" in command.help:
+        return
+    block = "\n".join(f"  {line}" for line in lines)
+    # cleaned first: click dedents a docstring's lines by their common indent, which the
+    # appended block (not indented) would otherwise cancel
+    text = inspect.cleandoc(command.help or "")
+    command.help = f"{text}\n\n\b\nExample:\n{block}"
+
+
+def add_examples(root: click.Group, examples: dict[str, str]) -> None:
+    """An example at the end of each named command's help: ``{"evaluate NAME":
+    "maieutic evaluate NAME …"}``, the path from ``root`` as typed. A task's
+    ``commands`` hook calls it with ``groups.root`` once its commands are added."""
+    for path, line in examples.items():
+        command: click.Command = root
+        for name in path.split():
+            assert isinstance(command, click.Group), path
+            command = command.commands[name]
+        add_example(command, line)

@@ -19,7 +19,12 @@ def report(results: tuple[str, ...], out_path: str, title: str | None) -> None:
     """Write a self-contained HTML report of RESULTS files: results of maieutic evaluate
     (any task) and meta-eval outputs. Summary tables with signatures, label and score
     distributions, seeded bootstrap intervals, kappa heatmaps and threshold sweeps,
-    and every question, with styles, script and figures inline (no network needed)."""
+    and every question, with styles, script and figures inline (no network needed).
+
+    \b
+    Example:
+      maieutic report results.json meta.json --out report.html
+    """
     from maieutic.cli._common import refuse_overwriting_inputs
     from maieutic.data.files import is_stdout
     from maieutic.report.html import write_report

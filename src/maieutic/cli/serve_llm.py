@@ -33,6 +33,10 @@ def serve_llm(host: str, port: int, model_path: str | None) -> None:
 
     Point any OpenAI-compatible client at http://HOST:PORT/v1 with model name
     SmolLM2-135M-Instruct.
+
+    \b
+    Example:
+      maieutic serve-llm --port 8080
     """
     from pathlib import Path
 

@@ -9,9 +9,22 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from maieutic.cli import CommandGroups
 
+EXAMPLES = {
+    "generate aura": "maieutic generate aura --document article.pdf --out questions.json",
+    "evaluate aura": "maieutic evaluate aura article.pdf questions.json --out aura.json",
+    "meta-eval aura": "maieutic meta-eval aura --qgeval instances-dev.json",
+    "meta-eval aura-preferences": "maieutic meta-eval aura-preferences preferences.jsonl",
+    "train aura": "maieutic train aura --qgeval instances-dev.json --out-dir scorer-aura",
+    "aura": "maieutic aura compare article.pdf questions_a.json questions_b.json",
+    "aura compare": "maieutic aura compare article.pdf questions_a.json questions_b.json",
+    "aura sweep": "maieutic aura sweep article.pdf questions_a.json questions_b.json",
+}
+"""One example per command, shown at the end of its help."""
+
 
 def commands(groups: CommandGroups) -> None:
     """Add the task's commands to the command line (``Task.commands``)."""
+    from maieutic.cli._common import add_examples
     from maieutic.cli._options import moved_command
     from maieutic.tasks.aura.cli.generate import generate_aura
     from maieutic.tasks.aura.cli.group import aura, evaluate_aura
@@ -26,3 +39,4 @@ def commands(groups: CommandGroups) -> None:
     aura.add_command(moved_command(aura_preferences, "agree", "meta-eval aura-preferences"))
     groups.train.add_command(train_aura)
     groups.root.add_command(aura)
+    add_examples(groups.root, EXAMPLES)

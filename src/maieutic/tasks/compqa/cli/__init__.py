@@ -9,9 +9,25 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from maieutic.cli import CommandGroups
 
+EXAMPLES = {
+    "generate compqa": "maieutic generate compqa --questions questions.json --out-dir answers "
+    "--scenario 1",
+    "evaluate compqa": "maieutic evaluate compqa answers/ --out compqa.json",
+    "meta-eval compqa": "maieutic meta-eval compqa --judged judged/ "
+    "--humans human_evaluation_367.tsv",
+    "meta-eval compqa-humans": "maieutic meta-eval compqa-humans dataset_hum1_evaluation.tsv "
+    "dataset_hum2_evaluation.tsv",
+    "compqa": "maieutic compqa table --judged judged/",
+    "compqa table": "maieutic compqa table --judged judged/",
+    "compqa export-sft": "maieutic compqa export-sft --judged judged/ --min-score 18 "
+    "--out sft.jsonl",
+}
+"""One example per command, shown at the end of its help."""
+
 
 def commands(groups: CommandGroups) -> None:
     """Add the task's commands to the command line (``Task.commands``)."""
+    from maieutic.cli._common import add_examples
     from maieutic.cli._options import moved_command
     from maieutic.tasks.compqa.cli.evaluate import evaluate_compqa
     from maieutic.tasks.compqa.cli.generate import generate_compqa
@@ -24,3 +40,4 @@ def commands(groups: CommandGroups) -> None:
     groups.meta_eval.add_command(compqa_humans)
     compqa.add_command(moved_command(compqa_judge, "agree", "meta-eval compqa"))
     groups.root.add_command(compqa)
+    add_examples(groups.root, EXAMPLES)

@@ -40,8 +40,9 @@ judged_option = click.option(
 
 @click.group()
 def compqa() -> None:
-    """CompQA tools: tables and training data (agreement with people: maieutic meta-eval
-    compqa, compqa-humans)."""
+    """CompQA tools: table (scores by generator and scenario) and export-sft (training
+    data from well-scored answers); agreement with people is maieutic meta-eval compqa
+    and compqa-humans."""
 
 
 def _judged_files(paths: tuple[str, ...]) -> list[ScoredFile]:

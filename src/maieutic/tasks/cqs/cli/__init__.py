@@ -8,9 +8,20 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from maieutic.cli import CommandGroups
 
+EXAMPLES = {
+    "generate cqs": "maieutic generate cqs --data validation-dev.json --out cqs.json",
+    "evaluate cqs": "maieutic evaluate cqs --data validation-dev.json cqs.json --out results.json",
+    "meta-eval cqs": "maieutic meta-eval cqs --data validation-dev.json --evaluator chrf --sweep",
+    "meta-eval cqs-compare": "maieutic meta-eval cqs-compare --data validation-dev.json "
+    "--evaluator sts --evaluator chrf cqs.json other.json",
+    "train cqs": "maieutic train cqs --data validation-dev.json --out-dir scorer-cqs",
+}
+"""One example per command, shown at the end of its help."""
+
 
 def commands(groups: CommandGroups) -> None:
     """Add the task's commands to the command line (``Task.commands``)."""
+    from maieutic.cli._common import add_examples
     from maieutic.tasks.cqs.cli.evaluate import evaluate_cqs
     from maieutic.tasks.cqs.cli.generate import generate_cqs
     from maieutic.tasks.cqs.cli.meta_eval import meta_eval_compare, meta_eval_cqs
@@ -21,3 +32,4 @@ def commands(groups: CommandGroups) -> None:
     groups.meta_eval.add_command(meta_eval_cqs)
     groups.meta_eval.add_command(meta_eval_compare)
     groups.train.add_command(train_cqs)
+    add_examples(groups.root, EXAMPLES)
