@@ -81,7 +81,7 @@ def demo(out_dir: str | None) -> None:
     _files(story, directory)
     story.say("Next, one command per task:")
     for task, command in (
-        ("CQs, every figure", next_cqs(cqs)),
+        ("CQs, the headline figures explained, every figure kept in cqs.json", next_cqs(cqs)),
         ("FOCUS, per type", next_focus(focus)),
         ("CompQA, with a judge (after maieutic setup-llm)", next_compqa(compqa)),
         ("your own text", 'maieutic ask "We should ban cars downtown because pollution '

@@ -146,8 +146,8 @@ def show_cqs(story: Story, ran: CqsRun) -> None:
 
 
 def next_cqs(ran: CqsRun) -> str:
-    """The command that shows every figure of the evaluation."""
+    """The command that explains the evaluation's headline figures and keeps them all."""
     return (
         f"maieutic evaluate cqs --data {shlex.quote(str(ran.dataset))} "
-        f"{shlex.quote(str(ran.generated))}"
+        f"{shlex.quote(str(ran.generated))} --out cqs.json"
     )
