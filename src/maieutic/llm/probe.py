@@ -39,7 +39,7 @@ LEAN_CMAKE = Path(__file__).with_name("llama_cpp_lean.cmake")
 multimodal library only (see the file)."""
 LEAN_CMAKE_ARGS = "-DLLAVA_BUILD=OFF"
 """No multimodal (mtmd) library: text models do not load it. With ``LEAN_CMAKE`` this
-cuts the build from about 410 to about 150 CPU-seconds (benchmarks/bench_llama_build.py)."""
+cuts the build from 368 to 142 CPU-seconds (benchmarks/bench_llama_build.py)."""
 
 
 def build_cmake_args() -> str:
