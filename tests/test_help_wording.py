@@ -30,6 +30,9 @@ def _help(*path: str) -> str:
     [
         (("generate", "compqa"), "a question asked twice, or a question without arguments"),
         (("evaluate", "aura"), "a line of a question set that is not a question"),
+        (("evaluate", "focus"), "a span with no type, a type with no span"),
+        (("evaluate", "compqa"), "an empty answer, one over 12,000 characters"),
+        (("evaluate", "cqs"), "an intervention without 3 questions"),
     ],
 )
 def test_strict_says_what_this_command_refuses(path, refused):

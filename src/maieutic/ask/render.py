@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from rich.console import Console, Group
+from rich.console import Console
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -76,6 +76,14 @@ def _aura_table(aura: dict) -> Table:
     return table
 
 
+def _print_hanging(console: Console, text: Text, indent: int = 5) -> None:
+    """``text`` wrapped to the terminal with its later lines indented, so that a long
+    question stays visibly one item (rich would start them at column 0)."""
+    lines = text.wrap(console, max(20, console.width - indent))
+    for n, line in enumerate(lines):
+        console.print(Text(" " * indent) + line if n else line, soft_wrap=True)
+
+
 def print_terminal(result: AskResult, console: Console) -> None:
     """The rich terminal view."""
     result = safe_result(result)
@@ -83,13 +91,13 @@ def print_terminal(result: AskResult, console: Console) -> None:
     console.print(Panel(highlighted(result), title=Text(result.source), title_align="left"))
     console.print(Text(heading(result, "Critical questions", "cqs"), style="bold"))
     for n, q in enumerate(result.cqs, start=1):
-        console.print(Text(f"  {n}. {q['question']}"))
+        _print_hanging(console, Text(f"  {n}. {q['question']}"))
     console.print(Text(heading(result, "Socratic questions", "focus"), style="bold"))
     if not result.focus:
         console.print(Text(f"  {no_socratic(result)}"))
     for n, label in enumerate(result.focus):
         marker = Text(f"  [{label['type_name']}] ", style=SPAN_STYLES[n % len(SPAN_STYLES)])
-        console.print(Group(marker + Text(label["question"] or "")))
+        _print_hanging(console, marker + Text(label["question"] or ""))
     if result.aura:
         console.print(_aura_table(result.aura))
     for warning in result.warnings:

@@ -184,14 +184,6 @@ def strict_option_for(what: str) -> Callable[[Any], Any]:
     )
 
 
-strict_option = click.option(
-    "--strict",
-    is_flag=True,
-    help="Refuse (exit 2) what is otherwise scored as the benchmark script scores it and "
-    "flagged: empty or repeated questions, repeated ids, empty question lists…",
-)
-
-
 def scheme_file_options(what: str) -> list[Callable[[Any], Any]]:
     """``--schemes`` (the benchmark's walton_schemes.jsonl) and ``--scheme-mapping``;
     ``what`` says what the scheme file's templates are for."""

@@ -19,7 +19,7 @@ from maieutic.cli._options import (
     is_explicit,
     llm_options,
     out_option,
-    strict_option,
+    strict_option_for,
 )
 from maieutic.registry import names
 from maieutic.report.tables import print_results
@@ -117,7 +117,7 @@ def _options(func):
 @llm_options
 @embedding_options
 @out_option
-@strict_option
+@strict_option_for("an empty answer, one over 12,000 characters, or one that does not look English")
 @click.pass_context
 def evaluate_compqa(ctx, answers, evaluator, out_path, strict, **options):
     """Score comparative ANSWERS (released layout: files or folders of

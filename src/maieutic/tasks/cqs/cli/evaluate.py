@@ -23,7 +23,7 @@ from maieutic.cli._options import (
     llm_options,
     out_option,
     split_evaluator,
-    strict_option,
+    strict_option_for,
 )
 from maieutic.data.files import write_json
 from maieutic.report.tables import print_results
@@ -88,7 +88,10 @@ def _cqs_options(func):
             is_flag=True,
             help="Warn about and skip submission ids absent from the references (default: error).",
         ),
-        strict_option,
+        strict_option_for(
+            "an intervention without 3 questions, a repeated or empty question, a repeated id "
+            "or an empty question list"
+        ),
     ]
     for option in reversed(options):
         func = option(func)

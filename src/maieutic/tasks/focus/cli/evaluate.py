@@ -13,7 +13,7 @@ from maieutic.cli._common import (
     echo_warnings,
     refuse_overwriting_inputs,
 )
-from maieutic.cli._options import embedding_options, out_option, strict_option
+from maieutic.cli._options import embedding_options, out_option, strict_option_for
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
 from maieutic.tasks.focus.annotators import attach_annotators
@@ -82,7 +82,10 @@ def load_gold_with_annotators(task, gold_path: str, annotators: tuple[str, ...])
     is_flag=True,
     help="Warn about and skip prediction ids absent from --gold (default: error).",
 )
-@strict_option
+@strict_option_for(
+    "a span with no type, a type with no span, None of the Above beside another type, or "
+    "more than two types"
+)
 @click.pass_context
 def evaluate_focus(ctx, gold_path, submissions, annotators, out_path, **options):
     """Evaluate FOCUS predictions (SUBMISSIONS) against --gold.
