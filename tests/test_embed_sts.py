@@ -77,7 +77,7 @@ def test_sample_submission_scores_as_expected_by_hand():
     assert by_id["TOWN_BIKES_1"].questions[0].label == "Useful"
     assert by_id["TOWN_BIKES_1"].questions[0].best_reference_id == "TOWN_BIKES_1_ref_0"
     assert by_id["LIBRARY_FEES_5"].labels == ["missing_cqs"] * 3
-    assert '"MARKET_HOURS_4".cqs: 1 duplicate question(s)' in result.warnings
+    assert '"MARKET_HOURS_4".cqs: 1 duplicate question' in result.warnings
     assert 0 < result.score < 1
     assert result.signature.model == "all-MiniLM-L6-v2"
 

@@ -1,5 +1,5 @@
 """The demo's CompQA block: comparative answers, the rubric criteria the offline rules
-decide for each (beside the scores people gave), and why no total is defined."""
+decide for each (beside the scores given by hand), and why no total is defined."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class CompqaRun:
 
     answers: Path
     people: list[dict[str, Any]]
-    """The answers as written, with the scores people gave (``score_dict``)."""
+    """The answers as written, with the scores given by hand (``score_dict``)."""
     results_path: Path
     result: Any
 
@@ -55,7 +55,7 @@ def _answer(story: Story, record: dict[str, Any], people: dict, open_to_judge: s
     story.say(_question(record), style="bold")
     text = record["comparison"]
     story.say(f"answer ({len(text)} characters): {shorten_middle(text, ANSWER_CHARS)}", 2)
-    story.say("criteria the rules decided: the rules' score (the score people gave)", 2)
+    story.say("criteria the rules decided: the rules' score (the score given by hand)", 2)
     for c in sorted(decided):
         person = f"({given[c]:g})" if c in given else "(—)"
         line = f"C{c:<3} {decided[c]:g} {person}  {criteria[c].description}"
@@ -94,7 +94,7 @@ def show_compqa(story: Story, run: CompqaRun) -> None:
         f"{sum(c.max for c in criteria.values())} points. The offline rules decide what text "
         f"analysis can: {criteria_list(decided_somewhere)} (structure, no repetition, length). "
         f"{'Both answers are' if len(records) == 2 else 'The answers are'} in {run.answers}, "
-        "with the scores people gave them."
+        "with the scores maieutic's developers gave them by hand."
     )
     for record in records:
         index = record.get("index", 0)

@@ -75,7 +75,11 @@ def _verdict(question: dict[str, Any], references: dict[str, str], threshold: fl
         return (
             f"→ {NAE}: the closest reference, {quoted}, is at {similarity:.3f}, under {threshold:g}"
         )
-    return f"→ {question['label']}, like the reference {quoted} (similarity {similarity:.3f})"
+    # the label is the nearest reference's, however loosely that reference matches
+    return (
+        f"→ {question['label']}, the label of the nearest reference, {quoted} "
+        f"(similarity {similarity:.3f})"
+    )
 
 
 def _intervention(story: Story, record: dict, item: dict, threshold: float, note: str) -> None:
@@ -137,7 +141,12 @@ def show_cqs(story: Story, ran: CqsRun) -> None:
             if result is ran.mine
             else "a bundled hand-written submission, for comparison"
         )
-        story.say(f"{result.submission} {result.score:.3f} ({what}): {_labels(result.summary)}", 2)
+        labels = _labels(result.summary)
+        if result is ran.mine:  # the generator's shortfalls, which carry no label
+            asked = sum(len(r["cqs"]) for r in records if isinstance(r["cqs"], list))
+            if (short := 3 * len(records) - asked) > 0:
+                labels += f", {plural(short, 'question')} not asked"
+        story.say(f"{result.submission} {result.score:.3f} ({what}): {labels}", 2)
     story.say(
         "score = Useful questions / 3 per intervention, averaged: 1 means three Useful "
         "questions for every intervention, 0 none; a missing question counts as not Useful.",

@@ -16,6 +16,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from maieutic.wording import plural
+
 MAX_WIDTH = 100
 """Wider lines are hard to read; a narrower terminal wraps at its own width."""
 
@@ -47,11 +49,6 @@ def shorten_middle(text: str, limit: int) -> str:
 def in_words(n: int) -> str:
     """A small count as a word ("two"), a larger one as digits."""
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
-
-
-def plural(n: int, noun: str) -> str:
-    """``n noun`` or ``n nouns``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def showing(shown: int, total: int, noun: str, where: Path | str) -> str:

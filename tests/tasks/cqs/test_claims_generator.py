@@ -49,7 +49,7 @@ def test_deterministic(generator):
 def test_a_text_with_nothing_to_challenge_gets_fewer_questions_and_a_note(generator):
     found = generator.questions_for("Hello there! Thanks, everyone.")
     assert found.questions == []
-    assert "0 question(s) instead of 3" in found.note
+    assert "0 questions instead of 3" in found.note
 
 
 def test_a_huge_unpunctuated_text_is_read_in_bounded_chunks(generator):
@@ -151,7 +151,7 @@ def test_generate_cqs_defaults_to_claims_and_notes_fewer(cli, tmp_path):
     assert result.code == 0, result.err
     submission = json.loads(out.read_text())
     assert len(submission["A"]["cqs"]) == 3 and submission["B"]["cqs"] == []
-    assert "note: B: 0 question(s) instead of 3" in result.err
+    assert "note: B: 0 questions instead of 3" in result.err
     meta = json.loads((tmp_path / "sub.meta.json").read_text())
     assert meta["signature"]["generator"] == "claims" and "ranker" in meta["signature"]
     assert "B" in meta["notes"]

@@ -337,5 +337,5 @@ def test_llm_candidates_that_are_ill_formed_are_never_chosen():
         'What evidence supports the claim that "because the lanes are new"?',
         'How likely is it that "the council built the lanes" will really happen?',
     }
-    assert "2 of 4 candidate(s) ill-formed, 2 question(s) instead of 3" in first.note
+    assert "2 of 4 candidates ill-formed, 2 questions instead of 3" in first.note
     assert not first.failed

@@ -32,6 +32,7 @@ from maieutic.signature import Signature
 from maieutic.tasks.cqs.claim_ranker import ClaimRanker, builtin_ranker
 from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset
 from maieutic.tasks.cqs.framings import Candidate, candidates
+from maieutic.wording import plural
 
 SAME_CLAIM = 0.2
 """Score kept by a second question about a claim already asked about."""
@@ -129,9 +130,10 @@ class ClaimsCQGenerator:
         note = None
         if len(chosen) < k:
             found = "no complete claim" if not reading.claims else (
-                f"only {len(reading.claims)} complete claim(s)"
+                f"only {plural(len(reading.claims), 'complete claim')}"
             )  # fmt: skip
-            note = f"{len(chosen)} question(s) instead of {k}: the text has {found} to challenge"
+            asked = plural(len(chosen), "question")
+            note = f"{asked} instead of {k}: the text has {found} to challenge"
         return ClaimQuestions([s.candidate.question for s in chosen], scored, reading, note)
 
     def generate(

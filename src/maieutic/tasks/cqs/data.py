@@ -31,6 +31,7 @@ from typing import Any
 from maieutic.data.files import read_keyed_records, type_name
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
+from maieutic.wording import plural
 
 LABELS: tuple[str, ...] = ("Useful", "Unhelpful", "Invalid")
 """The three human labels of a reference critical question."""
@@ -349,7 +350,7 @@ class _EntryReader:
         non_empty = [_normalise(t) for t in texts if t.strip()]
         repeats = len(non_empty) - len(set(non_empty))
         if repeats:
-            self.flag(at, "duplicate-questions", f"{repeats} duplicate question(s)", key)
+            self.flag(at, "duplicate-questions", plural(repeats, "duplicate question"), key)
 
 
 def parse_submission(records: dict[str, Any], where: str, name: str = "submission") -> Submission:

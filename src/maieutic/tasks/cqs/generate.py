@@ -27,6 +27,7 @@ from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, MISSING_CQS, CQDataset, 
 from maieutic.tasks.cqs.prompts import PromptContext, Strategy
 from maieutic.tasks.cqs.selection import Selector
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
+from maieutic.wording import plural
 
 RUN_SEED_STRIDE = 1000  # run k uses seed + 1000·k, so runs never share a sample's seed
 
@@ -74,7 +75,7 @@ def select_three(
     is never chosen to make up the number.
     """
     if len(candidates) < EXPECTED_QUESTIONS:
-        reason = f"{source}: only {len(candidates)} distinct usable question(s)"
+        reason = f"{source}: only {plural(len(candidates), 'distinct usable question')}"
         return ItemOutcome(iid, None, reason, candidates)
     text = intervention.intervention
     rejected = {c: [str(f) for f in flaws] for c in candidates
@@ -84,8 +85,8 @@ def select_three(
     outcome = ItemOutcome(iid, chosen, None, candidates, rejected=rejected)
     if len(chosen) < EXPECTED_QUESTIONS:
         outcome.note = (
-            f"{source}: {len(rejected)} of {len(candidates)} candidate(s) ill-formed, "
-            f"{len(chosen)} question(s) instead of {EXPECTED_QUESTIONS}"
+            f"{source}: {len(rejected)} of {plural(len(candidates), 'candidate')} ill-formed, "
+            f"{plural(len(chosen), 'question')} instead of {EXPECTED_QUESTIONS}"
         )
     return outcome
 
