@@ -219,3 +219,20 @@ def test_ask_llm_embedded_runs_the_embedded_model(cli):
     # the model's own name is the same model: the same replies, served from the cache
     again = cli(*args, "--llm", "SmolLM2-135M-Instruct")
     assert again.code == result.code and json.loads(again.out)["cqs"] == data["cqs"]
+
+
+def test_no_question_about_the_document_from_the_model_falls_back_to_templates(cli, monkeypatch):
+    def reply(request):
+        prompt = " ".join(content for _, content in request.messages)
+        if "<passage>" in prompt:
+            return "I am not sure what to ask about this."  # no question at all
+        return "Classification: []" if "Classification" in prompt else CQS_REPLY
+
+    backend = ScriptedBackend(default=reply, model="SmolLM2-135M-Instruct")
+    monkeypatch.setattr(embedded, "embedded_backend", lambda model=None, runtime=None: backend)
+    result = cli("ask", ARGUMENT, "--llm", "embedded", "--question-set", "--format", "json")
+    assert result.code == 0, result.err
+    data = json.loads(result.out)
+    assert data["aura"]["origin"] == "paragraph templates: the model wrote no usable question"
+    assert data["aura"]["questions"], data["aura"]
+    assert "no question set assessed" not in result.err

@@ -141,10 +141,13 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
         questions = [q for q in questions if is_well_formed(q, text)]
         failures = [o.failure for o in run.outcomes if o.failure]
         origin = "llm"
+        if not questions:  # as for the Socratic part: the offline way, and say so
+            why = "the model's call failed" if failures else "the model wrote no usable question"
+            questions, origin = document_questions(text), f"paragraph templates: {why}"
     else:
         questions, origin, failures = document_questions(text), "paragraph templates", []
     if not questions:  # AURA refuses an empty set: its scores would say nothing
-        how = "by the model" if options.uses_llm else "offline"
+        how = "by the model or offline" if options.uses_llm else "offline"
         raise NoDocumentQuestions(
             f"no question about the document could be written {how}", failures
         )

@@ -60,7 +60,7 @@ def highlighted(result: AskResult) -> Text:
 
 
 def _aura_table(aura: dict) -> Table:
-    table = Table(title=f"questions about the document ({aura['origin']})", title_justify="left")
+    table = Table(title=f"Questions about the document ({aura['origin']})", title_justify="left")
     table.add_column("question")
     table.add_column("answerable", justify="center")
     table.add_column("score", justify="right")
