@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from maieutic.data.reflow import reflow, reflow_pages
+from maieutic.data.reflow import reflow, reflow_pages, respace
 from tests.conftest import FIXTURES
 
 PDF_DIR = FIXTURES / "pdf"
@@ -29,7 +29,11 @@ def test_the_fixtures_keep_the_printed_lines():
     # would pass on any reader
     from pypdf import PdfReader
 
-    assert {p.stem for p in PRINTED} == {"libraries-groff", "libraries-chromium"}
+    assert {p.stem for p in PRINTED} == {
+        "libraries-groff",
+        "libraries-groff-kerned",
+        "libraries-chromium",
+    }
     for path in PRINTED:
         pages = [page.extract_text() for page in PdfReader(path).pages]
         assert len(pages) == 2
@@ -38,6 +42,20 @@ def test_the_fixtures_keep_the_printed_lines():
         assert "\n\n" not in pages[0].strip()  # no blank line between paragraphs
     groff = [p.extract_text() for p in PdfReader(PDF_DIR / "libraries-groff.pdf").pages]
     assert "li-\nbraries" in groff[0] and groff[1].startswith("-2-")
+    # kerning on: the plain reader splits words where the typesetter kerned
+    kerned = PdfReader(PDF_DIR / "libraries-groff-kerned.pdf").pages
+    assert "historic b udget" in kerned[0].extract_text()
+
+
+def test_word_gaps_the_layout_lacks_are_removed():
+    plain = "1\nThe Case f or K eeping Public\nLi braries open a t night\nFig 2"
+    layout = "The  Case for Keeping   Public\nLibraries open at   night\n  1\nFig2 x"
+    # lines in another order are matched by their glyphs; a line the layout does not
+    # hold as such keeps its gaps, and no gap is ever added
+    assert respace(plain, layout) == (
+        "1\nThe Case for Keeping Public\nLibraries open at night\nFig 2"
+    )
+    assert respace(plain, "") == plain
 
 
 @pytest.mark.parametrize("path", PRINTED, ids=lambda p: p.stem)
@@ -211,3 +229,6 @@ def test_page_numbers_go_and_sentences_run_across_pages():
     last = f"{second}It is a mistake."
     ended = reflow_pages([printed(last), "2\nAnother paragraph starts here."])
     assert ended.text == f"{last}\n\nAnother paragraph starts here."
+    # the same with the page number on top of the next page, groff's "-2-"
+    ended = reflow_pages([printed(last), "-2-\nFurthermore, another one starts."])
+    assert ended.text == f"{last}\n\nFurthermore, another one starts."

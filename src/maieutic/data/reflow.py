@@ -33,14 +33,19 @@ and then across the page breaks (a sentence that runs onto the next page is join
 - Any other line break is a wrapped line: joined with one space. Runs of spaces
   inside a line become one space; soft hyphens inside a line (invisible) go.
 
+Before that, ``respace`` removes the word gaps that a reader guessed from a typesetter's
+kerning moves ("b udget"), using the page's laid-out text (glyphs placed by position).
+
 Known limits: a heading that wraps onto a second line without a hyphen becomes two
-short paragraphs; a paragraph whose last line happens to fill the page width runs on
-into the next paragraph; multi-column pages are read in the order the PDF stores them.
+short paragraphs; a paragraph whose last line leaves no room for the next paragraph's
+first word (it is long, or the page indents it) runs on into the next paragraph;
+multi-column pages are read in the order the PDF stores them.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 from typing import NamedTuple
 
 FIT = 0.85
@@ -54,6 +59,43 @@ _SENTENCE_END = re.compile(r"[.!?:][\"'”’)\]»]*$")
 _HYPHENATED = re.compile(r"([A-Za-z]+)[-‐]$")
 _COMPOUND = re.compile(r"\b[A-Za-z]+-[A-Za-z]+\b")
 _SOFT_HYPHEN = "\u00ad"
+
+
+def respace(plain: str, layout: str) -> str:
+    """A page's text in reading order (``plain``) with only the word gaps that its
+    laid-out text (``layout``, the same glyphs placed by position) also has.
+
+    A reader that guesses word gaps from pen moves splits words wherever a typesetter
+    moved the pen to kern ("In vest", "b uilds": groff does, and its word spacing is
+    not counted in the width of what came before). The laid-out text places each glyph
+    by its measured position and has no such gaps, but it may order the lines
+    differently (columns side by side, a page number first or last), so only a line
+    whose glyphs the laid-out text holds as one line too is respaced; every other line
+    stays as it was. Gaps are only ever removed, never added."""
+    gaps_of: dict[str, set[int]] = {}
+    for line in layout.splitlines():
+        gaps_of.setdefault("".join(line.split()), _gaps(line))
+    lines = []
+    for line in plain.split("\n"):
+        gaps = gaps_of.get("".join(line.split()))
+        if gaps is None or not line.strip():
+            lines.append(line)
+            continue
+        kept, count = [], 0
+        for char in line.strip():
+            if char.isspace():
+                if count in gaps and not kept[-1].isspace():
+                    kept.append(" ")
+            else:
+                kept.append(char)
+                count += 1
+        lines.append("".join(kept))
+    return "\n".join(lines)
+
+
+def _gaps(line: str) -> set[int]:
+    """Where a line has a gap: the number of glyphs (non-spaces) before each."""
+    return set(accumulate(len(word) for word in line.split()[:-1]))
 
 
 class Reflowed(NamedTuple):

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from maieutic.data.files import read_bytes, read_text, type_name
-from maieutic.data.reflow import Reflowed, reflow_pages
+from maieutic.data.reflow import Reflowed, reflow_pages, respace
 from maieutic.errors import DataError
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
@@ -234,6 +234,17 @@ def mostly_non_latin(text: str) -> bool:
     return bool(letters) and latin < 0.5 * len(letters)
 
 
+def _page_text(page: Any) -> str:
+    """A PDF page's text in reading order, with the word gaps that the reader guessed
+    from kerning moves removed by comparing with its laid-out text (``respace``)."""
+    plain = page.extract_text() or ""
+    try:
+        layout = page.extract_text(extraction_mode="layout", layout_mode_space_vertically=False)
+    except Exception:  # the layout reader fails on pages the plain one reads: keep those
+        return plain
+    return respace(plain, layout or "")
+
+
 def read_pdf(path: Path) -> Reflowed:
     """The text layer of a PDF reflowed into paragraphs (``maieutic.data.reflow``): each
     page, and the whole text with sentences joined across page breaks (one error line
@@ -252,7 +263,7 @@ def read_pdf(path: Path) -> Reflowed:
     data = read_bytes(path)
     level, pdf_log.level = pdf_log.level, logging.CRITICAL
     try:
-        pages = [page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages]
+        pages = [_page_text(page) for page in PdfReader(io.BytesIO(data)).pages]
     except (PdfReadError, OSError, ValueError) as exc:
         raise DataError(f"not a readable PDF ({exc})", where=str(path)) from None
     except Exception as exc:  # pypdf raises many types on damaged files (limits, recursion)
