@@ -224,3 +224,11 @@ def test_leaderboard_shows_the_shared_signature_once_and_each_row_its_own_part()
     shared = [line for line in _notes(text) if line.startswith("signature")]
     assert len(shared) == 1 and "task:toy|eval:e" in shared[0] and "data:" not in shared[0]
     assert _notes(text)[-1] == "full results: r.json"
+
+
+def test_a_figure_that_rounds_to_zero_is_never_shown_negative():
+    from maieutic.report.tables import fmt
+
+    assert fmt(-0.0, "{:.3f}") == "0.000"  # an entropy of one cluster computes as -0.0
+    assert fmt(-0.00001, "{:.1%}") == "0.0%"
+    assert fmt(-0.5, "{:.3f}") == "-0.500"

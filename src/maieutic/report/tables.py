@@ -5,7 +5,7 @@ shown, why a figure is missing where one is, and where the full results went."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -25,7 +25,12 @@ def fmt(value: Any, pattern: str = "{:.4f}") -> str:
         return "—"
     if isinstance(value, str):
         return value
-    return pattern.format(value)
+    text = pattern.format(value)
+    # a figure that rounds to zero is shown as 0, never "-0.000" (an entropy of one
+    # cluster computes as -0.0)
+    if text.startswith("-") and isinstance(value, int | float) and text[1:] == pattern.format(0):
+        return text[1:]
+    return text
 
 
 def score_column(task: Task) -> Column:
@@ -42,9 +47,10 @@ def summary_columns(task: Task, result: EvalResult) -> list[Column]:
     return [score_column(task), *(c for c in rows if c.shown is None or c.shown(result))]
 
 
-def unscored_reason(task: Task, result: EvalResult) -> str:
-    """Why ``result`` has no score, in one line."""
-    if task.unscored_reason is not None:
+def unscored_reason(task: Task | None, result: EvalResult) -> str:
+    """Why ``result`` has no score, in one line (``task`` None: one this version does
+    not know, so only the general reason)."""
+    if task is not None and task.unscored_reason is not None:
         return task.unscored_reason(result)
     return "the evaluator left the score undefined (the results file says what was scored)"
 
@@ -115,8 +121,7 @@ def leaderboard_table(task: Task, results: Sequence[EvalResult]) -> Table:
     return table
 
 
-def _names(results: Sequence[EvalResult], shown: int = 5) -> str:
-    names = [r.submission for r in results]
+def _names(names: Sequence[str], shown: int = 5) -> str:
     if len(names) <= shown:
         return ", ".join(names)
     return f"{', '.join(names[:shown])}, … ({len(names)} in all)"
@@ -131,13 +136,21 @@ def leaderboard_notes(task: Task, results: Sequence[EvalResult]) -> list[str]:
     lines.append(f"#: rank by score, highest first; {UNRANKED}: no score, listed last")
     columns = (score_column(task), *task.columns)
     lines += [_legend_line(c, results) for c in columns if c.description]
-    unscored: dict[str, list[EvalResult]] = {}
+    return lines + unranked_lines(task, results)
+
+
+def unranked_lines(
+    task: Task | None,
+    results: Sequence[EvalResult],
+    name: Callable[[EvalResult], str] = lambda r: r.submission,
+) -> list[str]:
+    """``not ranked (no score): NAMES — REASON``, one line per reason, for the results
+    without a score (in input order; ``name`` says what each is called)."""
+    unscored: dict[str, list[str]] = {}
     for r in results:
         if r.score is None:
-            unscored.setdefault(unscored_reason(task, r), []).append(r)
-    for reason, group in unscored.items():
-        lines.append(f"not ranked (no score): {_names(group)} — {reason}")
-    return lines
+            unscored.setdefault(unscored_reason(task, r), []).append(name(r))
+    return [f"not ranked (no score): {_names(group)} — {why}" for why, group in unscored.items()]
 
 
 def runs_table(task: Task, results: Sequence[EvalResult]) -> Table | None:
@@ -211,4 +224,6 @@ __all__ = [
     "runs_table",
     "summary_notes",
     "summary_table",
+    "unranked_lines",
+    "unscored_reason",
 ]

@@ -18,13 +18,12 @@ from maieutic.report.html.intervals import method_note
 from maieutic.report.html.loader import InputFile, load_inputs
 from maieutic.report.html.sections_common import (
     Entry,
-    comparability_note,
     inputs_section_table,
     interval_blocks,
     issues_block,
-    leaderboard,
     provenance_line,
     runs_block,
+    summary_block,
 )
 from maieutic.report.html.task_hooks import known_task
 from maieutic.report.html.templating import Block, Section, render
@@ -48,7 +47,7 @@ def _entries(files: Sequence[InputFile]) -> dict[str, list[Entry]]:
 def _task_section(task: str, entries: list[Entry], finder: TextFinder) -> Section:
     files = list(dict.fromkeys(e.file.index for e in entries))
     by_index = {e.file.index: e.file for e in entries}
-    blocks = [Block("Summary", comparability_note(entries), table=leaderboard(task, entries))]
+    blocks = [summary_block(task, entries)]
     if (runs := runs_block([by_index[i] for i in files])) is not None:
         blocks.append(runs)
     found = known_task(task)

@@ -17,6 +17,8 @@ from maieutic.report.html.plots import IntervalRow, interval_chart
 from maieutic.report.html.svg import finite
 from maieutic.report.html.tables import Cell, Header, Table, code, headers, number
 from maieutic.report.html.templating import Block, render
+from maieutic.report.tables import UNRANKED, ranked, unranked_lines
+from maieutic.tasks import Task
 
 
 @dataclass(frozen=True)
@@ -90,14 +92,24 @@ def _cell(value: Callable[[EvalResult], Any], result: EvalResult, pattern: str) 
     return number(shown, pattern) if shown is None or not isinstance(shown, str) else Cell(shown)
 
 
-def leaderboard(task: str, entries: Sequence[Entry]) -> Table:
-    """Systems ranked by score (as ``maieutic evaluate`` prints them), the task's own
-    columns, and the signature of every row."""
+def _known(task: str) -> Task | None:
+    """The task by name, or None for one this version does not know."""
     from maieutic.tasks import get_task
 
     try:
-        columns = [(c.header, c.description, c.fmt, c.value) for c in get_task(task).columns]
+        return get_task(task)
     except DataError:
+        return None
+
+
+def leaderboard(task: str, entries: Sequence[Entry]) -> Table:
+    """Systems ranked by score as ``maieutic evaluate`` prints them (those without a
+    score last, in input order, with no number), the task's own columns, and the
+    signature of every row."""
+    found = _known(task)
+    if found is not None:
+        columns = [(c.header, c.description, c.fmt, c.value) for c in found.columns]
+    else:
         # a task this version does not know: what every result has
         columns = [
             ("items", "per-item records", "{}", lambda r: len(r.items)),
@@ -105,17 +117,18 @@ def leaderboard(task: str, entries: Sequence[Entry]) -> Table:
         ]
     several_files = len({e.file.index for e in entries}) > 1
     table = Table(
-        [Header("#", numeric=True), Header("submission")]
+        [Header("#", f"rank by score, highest first; {UNRANKED}: no score", numeric=True)]
+        + [Header("submission")]
         + ([Header("file")] if several_files else [])
         + [Header("score", "the task's headline figure", numeric=True)]
         + [Header(name, about, numeric=True) for name, about, _, _ in columns]
         + [Header("signature", "the settings the score depends on")],
-        caption="Ranked by score; click a header to sort by another column.",
+        caption=f"Ranked by score ({UNRANKED}: no score, listed last); click a header "
+        "to sort by another column.",
     )
-    ranked = sorted(
-        entries, key=lambda e: -(e.result.score if e.result.score is not None else -1e300)
-    )
-    for rank, e in enumerate(ranked, start=1):
+    by_result = {id(e.result): e for e in entries}
+    for rank, result in ranked([e.result for e in entries]):
+        e = by_result[id(result)]
         table.add(
             number(rank, "{}"),
             Cell(Markup('<a href="#{}">{}</a>').format(e.anchor, e.label)),
@@ -125,6 +138,17 @@ def leaderboard(task: str, entries: Sequence[Entry]) -> Table:
             code(str(e.result.signature)),
         )
     return table
+
+
+def summary_block(task: str, entries: Sequence[Entry]) -> Block:
+    """The leaderboard under its comparability note, with a line under it per reason
+    some rows have no score (as the terminal leaderboard prints them)."""
+    labels = {id(e.result): e.label for e in entries}
+    lines = unranked_lines(_known(task), [e.result for e in entries], lambda r: labels[id(r)])
+    html = Markup("").join(Markup('<p class="note unranked">{}</p>').format(line) for line in lines)
+    return Block(
+        "Summary", comparability_note(entries), table=leaderboard(task, entries), html=html or None
+    )
 
 
 def comparability_note(entries: Sequence[Entry]) -> str:
