@@ -142,6 +142,7 @@ def test_a_reply_with_no_type_gets_the_offline_questions_and_says_so(cli, monkey
     terminal = " ".join(cli("ask", ARGUMENT, "--llm", "embedded").out.split())  # unwrapped
     assert f"Socratic questions ({STOOD_IN})" in terminal
     assert "no weakness cue" not in terminal  # the reply is blamed, not the cues
+    assert "no types found in the reply" not in terminal  # the heading says it once
     assert "Critical questions (language model SmolLM2-135M-Instruct)" in terminal
     markdown = cli("ask", ARGUMENT, "--llm", "embedded", "--format", "markdown").out
     assert "## Socratic questions (offline claims generator: the model's reply" in markdown

@@ -16,7 +16,7 @@ from maieutic.ask.options import AskOptions, Part, llm_args, model_origin
 from maieutic.language.syntax import split_speaker
 from maieutic.registry import create
 from maieutic.tasks.focus.generate import FocusOutcome
-from maieutic.tasks.focus.reply_parsing import parse_reply
+from maieutic.tasks.focus.reply_parsing import NO_TYPES, parse_reply
 from maieutic.tasks.focus.type_labels import FocusItem, FocusSet
 from maieutic.tasks.focus.typology import NONE_ID, typology
 
@@ -32,11 +32,13 @@ def socratic_questions(text: str, options: AskOptions) -> Part:
     if part.questions:
         return part
     offline, _ = _generated(text, "claims", {}, OFFLINE)
+    # the heading gives the reason; a warning saying only the same is left out
+    said = [w for w in part.warnings if w != NO_TYPES]
     return Part(
         offline.questions,
         offline.signature,
         f"{OFFLINE}: {why_nothing(outcome)}",
-        part.warnings + offline.warnings,
+        said + offline.warnings,
         part.failure,  # a failed model call is still reported (exit code 1)
     )
 

@@ -28,6 +28,10 @@ _LINE = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+(.+)$")
 _QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|'(.+)'")
 
 
+NO_TYPES = "no types found in the reply"
+"""The problem reported for a reply that names no weakness type."""
+
+
 @dataclass
 class ParsedAnswer:
     """Types (ids) with their spans as written, and what was odd about the reply."""
@@ -157,4 +161,4 @@ def parse_reply(text: str) -> ParsedAnswer:
         answer = reader(text)
         if answer is not None:
             return answer
-    return ParsedAnswer(parsed=False, problems=["no types found in the reply"])
+    return ParsedAnswer(parsed=False, problems=[NO_TYPES])
