@@ -73,3 +73,12 @@ def cli(capsys):
         return CliResult(code, captured.out, captured.err)
 
     return invoke
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, for a test module's pages (skips when absent)."""
+    from tests.test_web_browser import launched_chromium
+
+    with launched_chromium() as launched:
+        yield launched

@@ -30,7 +30,7 @@ from maieutic.web.server import BackgroundServer
 from tests.conftest import SHARED_DATA
 from tests.test_report import FOCUS_GOLD, FOCUS_PRED, _compqa_result, _jsonl
 from tests.test_web import fake_result, finish
-from tests.test_web_browser import ARGUMENT, launched_chromium, not_blank
+from tests.test_web_browser import ARGUMENT, not_blank
 
 WIDTHS = (1280, 390)
 DESKTOP = 1280
@@ -219,12 +219,6 @@ def site(results, tmp_path_factory):
             yield server.url, urls
         finally:
             gate.set()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched_chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

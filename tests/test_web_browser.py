@@ -62,12 +62,6 @@ def launched_chromium() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launched_chromium() as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
 def server():
     with BackgroundServer(create_app()) as running:
         yield running

@@ -32,5 +32,6 @@ def report(results: tuple[str, ...], out_path: str, title: str | None) -> None:
     refuse_overwriting_inputs(out_path, list(results))
     write_report(list(results), out_path, title)
     if not is_stdout(out_path):
-        count = len(results)
-        click.echo(f"report: {out_path} ({count} input file{'' if count == 1 else 's'})", err=True)
+        from maieutic.wording import plural
+
+        click.echo(f"report: {out_path} ({plural(len(results), 'input file')})", err=True)

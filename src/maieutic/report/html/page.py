@@ -27,6 +27,7 @@ from maieutic.report.html.sections_common import (
 )
 from maieutic.report.html.task_hooks import known_task
 from maieutic.report.html.templating import Block, Section, render
+from maieutic.wording import plural
 
 RENDER_ERRORS = (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError)
 """What a file of the right format but an unexpected shape raises while being drawn."""
@@ -116,9 +117,9 @@ def render_report(paths: list[Path | str], title: str | None = None) -> str:
     sections = build_sections(files)
     tasks = sorted({r.task for f in files for r in f.results})
     n_results = sum(len(f.results) for f in files)
-    lead = f"{len(files)} input file{'s' if len(files) != 1 else ''}"
+    lead = plural(len(files), "input file")
     if n_results:
-        lead += f" · {n_results} result{'s' if n_results != 1 else ''} · tasks: {', '.join(tasks)}"
+        lead += f" · {plural(n_results, 'result')} · tasks: {', '.join(tasks)}"
     return str(
         render(
             "page.html.j2",
