@@ -66,10 +66,15 @@ def embedding_options(func: Callable[..., Any]) -> Callable[..., Any]:
     )(func)
 
 
-def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
+def llm_options(
+    func: Callable[..., Any] | None = None, *, timeout: float = 120.0
+) -> Callable[..., Any]:
     """``--llm``, ``--llm-backend``, ``--base-url``, ``--concurrency``, ``--timeout``,
     ``--retries`` (the backends are imported only when a command that takes them is
-    built)."""
+    built). ``@llm_options(timeout=S)`` shows a component whose factory waits longer
+    per call (the defaults shown must be the factory's own)."""
+    if func is None:
+        return functools.partial(llm_options, timeout=timeout)
     from maieutic.llm.backends.factory import BACKEND_KINDS
 
     return stack(
@@ -105,7 +110,7 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
             click.option(
                 "--timeout",
                 type=click.FloatRange(0.1),
-                default=120.0,
+                default=timeout,
                 show_default=True,
                 help="Seconds per model call attempt.",
             ),
@@ -212,15 +217,19 @@ def component_args(
 ) -> dict[str, Any]:
     """The factory arguments of ``entry`` taken from ``options`` (option name → value).
 
-    An option the factory does not take is dropped if left at its default and a usage
-    error if the user gave it: it would otherwise be silently ignored.
+    An option left unset (None) is not passed, so the factory's own default applies: a
+    component's defaults live in its factory alone (a test checks that every option's
+    shown default agrees with them). An option the factory does not take is dropped if
+    left at its default and a usage error if the user gave it: it would otherwise be
+    silently ignored.
     """
     accepted = set(entry.parameters)
     args: dict[str, Any] = {}
     for option, value in options.items():
         name = _INVERTED.get(option, option)
         if name in accepted:
-            args[name] = (not value) if option in _INVERTED else value
+            if value is not None:  # None: not given, so the factory's default applies
+                args[name] = (not value) if option in _INVERTED else value
         elif refuse_unused and is_explicit(ctx, option):
             param = next((p for p in ctx.command.params if p.name == option), None)
             flag = param.opts[0] if param else "--" + option.replace("_", "-")

@@ -63,6 +63,26 @@ def _quiet_hf() -> None:
         pass
 
 
+def model_unavailable(what: str, name: str, exc: BaseException) -> DataError:
+    """One line (exit 2) for a named model that cannot be loaded: why, and how to get
+    it. Never a substitute: the caller refuses rather than use another model."""
+    lines = str(exc).strip().splitlines()
+    reason = lines[0] if lines else type(exc).__name__
+    how = (
+        "it is a local directory that does not hold a sentence-transformers model"
+        if Path(name).is_dir()
+        else "a model name is downloaded into the Hugging Face cache the first time, which "
+        "needs the network once (e.g. `huggingface-cli download "
+        f"{_hub_name(name)}`); or give a local directory holding the model"
+    )
+    return DataError(f"cannot load the {what} {name!r}: {reason}; {how}")
+
+
+def _hub_name(name: str) -> str:
+    # sentence-transformers accepts its own models by their short name
+    return name if "/" in name else f"sentence-transformers/{name}"
+
+
 class Encoder:
     """Encodes texts into unit-normalised float32 vectors.
 
@@ -144,11 +164,7 @@ class Encoder:
         try:
             self._model = SentenceTransformer(self._source(), device=self.device)
         except Exception as exc:  # the library raises many types for "not found / offline"
-            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise RunError(
-                f"could not load embedding model {self.model_name!r}: {reason} "
-                "(a model name needs the network once; a local directory does not)"
-            ) from None
+            raise model_unavailable("embedding model", self.model_name, exc) from None
         return self._model
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:

@@ -29,9 +29,10 @@ def registered_name(kind: str, task: str, name: str | None, options: dict[str, A
 def build(kind: str, task: str, name: Any, options: dict[str, Any]) -> tuple[Any, list[str]]:
     """The registered component built with ``options`` (its factory's arguments), and
     warnings about them. An option the factory does not take is an error, never
-    ignored (one set to None counts as not given); a threshold given to a component
-    without a threshold scale (an LLM judge) is an error too. A component already built
-    (``registry.create``, then adjusted) is used as it is, with no options."""
+    ignored; one set to None counts as not given, so the factory's default applies; a
+    threshold given to a component without a threshold scale (an LLM judge) is an error
+    too. A component already built (``registry.create``, then adjusted) is used as it
+    is, with no options."""
     if name is not None and not isinstance(name, str):
         if options:
             raise DataError(f"options {sorted(options)} given with a {kind} already built")
@@ -48,8 +49,9 @@ def build(kind: str, task: str, name: Any, options: dict[str, Any]) -> tuple[Any
             raise DataError(f"{kind} {name!r} does not use a threshold (it is an LLM judge)")
         if doubt := found.threshold.doubt(threshold, name):
             warnings.append(doubt)
-    # None stands for "not set": dropped where the factory has no such argument
-    options = {k: v for k, v in options.items() if v is not None or k in found.parameters}
+    # None stands for "not set": always dropped, so the factory's own default applies
+    # (an unset option passed through as None once replaced AURA's cross-encoder)
+    options = {k: v for k, v in options.items() if v is not None}
     unknown = [k for k in options if k not in found.parameters]
     if unknown:
         raise DataError(

@@ -54,6 +54,18 @@ class IndexedDocument:
     blocks: list[Block]
 
 
+def load_cross_encoder(name: str):
+    """The named cross-encoder, or one line (exit 2) saying why not and how to get it."""
+    from sentence_transformers import CrossEncoder
+
+    from maieutic.embed.encoder import model_unavailable
+
+    try:
+        return CrossEncoder(name)
+    except Exception as exc:  # the library raises many types for "not found / offline"
+        raise model_unavailable("cross-encoder", name, exc) from None
+
+
 class Reranker:
     """Scores (question, span) pairs: a cross-encoder's logits, or bi-encoder cosine."""
 
@@ -76,9 +88,7 @@ class Reranker:
         """Relevance of each span to the question."""
         if self.cross_encoder_name:
             if self._cross is None:
-                from sentence_transformers import CrossEncoder
-
-                self._cross = CrossEncoder(self.cross_encoder_name)
+                self._cross = load_cross_encoder(self.cross_encoder_name)
             import torch
 
             # raw logits, whatever activation the model's config names (the paper's

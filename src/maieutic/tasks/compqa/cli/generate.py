@@ -66,7 +66,7 @@ def _options(func):
 @click.command("compqa")
 @_options
 @deprecated_alias("--out", "--out-dir", "out_dir", required=True, type=click.Path(file_okay=False))
-@llm_options
+@llm_options(timeout=300.0)  # answers run to 768 tokens
 @engine_options
 @click.pass_context
 def generate_compqa(ctx, questions_path, out_dir, scenarios, name, strict, **options) -> None:
