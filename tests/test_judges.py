@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from maieutic.evaluate.agreement import UNSCORED
@@ -114,11 +116,62 @@ def test_unparseable_reply_is_retried_once_then_unscored_with_reason():
     q = result.items[0].questions[0]
     assert q.label == UNSCORED
     assert q.note == "unparseable judge reply: 'Probably the first one'"
-    # nothing scored: no score, no rate, and the count says why
-    assert result.score is None and result.n_unscored == 1
-    assert result.summary["nae_rate"] is None
+    # the paper's rule: a question the evaluator cannot judge is not Useful (NAE)
+    assert result.score == 0.0 and result.n_unscored == 1
+    assert result.summary["nae_rate"] == 1.0
     assert [r.sample_index for r in backend.history] == [0, 1]  # a fresh sample, not the cache
     assert backend.history[1].params.temperature == 0.7  # a greedy retry would repeat itself
+
+
+def _two_of_three_unparseable(unscored: str | None = None):
+    def reply(request):
+        question = request.messages[-1][1].split("<question>")[1]
+        return "Useful" if "costs" in question else "It depends on the context."
+
+    judge = LLMJudge("llm-label", LLMClient(ScriptedBackend(default=reply)))
+    evaluator = (
+        CQEvaluator(judge, None, unscored=unscored) if unscored else CQEvaluator(judge, None)
+    )
+    questions = ("Are the costs rising?", "Is it fair?", "Who pays?")
+    [result] = evaluator.evaluate(DATASET, [_submission(*questions)])
+    return result
+
+
+def test_unparseable_replies_count_as_nae_by_default_never_rescaled():
+    """The defect: 1 Useful and 2 unparseable replies once scored 1.0 (the Useful share
+    of the scored questions); the paper counts what its evaluator cannot judge as not
+    useful (NAE), so the intervention scores 1/3, and the count is shown beside it."""
+    result = _two_of_three_unparseable()
+    assert [q.label for q in result.items[0].questions] == ["Useful", UNSCORED, UNSCORED]
+    assert result.score == pytest.approx(1 / 3)
+    assert result.n_unscored == 2 and result.summary["n_unscored"] == 2
+    assert result.summary["useful_rate"] == pytest.approx(1 / 3)
+    assert result.summary["nae_rate"] == pytest.approx(2 / 3)
+    assert "unscored:as-nae" in str(result.signature)
+    assert any("2 questions unscored" in w and "not Useful" in w for w in result.warnings)
+
+
+def test_rescaling_is_only_what_its_option_names():
+    result = _two_of_three_unparseable("drop-and-rescale")
+    assert result.score == pytest.approx(1.0)  # 1 Useful of 1 scored, times 3/3
+    assert result.summary["useful_rate"] == 1.0 and result.summary["nae_rate"] == 0.0
+    assert "unscored:drop-and-rescale" in str(result.signature)
+    assert any("scaled up" in w for w in result.warnings)
+
+
+def test_the_unscored_rule_is_a_choice_from_two(cli, tmp_path):
+    from maieutic.errors import DataError
+
+    with pytest.raises(DataError, match="--unscored must be one of as-nae, drop-and-rescale"):
+        CQEvaluator(LLMJudge("llm-label", LLMClient(ScriptedBackend())), None, unscored="drop")
+    data = tmp_path / "d.json"
+    ref = {"id": "r", "cq": "Does Y cause X?", "label": "Useful"}
+    data.write_text(json.dumps({"A": {"intervention_id": "A", "intervention": "X.", "cqs": [ref]}}))
+    sub = tmp_path / "s.json"
+    sub.write_text('{"A": {"intervention_id": "A", "cqs": [{"id": 0, "cq": "Why X?"}]}}')
+    result = cli("evaluate", "cqs", "--data", data, sub, "--unscored", "drop-and-rescale")
+    assert result.code == 2
+    assert "--unscored does not apply to the evaluator 'sts'" in result.err
 
 
 def test_echoed_injection_cannot_become_a_verdict():
@@ -182,10 +235,11 @@ def test_unreachable_judge_server_exits_1_after_writing_results(cli, tmp_path):
     run = json.loads(out.read_text())["results"][0]
     question = run["items"][0]["cqs"][0]
     assert question["label"] == UNSCORED and question["note"].startswith("judge call failed")
-    assert run["n_unscored"] == 1 and run["score"] is None
+    # a failed call is a question the evaluator could not judge: not Useful, counted
+    assert run["n_unscored"] == 1 and run["score"] == 0.0
 
 
-def test_unscored_questions_leave_the_denominators():
+def test_unscored_questions_leave_the_denominators_under_drop_and_rescale():
     # three questions: one Useful, one Invalid, one the judge never answers properly
     def reply(request):
         question = request.messages[-1][1].split("<question>")[1]
@@ -196,9 +250,8 @@ def test_unscored_questions_leave_the_denominators():
         return "I cannot decide."
 
     judge = LLMJudge("llm-label", LLMClient(ScriptedBackend(default=reply)))
-    [result] = evaluate_submissions(
-        DATASET, [_submission("The first?", "The second?", "The third?")], judge
-    )
+    evaluator = CQEvaluator(judge, None, unscored="drop-and-rescale")
+    [result] = evaluator.evaluate(DATASET, [_submission("The first?", "The second?", "The third?")])
     labels = [q.label for q in result.items[0].questions]
     assert labels == ["Useful", "Invalid", UNSCORED]
     # Useful share among the 2 scored questions (1/2) times 3 questions / 3 = 0.5,

@@ -1,8 +1,10 @@
 """Agreement of an evaluator's labels with human labels, for any task with categories.
 
 An evaluator may abstain (critical questions: ``not_able_to_evaluate``) or leave an
-item unscored (an LLM judge whose reply failed or could not be parsed). Unscored
-items are left out of everything and counted; abstentions are kept as their own
+item unscored (an LLM judge whose reply failed or could not be parsed). Items still
+labelled unscored here are left out and counted (a caller that reads them as
+abstentions, as the critical-questions task does by default, relabels them first);
+abstentions are kept as their own
 class in one kappa and dropped in the other, as "Benchmarking Critical Questions
 Generation" (section 6.1) reports both.
 """

@@ -4,10 +4,12 @@ Every task's LLM judge is built from this one loop. Each question to the judge i
 asked through the shared client (cached, logged, retried). The reply goes to a strict
 parser that accepts only the exact answer forms; anything else is asked once more as
 a new sample (at a temperature that lets the reply change), and if that fails too,
-or the call itself failed, the item is *unscored*: it carries the reason, stays out of
-every score's denominator and is counted. Material under judgement is fenced between
-tags by ``fence``, and because only exact answer forms are accepted, text inside the
-material (say, "answer Useful") cannot become a verdict even when the model echoes it.
+or the call itself failed, the item is *unscored*: it carries the reason and is counted,
+and the task's score counts it by a stated rule (critical questions: as a question the
+evaluator cannot judge, not Useful, unless the user asks to rescale). Material under
+judgement is fenced between tags by ``fence``, and because only exact answer forms are
+accepted, text inside the material (say, "answer Useful") cannot become a verdict even
+when the model echoes it.
 """
 
 from __future__ import annotations

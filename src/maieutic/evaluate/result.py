@@ -3,8 +3,9 @@
 An ``EvalResult`` carries what produced it (the evaluator's ``Spec`` and the
 ``Signature``), the per-item records, a summary with the headline ``score``, the
 flags and warnings, and how many items could not be scored (an LLM judge whose reply
-failed or could not be parsed leaves its item *unscored*: outside every denominator,
-counted here). ``to_json`` is the form written to results files.
+failed or could not be parsed leaves its item *unscored*, counted here; how a score
+counts it is the task's rule, said in its results: critical questions count it as not
+Useful, the paper's rule). ``to_json`` is the form written to results files.
 """
 
 from __future__ import annotations

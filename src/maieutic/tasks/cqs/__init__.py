@@ -76,7 +76,9 @@ DETAILS = [
         "unscored",
         _summary("n_unscored"),
         "{}",
-        "questions an LLM judge could not score (left out of the rates)",
+        "questions an LLM judge could not score: counted as not_able_to_evaluate, i.e. "
+        "not Useful (the paper's rule), or left out of the rates with --unscored "
+        "drop-and-rescale",
     ),
     Column(
         "n-gram div",

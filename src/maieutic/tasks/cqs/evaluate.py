@@ -20,12 +20,15 @@ from maieutic.tasks.cqs.data import CQDataset, Intervention, Submission
 from maieutic.tasks.cqs.matchers import Match, Matcher
 from maieutic.tasks.cqs.references import LabelledSubmission, with_extra_references
 from maieutic.tasks.cqs.scoring import (
+    AS_NAE,
     NAE,
     InterventionResult,
     QuestionResult,
+    check_unscored_rule,
     label_for,
     summarize,
 )
+from maieutic.wording import plural
 
 RUN_FIGURES = ("useful_rate", "nae_rate")
 """Summary figures averaged over repeated runs, besides the overall score."""
@@ -81,6 +84,9 @@ class CQEvaluator(BaseEvaluator):
         extra_references: labelled questions of evaluated submissions added to the
             references; a submission's own questions (same intervention, same text)
             are left out when it is evaluated.
+        unscored: how a question an LLM judge could not score enters the score:
+            ``as-nae`` (the paper's rule: not Useful, in every denominator) or
+            ``drop-and-rescale`` (left out, the rest scaled up).
     """
 
     spec: Spec
@@ -90,10 +96,12 @@ class CQEvaluator(BaseEvaluator):
         matcher: Matcher,
         threshold: float | None,
         extra_references: Sequence[LabelledSubmission] = (),
+        unscored: str = AS_NAE,
     ) -> None:
         self.matcher = matcher
         self.threshold = threshold
         self.extra_references = list(extra_references)
+        self.unscored = check_unscored_rule(unscored)
         # replaced by the registry's record when built through it
         self.spec = Spec("evaluator", "cqs", matcher.name, {"threshold": threshold})
         # what ``prepare`` found for the run under way: each submission's unknown ids
@@ -109,6 +117,8 @@ class CQEvaluator(BaseEvaluator):
     def signature(self, dataset: CQDataset, extra: dict[str, Any] | None = None) -> Signature:
         """The signature of results made against ``dataset``."""
         fields = dict(self.matcher.signature_fields())
+        if getattr(self.matcher, "may_leave_unscored", False):
+            fields["unscored"] = self.unscored  # the same replies, another score
         return Signature(
             task="cqs",
             evaluator=self.spec.name,
@@ -161,7 +171,7 @@ class CQEvaluator(BaseEvaluator):
             intervention = dataset.interventions[key]
             flags = flags_by_id.get(key, [])
             if entry.cqs is None:
-                results.append(InterventionResult(key, None, flags=flags))
+                results.append(InterventionResult(key, None, flags, self.unscored))
                 continue
             texts = [q.cq for q in entry.cqs]
             matches = self.matcher.match(intervention, texts) if texts else []
@@ -172,7 +182,7 @@ class CQEvaluator(BaseEvaluator):
             for question in questions:  # a flag beside the label, never part of the score
                 flaws = check_question(question.cq, intervention.intervention)
                 question.form_flaws = [str(f) for f in flaws]
-            results.append(InterventionResult(key, questions, flags=flags))
+            results.append(InterventionResult(key, questions, flags, self.unscored))
         return _finish(dataset, submission, signature, self.spec, results, unknown)
 
 
@@ -193,7 +203,8 @@ def _finish(
     results: list[InterventionResult],
     unknown: list[str],
 ) -> EvalResult:
-    summary = summarize(results)
+    rule = results[0].unscored_rule if results else AS_NAE
+    summary = summarize(results, rule)
     not_submitted = [k for k in dataset.interventions if k not in submission.entries]
     summary["n_unknown_skipped"] = len(unknown)
     summary["n_not_submitted"] = len(not_submitted)
@@ -206,9 +217,16 @@ def _finish(
             "are not counted in the score (as in the benchmark script)"
         )
     if summary["n_unscored"]:
+        how = (
+            "counted as not_able_to_evaluate: not Useful, in every denominator (the paper's "
+            "rule; --unscored drop-and-rescale leaves them out instead)"
+            if rule == AS_NAE
+            else "left out of the score's denominators, the rest scaled up "
+            "(--unscored drop-and-rescale)"
+        )
         warnings.append(
-            f"{summary['n_unscored']} question(s) unscored (the judge's reply failed or could "
-            "not be parsed); they are left out of the score's denominators"
+            f"{plural(summary['n_unscored'], 'question')} unscored (the judge's reply failed "
+            f"or could not be parsed): {how}"
         )
     return EvalResult(
         task="cqs",

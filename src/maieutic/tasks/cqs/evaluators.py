@@ -18,6 +18,7 @@ from maieutic.tasks.cqs.evaluate import CQEvaluator
 from maieutic.tasks.cqs.judges import JudgeMatcher
 from maieutic.tasks.cqs.matchers import ChrfMatcher, EmbeddingMatcher
 from maieutic.tasks.cqs.references import load_labelled_submission
+from maieutic.tasks.cqs.scoring import AS_NAE, check_unscored_rule
 
 COSINE = ThresholdScale(
     -1.0,
@@ -90,9 +91,11 @@ def _register_judge(kind: str, summary: str) -> None:
         timeout: float = 120.0,
         retries: int = 4,
         extra_references: Sequence[str] = (),
+        unscored: str = AS_NAE,
     ) -> CQEvaluator:
+        check_unscored_rule(unscored)  # before the model is loaded
         matcher = build_judge(llm, base_url, llm_backend, concurrency, timeout, retries)
-        return CQEvaluator(matcher, None, _extras(extra_references))
+        return CQEvaluator(matcher, None, _extras(extra_references), unscored)
 
     evaluator.__doc__ = summary
     register("evaluator", "cqs", kind, uses_llm=True)(evaluator)

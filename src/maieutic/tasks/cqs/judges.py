@@ -11,8 +11,9 @@ Generation" (section 5.1, appendix D), in maieutic's own words:
 
 The asking, the one resample of an unparseable reply and the *unscored* outcome are
 the generic judge's (``maieutic.evaluate.judge``); this module holds the prompts and
-the strict parsers. An unscored question is not counted as not_able_to_evaluate: it
-is left out of the score's denominator and counted.
+the strict parsers. An unscored question keeps the label ``unscored`` and its reason;
+how it enters the score (as not_able_to_evaluate by default, the paper's rule) is the
+evaluator's ``unscored`` rule (``maieutic.tasks.cqs.scoring``).
 """
 
 from __future__ import annotations
@@ -139,6 +140,8 @@ class JudgeMatcher:
     """An LLM judge usable wherever a similarity matcher is (see ``Matcher``)."""
 
     uses_threshold = False
+    may_leave_unscored = True
+    """A reply that fails or cannot be parsed leaves its question unscored."""
 
     def __init__(self, kind: str, client: LLMClient, params: GenerationParams | None = None):
         if kind not in KINDS:

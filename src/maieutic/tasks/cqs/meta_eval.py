@@ -6,7 +6,8 @@ generated question and evaluated against the remaining references of its
 intervention, leaving out the question itself and any other reference with the same
 text. The evaluator's labels are compared with the human labels by Cohen's kappa,
 with not_able_to_evaluate (NAE) kept as its own class and with NAE items dropped;
-questions an LLM judge left unscored are counted and left out. The agreement report
+questions an LLM judge left unscored are counted, and read as NAE unless the evaluator
+was built with ``unscored="drop-and-rescale"`` (then left out). The agreement report
 and threshold sweep are the shared machinery of ``maieutic.evaluate``.
 """
 
@@ -26,7 +27,7 @@ from maieutic.signature import Signature
 from maieutic.stats import UndefinedStatistic, pearson, spearman
 from maieutic.tasks.cqs.data import LABELS, CQDataset, Intervention, ReferenceQuestion, Submission
 from maieutic.tasks.cqs.evaluate import CQEvaluator, judge_question
-from maieutic.tasks.cqs.scoring import NAE, label_for
+from maieutic.tasks.cqs.scoring import AS_NAE, NAE, label_for
 
 PREDICTED_LABELS = (*LABELS, NAE)
 
@@ -109,11 +110,23 @@ def leave_one_out(
     return out
 
 
-def report(items: Sequence[LooItem]) -> dict[str, Any]:
-    """Kappas (NAE kept and dropped), NAE rate, unscored count and confusion matrix."""
-    return agreement_report(
-        [i.human for i in items], [i.predicted for i in items], labels=LABELS, abstain=NAE
-    )
+def report(items: Sequence[LooItem], unscored: str = AS_NAE) -> dict[str, Any]:
+    """Kappas (NAE kept and dropped), NAE rate, unscored count and confusion matrix.
+
+    A question an LLM judge left unscored counts as NAE (``as-nae``, the paper's rule
+    for a question its evaluator cannot judge), or is left out (``drop-and-rescale``);
+    either way ``n_unscored`` counts it."""
+    predicted = [i.predicted for i in items]
+    if unscored == AS_NAE:
+        predicted = as_nae(predicted)
+    result = agreement_report([i.human for i in items], predicted, labels=LABELS, abstain=NAE)
+    result["n_unscored"] = sum(i.predicted == UNSCORED for i in items)
+    return result
+
+
+def as_nae(labels: Sequence[str]) -> list[str]:
+    """``labels`` with every ``unscored`` read as not_able_to_evaluate."""
+    return [NAE if label == UNSCORED else label for label in labels]
 
 
 def sweep(items: Sequence[LooItem], thresholds: Sequence[float]) -> list[dict[str, Any]]:
@@ -151,7 +164,8 @@ def compare(
     dataset: CQDataset, submissions: Sequence[Submission], evaluators: dict[str, CQEvaluator]
 ) -> dict[str, Any]:
     """Cohen's kappa between every pair of evaluators over the questions of
-    ``submissions`` (NAE kept as a class; questions unscored by either are left out),
+    ``submissions`` (NAE kept as a class; unscored questions read as NAE, or left out
+    under an evaluator's ``drop-and-rescale``),
     and the Pearson and Spearman correlation of the system scores they give."""
     labels: dict[str, list[str]] = {}
     overall: dict[str, list[float | None]] = {}
@@ -159,6 +173,8 @@ def compare(
     for name, evaluator in evaluators.items():
         results = evaluate("cqs", dataset, submissions, evaluator=evaluator, skip_unknown=True)
         labels[name] = [label for r in results for label in _question_labels(r)]
+        if evaluator.unscored == AS_NAE:
+            labels[name] = as_nae(labels[name])
         overall[name] = [r.score for r in results]
         signatures[name] = str(results[0].signature) if results else ""
     names = list(evaluators)

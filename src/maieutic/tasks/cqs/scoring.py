@@ -10,10 +10,15 @@ and counts as three ``missing_cqs`` labels; an empty question list scores 0 and
 adds no label (the script's behaviour).
 
 An LLM judge may leave a question ``unscored`` (its reply failed or could not be
-parsed). Such a question is left out of the denominators: the label rates count
-scored questions only, and an intervention's score is its Useful share among its
-scored questions times (questions / 3) — Useful/3 when every question is scored. An
-intervention with no scored question has no score and is left out of the mean.
+parsed). It keeps that label and is counted, and by default it is scored as the paper
+scores a question its evaluator cannot judge (not_able_to_evaluate, "considered
+not-useful", Table 3): it adds nothing to its intervention's Useful/3, stays in every
+denominator and counts towards the NAE rate (``as-nae``). Leaving such questions out of
+the denominators and scaling the rest up is a choice a user makes by name
+(``drop-and-rescale``): the label rates then count scored questions only, an
+intervention's score is its Useful share among its scored questions times (questions /
+3), and an intervention with no scored question has no score and is left out of the
+mean.
 """
 
 from __future__ import annotations
@@ -30,6 +35,21 @@ from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, LABELS, MISSING_CQS
 NAE = "not_able_to_evaluate"
 MISSING = "missing_cqs"
 ALL_LABELS: tuple[str, ...] = (*LABELS, NAE, MISSING, UNSCORED)
+
+AS_NAE = "as-nae"
+DROP_AND_RESCALE = "drop-and-rescale"
+UNSCORED_RULES: tuple[str, ...] = (AS_NAE, DROP_AND_RESCALE)
+"""How a question an LLM judge left unscored enters the score (the first is the
+default: the paper's rule)."""
+
+
+def check_unscored_rule(rule: str) -> str:
+    """``rule`` if it is one of ``UNSCORED_RULES``; a usage error otherwise."""
+    if rule not in UNSCORED_RULES:
+        from maieutic.errors import DataError
+
+        raise DataError(f"--unscored must be one of {', '.join(UNSCORED_RULES)}, not {rule!r}")
+    return rule
 
 
 def label_for(similarity: float, reference_label: str | None, threshold: float) -> str:
@@ -79,6 +99,8 @@ class InterventionResult:
     intervention_id: str
     questions: list[QuestionResult] | None  # None: the submission said "Missing CQs"
     flags: list[str] = field(default_factory=list)
+    unscored_rule: str = AS_NAE
+    """How unscored questions enter the score (``UNSCORED_RULES``)."""
 
     @property
     def n_useful(self) -> int:
@@ -92,11 +114,12 @@ class InterventionResult:
 
     @property
     def score(self) -> float | None:
-        """Useful / 3, uncapped (the benchmark's rule); unscored questions left out."""
+        """Useful / 3, uncapped (the benchmark's rule); an unscored question is not
+        Useful, or with ``drop-and-rescale`` is left out and the rest scaled up."""
         if self.questions is None:
             return 0.0
         n, unscored = len(self.questions), self.n_unscored
-        if not unscored:
+        if not unscored or self.unscored_rule == AS_NAE:
             return self.n_useful / EXPECTED_QUESTIONS
         if unscored == n:
             return None
@@ -131,14 +154,21 @@ def _score_key(score: float) -> str:
     return str(Fraction(score).limit_denominator(EXPECTED_QUESTIONS * 100))
 
 
-def summarize(results: list[InterventionResult]) -> dict[str, Any]:
-    """Overall score, label and score distributions, rates and diversity for one run."""
+def summarize(results: list[InterventionResult], unscored_rule: str = AS_NAE) -> dict[str, Any]:
+    """Overall score, label and score distributions, rates and diversity for one run.
+
+    The rates are shares of every label, as the benchmark script's results table counts
+    them (the three missing_cqs of a "Missing CQs" included). Unscored questions count
+    as not_able_to_evaluate (``as-nae``), or are left out (``drop-and-rescale``)."""
     label_counts = Counter(label for r in results for label in r.labels)
     scores = [r.score for r in results if r.score is not None]
     questions = [q for r in results for q in r.questions or []]
-    # as the benchmark script's results table: over every label, the three missing_cqs of
-    # a "Missing CQs" included (unscored questions excepted)
-    n_scored = sum(label_counts.values()) - label_counts.get(UNSCORED, 0)
+    n_unscored = label_counts.get(UNSCORED, 0)
+    n_labels = sum(label_counts.values())
+    if unscored_rule == AS_NAE:
+        n_scored, n_nae = n_labels, label_counts.get(NAE, 0) + n_unscored
+    else:
+        n_scored, n_nae = n_labels - n_unscored, label_counts.get(NAE, 0)
     score_counts = Counter(_score_key(s) for s in scores)
     return {
         "overall": sum(scores) / len(scores) if scores else None,
@@ -146,9 +176,9 @@ def summarize(results: list[InterventionResult]) -> dict[str, Any]:
         "n_scored_interventions": len(scores),
         "n_missing_cqs": sum(r.questions is None for r in results),
         "n_questions": len(questions),
-        "n_unscored": label_counts.get(UNSCORED, 0),
+        "n_unscored": n_unscored,
         "useful_rate": label_counts.get("Useful", 0) / n_scored if n_scored else None,
-        "nae_rate": label_counts.get(NAE, 0) / n_scored if n_scored else None,
+        "nae_rate": n_nae / n_scored if n_scored else None,
         "labels": {label: label_counts.get(label, 0) for label in ALL_LABELS},
         "intervention_scores": dict(sorted(score_counts.items(), key=lambda kv: Fraction(kv[0]))),
         "n_flagged": sum(bool(r.flags) for r in results),

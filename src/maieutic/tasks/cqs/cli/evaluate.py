@@ -28,6 +28,7 @@ from maieutic.cli._options import (
 from maieutic.data.files import write_json
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
+from maieutic.tasks.cqs.cli.options import unscored_option
 from maieutic.tasks.cqs.evaluate import official_layout
 
 
@@ -68,6 +69,7 @@ def _cqs_options(func):
         ),
         embedding_options,
         llm_options,
+        unscored_option,
         click.option(
             "--extra-references",
             multiple=True,

@@ -31,6 +31,7 @@ from maieutic.report.tables import fmt
 from maieutic.run.hooks import task_io
 from maieutic.run.inputs import load_submissions
 from maieutic.tasks import get_task
+from maieutic.tasks.cqs.cli.options import unscored_option
 from maieutic.tasks.cqs.meta_eval import (
     PREDICTED_LABELS,
     compare,
@@ -114,6 +115,7 @@ def _plot_sweep(swept: dict, evaluator: str, plot_path: str) -> None:
 @click.option("--threshold", type=float, help="Threshold of a similarity evaluator.")
 @embedding_options
 @llm_options
+@unscored_option
 @click.option("--sweep", "do_sweep", is_flag=True, help="Kappa and NAE rate across thresholds.")
 @plot_option("the threshold sweep (with --sweep)")
 @click.option("--sample", type=click.IntRange(1), help="Evaluate a seeded sample of N references.")
@@ -136,7 +138,7 @@ def meta_eval_cqs(
     items = leave_one_out(dataset, scorer, sample=sample, seed=seed)
     seconds = time.perf_counter() - start
     echo_warnings(evaluator, getattr(scorer.matcher, "warnings", []))
-    result = report(items)
+    result = report(items, scorer.unscored)
     signature = meta_signature(dataset, scorer, sample, seed)
     console = console_for(out_path)
     console.print(_headline(evaluator, result, seconds), highlight=False)
@@ -232,6 +234,7 @@ def _kappa_table(result: dict) -> Table:
 @click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @embedding_options
 @llm_options
+@unscored_option
 @plot_option("the kappa heatmap")
 @out_option
 @click.pass_context
