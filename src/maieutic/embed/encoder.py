@@ -78,6 +78,20 @@ def model_unavailable(what: str, name: str, exc: BaseException) -> DataError:
     return DataError(f"cannot load the {what} {name!r}: {reason}; {how}")
 
 
+def cached_model_path(name: str) -> str | None:
+    """The local folder of a model named on the Hugging Face hub, when a copy is in
+    its cache (so it loads with no network call at all); None otherwise, and for a
+    local directory (which is its own path)."""
+    if Path(name).is_dir():
+        return None
+    try:
+        from huggingface_hub import snapshot_download
+
+        return str(snapshot_download(_hub_name(name), local_files_only=True))
+    except Exception:  # not cached, or not a hub name at all
+        return None
+
+
 def _hub_name(name: str) -> str:
     # sentence-transformers accepts its own models by their short name
     return name if "/" in name else f"sentence-transformers/{name}"
@@ -142,7 +156,9 @@ class Encoder:
         return self._identity
 
     def _source(self) -> str:
-        return str(embedded_model_path()) if self.is_embedded else self.model_name
+        if self.is_embedded:
+            return str(embedded_model_path())
+        return cached_model_path(self.model_name) or self.model_name
 
     def load(self):
         """Load the model now (otherwise it is loaded on first ``encode``)."""

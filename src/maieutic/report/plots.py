@@ -56,3 +56,20 @@ def heatmap(
 
     chart = grid(list(names), list(names), matrix, title, vmin=0.0, vmax=1.0)
     write_text(path, standalone(str(chart)))
+
+
+def curve_plot(rows: Sequence[dict], path: str | Path, title: str) -> None:
+    """Kappa (NAE kept, the paper's Figure 4) and the NAE rate against the number of
+    extra references (means over the draws)."""
+    from maieutic.report.html.plots_grid import line_chart
+
+    series = [
+        (label, [r.get(key) for r in rows])
+        for key, label in (
+            ("kappa_nae_kept", "κ vs people, NAE kept"),
+            ("nae_rate", "NAE rate"),
+        )
+    ]
+    xs = [float(r["extra_references"]) for r in rows]
+    chart = line_chart(xs, series, "extra references per intervention", "value", title)
+    write_text(path, standalone(str(chart)))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from maieutic.data import guard
 from maieutic.data.files import write_json
+from maieutic.data.flags import refuse_flags
 from maieutic.engines import RayOptions
 from maieutic.engines.context import using_engine
 from maieutic.evaluate.result import EvalResult
@@ -151,6 +152,8 @@ def evaluate(
     found = get_task(task)
     io = task_io(found)
     reference = load_reference(found, io, data)
+    if strict:  # what the references hold that is read as the benchmark reads it
+        refuse_flags(getattr(reference, "flags", None) or [])
     loaded = load_submissions(found, io, submissions, reference, strict=strict, on_loaded=on_loaded)
     inputs = [data, getattr(reference, "source", None), *(s.source for s in loaded)]
     refuse_overwriting_inputs(out, inputs)

@@ -36,6 +36,12 @@ from maieutic.wording import plural
 LABELS: tuple[str, ...] = ("Useful", "Unhelpful", "Invalid")
 """The three human labels of a reference critical question."""
 
+KNOWN_REASONS: dict[str, str] = {"Wrong reasoning": "Invalid"}
+"""Labels found in released files that are one of the paper's reasons for a label
+rather than a label: "its reasoning is not right" is reason (1) for Invalid
+("Benchmarking Critical Questions Generation", section 3.3). Read as that label and
+flagged; the benchmark script, which never checks labels, scores it as not Useful too."""
+
 MISSING_CQS = "Missing CQs"
 """The submission value that stands for 'this system produced no questions'."""
 
@@ -54,6 +60,8 @@ class ReferenceQuestion:
     id: str
     cq: str
     label: str | None
+    reason: str | None = None
+    """The released ``reason`` field, when the file has one (kept, never scored)."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +83,9 @@ class CQDataset:
     source: str = "<memory>"
     warnings: list[str] = field(default_factory=list)
     """Problems tolerated because the published data has them (e.g. repeated ids)."""
+    flags: list[Flag] = field(default_factory=list)
+    """Content read as the benchmark reads it but worth a flag (``--strict`` refuses
+    it): a label that is one of the paper's reasons (``KNOWN_REASONS``)."""
 
     @property
     def n_references(self) -> int:
@@ -174,7 +185,38 @@ def _reference_text(value: Any, where: str, at: str) -> str:
     return text
 
 
-def _references(key: str, raw_cqs: list[Any], where: str, require_labels: bool, warnings):
+def read_label(label: Any, at: str, where: str, flags: list[Flag], item: str) -> str:
+    """A human label: one of ``LABELS``, or a known reason read as its label and
+    flagged; anything else is an error naming the path."""
+    if label in LABELS:
+        return label
+    if isinstance(label, str) and label in KNOWN_REASONS:
+        mapped = KNOWN_REASONS[label]
+        flags.append(
+            Flag(
+                where,
+                at,
+                "label-is-a-reason",
+                f"label {label!r} is one of the paper's reasons for {mapped}: read as {mapped}",
+                item,
+            )
+        )
+        return mapped
+    raise DataError(
+        f"{at}: unknown label {label!r} (expected one of {', '.join(LABELS)})", where=where
+    )
+
+
+def _reason(raw: dict[str, Any], where: str, at: str) -> str | None:
+    reason = raw.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise DataError(f"{at}.reason: expected a string, found {type_name(reason)}", where)
+    return reason
+
+
+def _references(
+    key: str, raw_cqs: list[Any], where: str, require_labels: bool, warnings, flags: list[Flag]
+):
     questions: list[ReferenceQuestion] = []
     seen: set[str] = set()
     for i, raw in enumerate(raw_cqs):
@@ -185,21 +227,20 @@ def _references(key: str, raw_cqs: list[Any], where: str, require_labels: bool, 
             if name not in raw:
                 raise DataError(f"{at}: missing field {name!r}", where=where)
         qid = _reference_id(raw["id"], where, f"{at}.id")
-        if qid in seen:
+        if qid in seen and not isinstance(raw["id"], int):
             # The released validation data repeats a few reference ids, so this is
-            # reported rather than refused; matching works on positions, not ids.
+            # reported rather than refused; matching works on positions, not ids. An
+            # integer id is a position within a group (the released extended test file
+            # numbers each system's questions 0, 1, 2 again): repeats are its nature.
             warnings.append(f"{at}.id: duplicate reference id {qid!r}")
         seen.add(qid)
         cq = _reference_text(raw["cq"], where, f"{at}.cq")
         label = raw.get("label")
         if require_labels and "label" not in raw:
             raise DataError(f"{at}: missing field 'label'", where=where)
-        if (label is not None or (require_labels and "label" in raw)) and label not in LABELS:
-            raise DataError(
-                f"{at}.label: unknown label {label!r} (expected one of {', '.join(LABELS)})",
-                where=where,
-            )
-        questions.append(ReferenceQuestion(qid, cq, label))
+        if label is not None or (require_labels and "label" in raw):
+            label = read_label(label, f"{at}.label", where, flags, key)
+        questions.append(ReferenceQuestion(qid, cq, label, _reason(raw, where, at)))
     return tuple(questions)
 
 
@@ -210,15 +251,21 @@ def parse_cq_dataset(
     if not records:
         raise DataError("dataset holds no interventions", where=where)
     warnings: list[str] = []
+    flags: list[Flag] = []
     interventions = {
-        key: parse_intervention(key, record, where, require_labels, warnings)
+        key: parse_intervention(key, record, where, require_labels, warnings, flags)
         for key, record in records.items()
     }
-    return CQDataset(interventions, source=where, warnings=warnings)
+    return CQDataset(interventions, source=where, warnings=warnings, flags=flags)
 
 
 def parse_intervention(
-    key: str, record: Any, where: str, require_labels: bool, warnings: list[str]
+    key: str,
+    record: Any,
+    where: str,
+    require_labels: bool,
+    warnings: list[str],
+    flags: list[Flag] | None = None,
 ) -> Intervention:
     """One record of a dataset, validated (``warnings`` gets what is tolerated)."""
     if not isinstance(record, dict):
@@ -249,7 +296,9 @@ def parse_intervention(
         intervention=text,
         dataset=dataset_name,
         schemes=tuple(schemes),
-        cqs=_references(key, raw_cqs, where, require_labels, warnings),
+        cqs=_references(
+            key, raw_cqs, where, require_labels, warnings, [] if flags is None else flags
+        ),
     )
 
 

@@ -17,6 +17,7 @@ from maieutic.language.wellformed import check_question
 from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.cqs.data import CQDataset, Intervention, Submission
+from maieutic.tasks.cqs.dataset_stats import breakdown
 from maieutic.tasks.cqs.matchers import Match, Matcher
 from maieutic.tasks.cqs.references import LabelledSubmission, with_extra_references
 from maieutic.tasks.cqs.scoring import (
@@ -205,10 +206,12 @@ def _finish(
 ) -> EvalResult:
     rule = results[0].unscored_rule if results else AS_NAE
     summary = summarize(results, rule)
+    summary["breakdown"] = breakdown(dataset, results)
     not_submitted = [k for k in dataset.interventions if k not in submission.entries]
     summary["n_unknown_skipped"] = len(unknown)
     summary["n_not_submitted"] = len(not_submitted)
     warnings = [f.short for f in submission.flags]
+    warnings += [f"references: {f.short}" for f in dataset.flags]
     if unknown:
         warnings.append(f"skipped {len(unknown)} id(s) not in the references: {unknown[:5]}")
     if not_submitted:
@@ -237,7 +240,7 @@ def _finish(
         score=summary["overall"],
         summary=summary,
         items=results,
-        flags=list(submission.flags),
+        flags=[*submission.flags, *dataset.flags],
         warnings=warnings,
         n_unscored=summary["n_unscored"],
     )

@@ -14,7 +14,7 @@ import numpy as np
 
 from maieutic.embed.encoder import Encoder
 from maieutic.embed.store import EmbeddingStore, embed_texts
-from maieutic.metrics.similarity import chrf_best, cosine_best
+from maieutic.metrics.similarity import chrf_best, chrf_matrix, cosine_best
 from maieutic.tasks.cqs.data import Intervention
 
 
@@ -89,6 +89,10 @@ class EmbeddingMatcher:
         best, sims = cosine_best(self._matrix(questions), refs)
         return [Match(int(i), float(s)) for i, s in zip(best, sims, strict=True)]
 
+    def similarities(self, questions: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
+        """Cosine of every (question, candidate) pair, shape ``(questions, candidates)``."""
+        return self._matrix(questions) @ self._matrix(candidates).T
+
     def signature_fields(self) -> dict[str, object]:
         return {"model": self.encoder.display_name, "backend": self.encoder.backend}
 
@@ -104,6 +108,10 @@ class ChrfMatcher:
     def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:
         best, sims = chrf_best(list(questions), [q.cq for q in intervention.cqs])
         return [Match(int(i), float(s)) for i, s in zip(best, sims, strict=True)]
+
+    def similarities(self, questions: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
+        """chrF of every (question, candidate) pair, shape ``(questions, candidates)``."""
+        return chrf_matrix(list(questions), list(candidates))
 
     def signature_fields(self) -> dict[str, object]:
         return {"model": None, "backend": None}

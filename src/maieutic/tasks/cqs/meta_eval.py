@@ -144,11 +144,26 @@ def sweep(items: Sequence[LooItem], thresholds: Sequence[float]) -> list[dict[st
 
 
 def meta_signature(
-    dataset: CQDataset, evaluator: CQEvaluator, sample: int | None, seed: int
+    dataset: CQDataset,
+    evaluator: CQEvaluator,
+    sample: int | None,
+    seed: int,
+    outputs: Any = None,
+    curve: tuple[int, int] | None = None,
 ) -> Signature:
-    """The signature of a leave-one-out meta-evaluation."""
-    signature = evaluator.signature(dataset, {"sample": sample} if sample else None)
-    return replace(signature, task="cqs-meta-eval", seed=seed if sample else None)
+    """The signature of a meta-evaluation: leave-one-out over the references (with its
+    sample), or on labelled ``outputs`` (their content hash; with the references
+    curve's batch and draws)."""
+    extra: dict[str, Any] = {}
+    if sample:
+        extra["sample"] = sample
+    if outputs is not None:
+        extra["outputs"] = outputs.fingerprint().removeprefix("sha256:")[:12]
+    if curve is not None:
+        extra["curve"] = f"batch{curve[0]}x{curve[1]}"
+    signature = evaluator.signature(dataset, extra or None)
+    seeded = bool(sample) or curve is not None
+    return replace(signature, task="cqs-meta-eval", seed=seed if seeded else None)
 
 
 def _question_labels(result: EvalResult) -> list[str]:

@@ -14,9 +14,9 @@ from maieutic.registry import Spec
 
 @record
 class CqsMetaEval(Record):
-    """``maieutic.meta-eval/2``: leave-one-out agreement of a CQs evaluator with the
-    human labels (kappas, NAE rate, confusion), per question, and an optional
-    threshold sweep."""
+    """``maieutic.meta-eval/2``: agreement of a CQs evaluator with the human labels
+    (kappas, NAE rate, confusion), per question, on references left out in turn or on
+    labelled system outputs, with an optional threshold sweep and references curve."""
 
     FORMAT = "maieutic.meta-eval/2"
     WRITTEN_BY = "maieutic meta-eval cqs --out FILE"
@@ -35,6 +35,15 @@ class CqsMetaEval(Record):
     """One per reference question: ids, text, human and predicted label, similarity."""
     sweep: dict[str, Any] | None = optional()
     """With --sweep: {"rows": [figures per threshold], "chosen": the chosen row}."""
+    on: str | None = optional()
+    """What was judged: ``references`` (each left out in turn; also when absent) or
+    ``outputs`` (generated questions people labelled, ``--outputs``)."""
+    outputs: dict[str, Any] | None = optional()
+    """With --outputs: {"source", "fingerprint", "n", "n_references_skipped", "flags"}."""
+    curve: dict[str, Any] | None = optional()
+    """With --curve: {"batch", "draws", "seed", "rows": [{"extra_references",
+    "kappa_nae_kept", "kappa_nae_kept_sd", "kappa_nae_dropped", "kappa_nae_dropped_sd",
+    "nae_rate", "nae_rate_sd"}]}."""
 
 
 @record
@@ -58,3 +67,18 @@ class CqsCompare(Record):
     rankings: list[dict[str, Any]] | None = optional()
     """Pearson and Spearman between each pair of evaluators' scores (a string saying
     why, when undefined)."""
+
+
+@record
+class CqsStats(Record):
+    """``maieutic.cqs-stats/1``: what labelled critical-questions datasets hold, as a
+    whole and per source corpus."""
+
+    FORMAT = "maieutic.cqs-stats/1"
+    WRITTEN_BY = "maieutic cqs stats --out FILE"
+    HOLDS_RESULTS = True
+
+    provenance: dict[str, Any] | None = optional()
+    files: list[dict[str, Any]]
+    """One per file: {"name", "source", "signature", "signature_string", "statistics":
+    {"all": figures, "by_dataset": {source: figures}}}."""

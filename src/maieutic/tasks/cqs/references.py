@@ -11,12 +11,20 @@ at any path (or under any name) can never vouch for itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from maieutic.data.files import read_keyed_records, type_name
+from maieutic.data.flags import Flag
 from maieutic.errors import DataError
-from maieutic.tasks.cqs.data import LABELS, CQDataset, ReferenceQuestion, Submission
+from maieutic.tasks.cqs.data import (
+    KNOWN_REASONS,
+    LABELS,
+    CQDataset,
+    ReferenceQuestion,
+    Submission,
+    read_label,
+)
 
 
 @dataclass(frozen=True)
@@ -26,13 +34,18 @@ class LabelledSubmission:
     name: str
     path: Path
     questions: dict[str, list[ReferenceQuestion]]
+    flags: list[Flag] = field(default_factory=list)
+    """Labels read as the paper's reason for them (``KNOWN_REASONS``), flagged."""
 
 
 def load_labelled_submission(path: str | Path) -> LabelledSubmission:
-    """Read the labelled questions of an evaluated submission (NAE/missing are skipped)."""
+    """Read the labelled questions of an evaluated submission (NAE/missing are skipped;
+    a label that is one of the paper's reasons, "Wrong reasoning", is read as Invalid
+    and flagged)."""
     path = Path(path)
     records = read_keyed_records(path, "intervention_id", expected="a labelled submission")
     questions: dict[str, list[ReferenceQuestion]] = {}
+    flags: list[Flag] = []
     for key, record in records.items():
         cqs = record.get("cqs") if isinstance(record, dict) else None
         if cqs == "Missing CQs":
@@ -44,12 +57,16 @@ def load_labelled_submission(path: str | Path) -> LabelledSubmission:
                 raise DataError(
                     f"{key!r}.cqs[{i}]: expected an object with a 'cq' string", str(path)
                 )
-            if q.get("label") in LABELS and q["cq"].strip():
+            label = q.get("label")
+            if isinstance(label, str) and label in KNOWN_REASONS:
+                label = read_label(label, f"{key!r}.cqs[{i}].label", str(path), flags, key)
+            if label in LABELS and q["cq"].strip():
                 ref_id = f"{path.stem}:{q.get('id', i)}"
+                reason = q.get("reason") if isinstance(q.get("reason"), str) else None
                 questions.setdefault(key, []).append(
-                    ReferenceQuestion(ref_id, q["cq"].strip(), q["label"])
+                    ReferenceQuestion(ref_id, q["cq"].strip(), label, reason)
                 )
-    return LabelledSubmission(path.stem, path.resolve(), questions)
+    return LabelledSubmission(path.stem, path.resolve(), questions, flags)
 
 
 def _same(text: str) -> str:
@@ -77,5 +94,10 @@ def with_extra_references(
                 else:
                     added.append(q)
         interventions[key] = replace(item, cqs=item.cqs + tuple(added)) if added else item
-    merged = CQDataset(interventions, source=dataset.source, warnings=dataset.warnings)
+    merged = CQDataset(
+        interventions,
+        source=dataset.source,
+        warnings=dataset.warnings,
+        flags=[*dataset.flags, *(f for extra in extras for f in extra.flags)],
+    )
     return merged, n_left_out

@@ -165,6 +165,48 @@ def _diversity_block(entries: Sequence[Entry]) -> Block | None:
     )
 
 
+_BREAKDOWNS = (
+    ("by_dataset", "Scores by source corpus", "source corpus"),
+    ("by_scheme", "Scores by argumentation scheme", "scheme"),
+)
+
+
+def _breakdown_blocks(entries: Sequence[Entry]) -> list[Block]:
+    """Each submission's score per source corpus and per scheme (an intervention counts
+    once under each distinct scheme it has, so scheme groups overlap)."""
+    blocks = []
+    for key, title, what in _BREAKDOWNS:
+        table = Table(
+            [
+                Header("submission"),
+                Header(what),
+                *(Header(h, numeric=True) for h in ("interventions", "score", "Useful", "NAE")),
+            ]
+        )
+        for e in entries:
+            found = e.result.summary.get("breakdown")
+            groups = found.get(key) if isinstance(found, dict) else None
+            if not isinstance(groups, dict):
+                continue
+            for name, figures in groups.items():
+                if not isinstance(figures, dict):
+                    continue
+                table.add(
+                    e.label,
+                    name or "(none)",
+                    number(figures.get("n_interventions"), "{}"),
+                    number(figures.get("score"), "{:.3f}"),
+                    number(figures.get("useful_rate"), "{:.1%}"),
+                    number(figures.get("nae_rate"), "{:.1%}"),
+                )
+        if table.rows:
+            note = "The mean intervention score within each group, as the overall score."
+            if key == "by_scheme":
+                note += " An intervention counts under each distinct scheme it has."
+            blocks.append(Block(title, note, table=table))
+    return blocks
+
+
 def _browser(entry: Entry, finder: TextFinder) -> dict[str, Any]:
     texts = finder.texts(entry.file, entry.result)
     interventions = []
@@ -201,6 +243,7 @@ def cqs_blocks(entries: Sequence[Entry], finder: TextFinder) -> list[Block]:
     for block in (_score_block(entries), _similarity_block(entries), _diversity_block(entries)):
         if block is not None:
             blocks.append(block)
+    blocks += _breakdown_blocks(entries)
     systems = [_browser(e, finder) for e in entries]
     blocks.append(
         Block(

@@ -8,7 +8,7 @@ from typing import Any
 
 from maieutic.report.html.file_blocks import rows, signature_block, sweep_block
 from maieutic.report.html.loader import InputFile
-from maieutic.report.html.plots_grid import heatmap
+from maieutic.report.html.plots_grid import heatmap, line_chart
 from maieutic.report.html.tables import Header, Table, code, is_number, key_value, number
 from maieutic.report.html.templating import Block, render
 
@@ -21,11 +21,11 @@ def _evaluator_name(data: dict[str, Any]) -> str:
     return evaluator.get("name", "?") if isinstance(evaluator, dict) else "?"
 
 
-def _agreement_block(evaluator: str, report: dict[str, Any]) -> Block:
+def _agreement_block(evaluator: str, report: dict[str, Any], on_outputs: bool) -> Block:
     figures = [("evaluator", evaluator)] + [
         (name, report.get(key))
         for key, name in (
-            ("n", "references evaluated"),
+            ("n", "system questions evaluated" if on_outputs else "references evaluated"),
             ("n_unscored", "unscored"),
             ("n_labelled", "labelled (not NAE)"),
             ("kappa_nae_kept", "Cohen's κ, NAE kept as a class"),
@@ -33,12 +33,50 @@ def _agreement_block(evaluator: str, report: dict[str, Any]) -> Block:
             ("nae_rate", "NAE rate"),
         )
     ]
-    return Block(
-        "Agreement with the human labels",
-        "Each reference question is labelled by "
-        "the evaluator against the other references of its intervention.",
-        table=key_value(figures),
+    note = (
+        "Each question a system generated is labelled by the evaluator against the "
+        "references of its intervention and compared with the label people gave it. "
+        "NAE kept: the paper's manual_labeling setting (NAE never agrees with a person)."
+        if on_outputs
+        else "Each reference question is labelled by the evaluator against the other "
+        "references of its intervention."
     )
+    return Block("Agreement with the human labels", note, table=key_value(figures))
+
+
+def _curve(curve: Any, evaluator: str) -> Block | None:
+    if not isinstance(curve, dict) or not rows(curve.get("rows")):
+        return None
+    records = rows(curve["rows"])
+    series = [("kappa_nae_kept", "κ, NAE kept"), ("nae_rate", "NAE rate")]
+    xs = [float(r["extra_references"]) for r in records if is_number(r.get("extra_references"))]
+    lines = [
+        (label, [r.get(key) if is_number(r.get(key)) else None for r in records])
+        for key, label in series
+    ]
+    chart = line_chart(
+        xs, lines, "extra references per intervention", "value", f"{evaluator}: references curve"
+    )
+    table = Table(
+        [
+            Header("extra references", numeric=True),
+            *(Header(h, numeric=True) for h in ("κ NAE kept", "± sd", "NAE rate", "± sd")),
+        ]
+    )
+    for r in records:
+        table.add(
+            number(r.get("extra_references"), "{:g}"),
+            number(r.get("kappa_nae_kept"), "{:.3f}"),
+            number(r.get("kappa_nae_kept_sd"), "{:.3f}"),
+            number(r.get("nae_rate"), "{:.1%}"),
+            number(r.get("nae_rate_sd"), "{:.1%}"),
+        )
+    note = (
+        f"Other systems' labelled questions added as references, {curve.get('batch')} at a "
+        f"time, never a question's own system's; mean and sd over {curve.get('draws')} "
+        f"seeded orders (seed {curve.get('seed')})."
+    )
+    return Block("References curve", note, chart, table)
 
 
 def _confusion_block(confusion: Any) -> Block | None:
@@ -78,7 +116,7 @@ def _sweep(sweep: Any, evaluator: str) -> Block | None:
     return block
 
 
-def _references_block(records: Any) -> Block | None:
+def _references_block(records: Any, on_outputs: bool) -> Block | None:
     fields = ("intervention_id", "reference_id", "text", "human", "predicted", "matched_label")
     items = [
         {
@@ -87,11 +125,14 @@ def _references_block(records: Any) -> Block | None:
         }
         for i in rows(records)
     ]
+    if on_outputs:
+        for item, record in zip(items, rows(records), strict=True):
+            item["reference_id"] = f"#{record.get('position')}"
     if not items:
         return None
     return Block(
-        "References",
-        "Every reference with its human and evaluator labels.",
+        "System questions" if on_outputs else "References",
+        "Every question with its human and evaluator labels.",
         html=render("cqs_meta_items.html.j2", items=items),
     )
 
@@ -100,12 +141,14 @@ def meta_eval_section(file: InputFile) -> tuple[str, list[Block]]:
     """``maieutic meta-eval cqs``: leave-one-out agreement with the human labels."""
     data, report = file.data, file.data["report"]
     evaluator = _evaluator_name(data)
+    on_outputs = data.get("on") == "outputs"
     blocks = [
-        _agreement_block(evaluator, report),
+        _agreement_block(evaluator, report, on_outputs),
         signature_block(data),
         _confusion_block(report.get("confusion")),
         _sweep(data.get("sweep"), evaluator),
-        _references_block(data.get("items")),
+        _curve(data.get("curve"), evaluator),
+        _references_block(data.get("items"), on_outputs),
     ]
     return "CQs evaluator vs people", [b for b in blocks if b is not None]
 
@@ -156,3 +199,54 @@ def compare_section(file: InputFile) -> tuple[str, list[Block]]:
     if rankings.rows:
         blocks.append(Block("Correlation of system scores", "", table=rankings))
     return "CQs evaluators compared", blocks
+
+
+def stats_section(file: InputFile) -> tuple[str, list[Block]]:
+    """``maieutic cqs stats``: what critical-questions datasets hold."""
+    from maieutic.tasks.cqs.data import LABELS
+
+    table = Table(
+        [
+            Header("set / source"),
+            *(
+                Header(h, numeric=True)
+                for h in (
+                    "interventions",
+                    "mean chars",
+                    "schemes",
+                    "references",
+                    "per intervention",
+                )
+            ),
+            *(Header(label, numeric=True) for label in LABELS),
+        ]
+    )
+    blocks: list[Block] = []
+    for entry in rows(file.data.get("files")):
+        statistics = entry.get("statistics") if isinstance(entry.get("statistics"), dict) else {}
+        groups = [(str(entry.get("name", "?")), statistics.get("all"))]
+        by_source = statistics.get("by_dataset")
+        if isinstance(by_source, dict):
+            groups += [
+                (f"{entry.get('name', '?')}: {k or '(none)'}", v) for k, v in by_source.items()
+            ]
+        for name, figures in groups:
+            if not isinstance(figures, dict):
+                continue
+            shares = (
+                figures.get("label_shares") if isinstance(figures.get("label_shares"), dict) else {}
+            )
+            table.add(
+                name,
+                number(figures.get("n_interventions"), "{}"),
+                number(figures.get("mean_intervention_chars"), "{:.1f}"),
+                number(figures.get("mean_schemes"), "{:.2f}"),
+                number(figures.get("n_references"), "{}"),
+                number(figures.get("mean_references"), "{:.2f}"),
+                *(number(shares.get(label), "{:.1%}") for label in LABELS),
+            )
+        signature = signature_block(entry)
+        if signature is not None:
+            blocks.append(signature)
+    note = "Per file and per source corpus (the paper's Tables 1 and 2)."
+    return "CQs datasets", [Block("What the datasets hold", note, table=table), *blocks]

@@ -18,7 +18,7 @@ from maieutic.report.hooks import (
     mean,
     numbers,
 )
-from maieutic.tasks.cqs.records import CqsCompare, CqsMetaEval
+from maieutic.tasks.cqs.records import CqsCompare, CqsMetaEval, CqsStats
 
 
 def read_texts(data: DataFile) -> Texts | None:
@@ -67,8 +67,15 @@ def _compare(file: Any) -> tuple[str, list[Any]]:
     return compare_section(file)
 
 
+def _stats(file: Any) -> tuple[str, list[Any]]:
+    from maieutic.tasks.cqs.report_files import stats_section
+
+    return stats_section(file)
+
+
 TEXTS = TextSource("data_path", read_texts)
 FORMATS = (
     ReportFormat(CqsMetaEval.FORMAT, section=_meta_eval),
     ReportFormat(CqsCompare.FORMAT, section=_compare),
+    ReportFormat(CqsStats.FORMAT, section=_stats),
 )

@@ -1,5 +1,5 @@
 """The critical-question commands: ``generate cqs``, ``evaluate cqs``, ``meta-eval
-cqs``, ``meta-eval cqs-compare`` and ``train cqs``."""
+cqs``, ``meta-eval cqs-compare``, ``train cqs`` and the ``maieutic cqs`` tools (stats)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,13 @@ if TYPE_CHECKING:
 EXAMPLES = {
     "generate cqs": "maieutic generate cqs --data validation-dev.json --out cqs.json",
     "evaluate cqs": "maieutic evaluate cqs --data validation-dev.json cqs.json --out results.json",
-    "meta-eval cqs": "maieutic meta-eval cqs --data validation-dev.json --evaluator chrf --sweep",
+    "meta-eval cqs": "maieutic meta-eval cqs --data test-dev.json --outputs "
+    "extended_test-dev.json --curve",
     "meta-eval cqs-compare": "maieutic meta-eval cqs-compare --data validation-dev.json "
     "--evaluator sts --evaluator chrf cqs.json other.json",
     "train cqs": "maieutic train cqs --data validation-dev.json --out-dir scorer-cqs",
+    "cqs": "maieutic cqs stats validation-dev.json test-dev.json",
+    "cqs stats": "maieutic cqs stats validation-dev.json test-dev.json",
 }
 """One example per command, shown at the end of its help."""
 
@@ -25,6 +28,7 @@ def commands(groups: CommandGroups) -> None:
     from maieutic.tasks.cqs.cli.evaluate import evaluate_cqs
     from maieutic.tasks.cqs.cli.generate import generate_cqs
     from maieutic.tasks.cqs.cli.meta_eval import meta_eval_compare, meta_eval_cqs
+    from maieutic.tasks.cqs.cli.tools import cqs
     from maieutic.tasks.cqs.cli.train import train_cqs
 
     groups.generate.add_command(generate_cqs)
@@ -32,4 +36,5 @@ def commands(groups: CommandGroups) -> None:
     groups.meta_eval.add_command(meta_eval_cqs)
     groups.meta_eval.add_command(meta_eval_compare)
     groups.train.add_command(train_cqs)
+    groups.root.add_command(cqs)
     add_examples(groups.root, EXAMPLES)

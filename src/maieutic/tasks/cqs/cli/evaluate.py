@@ -28,7 +28,7 @@ from maieutic.cli._options import (
 from maieutic.data.files import write_json
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
-from maieutic.tasks.cqs.cli.options import unscored_option
+from maieutic.tasks.cqs.cli.options import apply_preset, preset_option, unscored_option
 from maieutic.tasks.cqs.evaluate import official_layout
 
 
@@ -70,6 +70,7 @@ def _cqs_options(func):
         embedding_options,
         llm_options,
         unscored_option,
+        preset_option,
         click.option(
             "--extra-references",
             multiple=True,
@@ -107,11 +108,12 @@ def _cqs_options(func):
     "--official-out", "--official-dir", "official_dir", type=click.Path(file_okay=False)
 )
 @click.pass_context
-def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir, **options):
+def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir, preset, **options):
     """Evaluate critical-question SUBMISSIONS against the references of --data.
 
     One submission prints a summary; several print a leaderboard.
     """
+    evaluator = apply_preset(ctx, preset, evaluator, options)
     task = get_task("cqs")
     dataset = task.load_reference(data_path)
     echo_warnings(Path(data_path).name, dataset.warnings)

@@ -4,6 +4,7 @@ and ``maieutic meta-eval cqs-compare`` (evaluators against each other)."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import click
 from rich.table import Table
@@ -31,7 +32,8 @@ from maieutic.report.tables import fmt
 from maieutic.run.hooks import task_io
 from maieutic.run.inputs import load_submissions
 from maieutic.tasks import get_task
-from maieutic.tasks.cqs.cli.options import unscored_option
+from maieutic.tasks.cqs.cli.options import apply_preset, preset_option, unscored_option
+from maieutic.tasks.cqs.labelled_outputs import load_labelled_outputs
 from maieutic.tasks.cqs.meta_eval import (
     PREDICTED_LABELS,
     compare,
@@ -68,9 +70,11 @@ def _sweep_table(rows: list[dict], chosen: dict) -> Table:
     return table
 
 
-def _headline(evaluator: str, result: dict, seconds: float) -> str:
+def _headline(evaluator: str, result: dict, seconds: float, on_outputs: bool = False) -> str:
+    what = "system outputs vs people" if on_outputs else "references left out in turn"
     return (
-        f"{evaluator}: n={result['n']} kappa(NAE kept)={fmt(result['kappa_nae_kept'], '{:.3f}')} "
+        f"{evaluator} ({what}): n={result['n']} "
+        f"kappa(NAE kept)={fmt(result['kappa_nae_kept'], '{:.3f}')} "
         f"kappa(NAE dropped)={fmt(result['kappa_nae_dropped'], '{:.3f}')} "
         f"NAE={fmt(result['nae_rate'], '{:.1%}')} unscored={result['n_unscored']} "
         f"time={seconds:.1f}s"
@@ -96,13 +100,100 @@ def _plot_sweep(swept: dict, evaluator: str, plot_path: str) -> None:
     sweep_plot(swept["rows"], swept["chosen"]["threshold"], plot_path, title)
 
 
+def _curve_table(rows: list[dict]) -> Table:
+    table = Table(
+        title="references curve: other systems' labelled questions added as references "
+        "(mean ± sd over draws)",
+        title_justify="left",
+    )
+    for name in ("extra references", "κ NAE kept", "κ NAE dropped", "NAE %"):
+        table.add_column(name, justify="right")
+    for r in rows:
+        table.add_row(
+            str(r["extra_references"]),
+            _pm(r["kappa_nae_kept"], r["kappa_nae_kept_sd"], "{:.3f}"),
+            _pm(r["kappa_nae_dropped"], r["kappa_nae_dropped_sd"], "{:.3f}"),
+            _pm(r["nae_rate"], r["nae_rate_sd"], "{:.1%}"),
+        )
+    return table
+
+
+def _pm(mean: float | None, sd: float | None, spec: str) -> str:
+    if mean is None:
+        return "—"
+    return f"{spec.format(mean)} ± {spec.format(sd or 0.0)}"
+
+
+def _plot_curve(curve: dict, evaluator: str, plot_path: str) -> None:
+    from maieutic.report.plots import curve_plot
+
+    title = f"{evaluator}: agreement with people as references are added"
+    curve_plot(curve["rows"], plot_path, title)
+
+
+def _check_modes(evaluator, scale, do_sweep, do_curve, plot_path, outputs_path, sample) -> None:
+    if plot_path and not (do_sweep or do_curve):
+        raise click.UsageError(
+            "--plot draws the threshold sweep or the curve: add --sweep or --curve"
+        )
+    if plot_path and do_sweep and do_curve:
+        raise click.UsageError("--plot draws one figure: give --sweep or --curve, not both")
+    if (do_sweep or do_curve) and scale is None:
+        what = "--sweep" if do_sweep else "--curve"
+        raise click.UsageError(f"{what} needs an evaluator with a threshold, not {evaluator!r}")
+    if do_curve and not outputs_path:
+        raise click.UsageError("--curve adds labelled system outputs as references: give --outputs")
+    if sample and outputs_path:
+        raise click.UsageError(
+            "--sample draws references to leave out; with --outputs every output is judged"
+        )
+
+
+def _judge(dataset, outputs, scorer, sample, seed):
+    """The items judged: every labelled output, or each reference left out in turn."""
+    if outputs is not None:
+        from maieutic.tasks.cqs.outputs_agreement import judge_outputs
+
+        return judge_outputs(dataset, outputs, scorer)
+    return leave_one_out(dataset, scorer, sample=sample, seed=seed)
+
+
+def _curve(console, dataset, outputs, scorer, batch, draws, seed) -> dict:
+    from maieutic.tasks.cqs.outputs_agreement import references_curve
+
+    rows = references_curve(dataset, outputs, scorer, batch=batch, draws=draws, seed=seed)
+    console.print(_curve_table(rows))
+    return {"batch": batch, "draws": draws, "seed": seed, "rows": rows}
+
+
+def _outputs_summary(outputs) -> dict | None:
+    if outputs is None:
+        return None
+    return {
+        "source": outputs.source,
+        "fingerprint": outputs.fingerprint(),
+        "n": len(outputs.outputs),
+        "n_references_skipped": outputs.n_references_skipped,
+        "flags": [f.to_json() for f in outputs.flags],
+    }
+
+
 @click.command("cqs")
 @click.option(
     "--data",
     "data_path",
     required=True,
     type=click.Path(dir_okay=False),
-    help="Labelled dataset: every reference is evaluated against the others.",
+    help="Labelled dataset: every reference is evaluated against the others (or, with "
+    "--outputs, the references the outputs are evaluated against).",
+)
+@click.option(
+    "--outputs",
+    "outputs_path",
+    type=click.Path(dir_okay=False),
+    help="Generated questions labelled by people (the benchmark's extended_test.json "
+    "layout: each intervention's references first, then the systems' questions): measure "
+    "the evaluator on these against the people's labels instead of leaving references out.",
 )
 @click.option(
     "--evaluator",
@@ -113,37 +204,66 @@ def _plot_sweep(swept: dict, evaluator: str, plot_path: str) -> None:
     "data the figures are not a fair test, and a warning says so).",
 )
 @click.option("--threshold", type=float, help="Threshold of a similarity evaluator.")
+@preset_option
 @embedding_options
 @llm_options
 @unscored_option
 @click.option("--sweep", "do_sweep", is_flag=True, help="Kappa and NAE rate across thresholds.")
-@plot_option("the threshold sweep (with --sweep)")
+@click.option(
+    "--curve",
+    "do_curve",
+    is_flag=True,
+    help="With --outputs: kappa and NAE rate as other systems' labelled questions are "
+    "added as references in batches (sts, chrf).",
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(1),
+    default=5,
+    show_default=True,
+    help="Extra references per step of --curve.",
+)
+@click.option(
+    "--draws",
+    type=click.IntRange(1),
+    default=5,
+    show_default=True,
+    help="Seeded orders averaged by --curve.",
+)
+@plot_option("the threshold sweep (with --sweep) or the references curve (with --curve)")
 @click.option("--sample", type=click.IntRange(1), help="Evaluate a seeded sample of N references.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of --sample.")
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of --sample and --curve."
+)
 @out_option
 @click.pass_context
 def meta_eval_cqs(
-    ctx, data_path, evaluator, do_sweep, plot_path, sample, seed, out_path, **options
-) -> None:
-    """Leave-one-out agreement of an evaluator with the human labels of --data."""
+    ctx, data_path, outputs_path, evaluator, preset, do_sweep, do_curve, batch, draws,
+    plot_path, sample, seed, out_path, **options,
+) -> None:  # fmt: skip
+    """Agreement of an evaluator with people: each reference of --data left out in turn
+    and labelled against the others, or (--outputs) generated questions people labelled."""
+    evaluator = apply_preset(ctx, preset, evaluator, options)
     registered = split_evaluator(evaluator, options)
     scale = entry("evaluator", "cqs", registered).threshold
-    if plot_path and not do_sweep:
-        raise click.UsageError("--plot draws the threshold sweep: add --sweep")
-    if do_sweep and scale is None:
-        raise click.UsageError(f"--sweep needs an evaluator with a threshold, not {evaluator!r}")
+    _check_modes(evaluator, scale, do_sweep, do_curve, plot_path, outputs_path, sample)
     dataset = get_task("cqs").load_reference(data_path)
+    outputs = load_labelled_outputs(outputs_path, dataset) if outputs_path else None
+    echo_warnings(Path(outputs_path or data_path).name, _input_warnings(dataset, outputs))
     scorer = build(ctx, "evaluator", "cqs", registered, options)
     start = time.perf_counter()
-    items = leave_one_out(dataset, scorer, sample=sample, seed=seed)
+    items = _judge(dataset, outputs, scorer, sample, seed)
     seconds = time.perf_counter() - start
     echo_warnings(evaluator, getattr(scorer.matcher, "warnings", []))
     result = report(items, scorer.unscored)
-    signature = meta_signature(dataset, scorer, sample, seed)
+    signature = meta_signature(
+        dataset, scorer, sample, seed, outputs, (batch, draws) if do_curve else None
+    )
     console = console_for(out_path)
-    console.print(_headline(evaluator, result, seconds), highlight=False)
+    console.print(_headline(evaluator, result, seconds, outputs is not None), highlight=False)
     console.print(_confusion_table(result))
     swept = _run_sweep(console, items, scale.sweep) if do_sweep else None
+    curve = _curve(console, dataset, outputs, scorer, batch, draws, seed) if do_curve else None
     console.print(f"signature: {signature}", highlight=False)
     if out_path:
         record = CqsMetaEval(
@@ -156,13 +276,23 @@ def meta_eval_cqs(
             seconds=seconds,
             items=[i.to_json() for i in items],
             sweep=swept,
+            on="outputs" if outputs is not None else "references",
+            outputs=_outputs_summary(outputs),
+            curve=curve,
         )
         write_json(out_path, record.to_json())
     # drawn after --out is written: a plot path that cannot be written (a file where
     # its folder should be) must not throw away a long run's results
     if plot_path and swept:
         _plot_sweep(swept, evaluator, plot_path)
+    if plot_path and curve:
+        _plot_curve(curve, evaluator, plot_path)
     fail_on_call_failures(scorer.failures, "judge")
+
+
+def _input_warnings(dataset, outputs) -> list[str]:
+    flags = [*dataset.flags, *(outputs.flags if outputs is not None else [])]
+    return [*dataset.warnings, *(f.short for f in flags)]
 
 
 def _thresholds(values: tuple[str, ...], evaluators: list[str]) -> dict[str, float]:

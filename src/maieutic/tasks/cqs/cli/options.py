@@ -17,3 +17,22 @@ unscored_option = click.option(
     "scaled up. Either way the count is shown.",
 )
 """``--unscored``: the LLM judges' rule for a question they could not score."""
+
+preset_option = click.option(
+    "--preset",
+    type=click.Choice(["paper"]),
+    help="paper: the leaderboard's setting (sts, stsb-mpnet-base-v2, threshold 0.65); "
+    "refused, with how to get the model, when that model is not on this machine.",
+)
+"""``--preset``: a named setting that reproduces a published number."""
+
+
+def apply_preset(ctx: click.Context, preset: str | None, evaluator: str, options: dict) -> str:
+    """The evaluator to build, with ``preset``'s options put into ``options``."""
+    if not preset:
+        return evaluator
+    from maieutic.cli._options import is_explicit
+    from maieutic.tasks.cqs.presets import preset_options
+
+    given = {p.name for p in ctx.command.params if p.name and is_explicit(ctx, p.name)}
+    return preset_options(preset, evaluator, options, given)

@@ -1,0 +1,63 @@
+"""Named settings that reproduce a published number.
+
+``paper``: the setting of the benchmark's leaderboard and of its paper's STS figures
+— cosine similarity of ``stsb-mpnet-base-v2`` sentence embeddings, threshold 0.65 (the
+benchmark README's evaluation command; "Benchmarking Critical Questions Generation",
+section 5.1). It is used only when that model is on this machine; otherwise the
+refusal says how to get it. Another model is never put in its place: a score made with
+another model is another number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from maieutic.embed.encoder import LEADERBOARD_MODEL, cached_model_path
+from maieutic.errors import DataError
+
+
+@dataclass(frozen=True)
+class Preset:
+    """An evaluator with the options that make a published setting."""
+
+    name: str
+    evaluator: str
+    options: dict[str, object]
+    what: str
+
+
+PRESETS = {
+    "paper": Preset(
+        "paper",
+        "sts",
+        {"embedding_model": LEADERBOARD_MODEL, "threshold": 0.65},
+        "sts with stsb-mpnet-base-v2 at threshold 0.65, as the benchmark's leaderboard",
+    )
+}
+
+
+def paper_model_here(model: str = LEADERBOARD_MODEL) -> None:
+    """Nothing when ``model`` can be loaded with no network; one line (exit 2) saying
+    how to get it otherwise."""
+    if Path(model).is_dir() or cached_model_path(model):
+        return
+    raise DataError(
+        f"--preset paper needs the embedding model {model!r} (about 420 MB), which is not "
+        "on this machine; download it once with the network: `huggingface-cli download "
+        f"sentence-transformers/{model}` (maieutic never puts another model in its place)"
+    )
+
+
+def preset_options(name: str, evaluator: str, options: dict, given: set[str]) -> str:
+    """Apply preset ``name`` to a command's ``options`` (in place) and return the
+    evaluator it names. An option the user gave that the preset sets is a usage error:
+    the preset's number would silently become another."""
+    preset = PRESETS[name]
+    clash = sorted(o for o in given if o in ("evaluator", *preset.options))
+    if clash:
+        flags = ", ".join("--" + c.replace("_", "-") for c in clash)
+        raise DataError(f"--preset {name} sets {flags} itself ({preset.what}); drop {flags}")
+    paper_model_here(str(preset.options["embedding_model"]))
+    options.update(preset.options)
+    return preset.evaluator
