@@ -164,3 +164,22 @@ def test_an_embedding_model_that_cannot_be_had_is_one_line_exit_2(cli, tmp_path,
     assert result.code == 2, result.err
     assert "cannot load the embedding model 'no-such-org/no-such-model'" in result.err
     assert "huggingface-cli download no-such-org/no-such-model" in result.err
+
+
+def test_no_factory_takes_none_where_its_default_is_something_else():
+    """What lets the registry read None as "not given" everywhere: no factory's
+    parameter has a non-None default and also admits None."""
+    for task in tasks():
+        for kind in KINDS:
+            for name in names(kind, task):
+                for param in inspect.signature(entry(kind, task, name).factory).parameters.values():
+                    if param.default not in (inspect.Parameter.empty, None):
+                        assert "None" not in str(param.annotation), (kind, task, name, param.name)
+
+
+def test_the_registry_reads_none_as_not_given():
+    from maieutic.registry import create
+
+    built = create("evaluator", "aura", "aura-cross", cross_encoder=None, top_k=None)
+    assert built.spec.args["cross_encoder"] == "cross-encoder/ms-marco-MiniLM-L-6-v2"
+    assert built.spec.args["top_k"] == 5

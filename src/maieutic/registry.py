@@ -3,7 +3,8 @@ selectors, prompting strategies and what its learned scorers train on.
 
 Components register with one decorator style (``@register(kind, task, name)``) on a
 factory function. Calling the decorated factory binds its arguments, fills in the
-defaults, builds the component and attaches a ``Spec`` recording the name and every
+defaults (an argument given as None counts as not given: it never replaces a default),
+builds the component and attaches a ``Spec`` recording the name and every
 argument, so a results file can say exactly what produced it and ``rebuild(spec)``
 can make it again (as inspect_ai's ``@scorer`` records its arguments). Factories
 take plain JSON values (strings, numbers, booleans, lists) only; secrets such as API
@@ -135,6 +136,11 @@ def register(
                 bound = signature.bind(*args, **kwargs)
             except TypeError as exc:
                 raise DataError(f"{kind} {name!r}: {exc}") from None
+            for key in [k for k, v in bound.arguments.items() if v is None]:
+                # None means "not set": a factory's own default is never replaced by it
+                # (no factory takes None where its default is something else)
+                if signature.parameters[key].default not in (inspect.Parameter.empty, None):
+                    del bound.arguments[key]
             bound.apply_defaults()
             if threshold is not None:
                 value = bound.arguments.get("threshold")

@@ -83,10 +83,24 @@ def test_dataset_errors_name_the_key_and_problem(tmp_path, mutate, expected):
 
 def test_repeated_reference_ids_are_tolerated_with_a_warning(tmp_path):
     # the released validation data repeats a few reference ids within an intervention
-    data = _broken(lambda d: d["A_1"]["cqs"][1].update(id=0))
-    ds = load_cq_dataset(write_json(tmp_path / "d.json", data))
-    assert ds.warnings == ["\"A_1\".cqs[1].id: duplicate reference id '0'"]
+    def same_string_id(d):
+        d["A_1"]["cqs"][0].update(id="A_1_q")
+        d["A_1"]["cqs"][1].update(id="A_1_q")
+
+    ds = load_cq_dataset(write_json(tmp_path / "d.json", _broken(same_string_id)))
+    assert ds.warnings == ["\"A_1\".cqs[1].id: duplicate reference id 'A_1_q'"]
     assert [q.cq for q in ds.interventions["A_1"].cqs] == ["Does Y really lead to X?", "What is X?"]
+
+
+def test_repeated_integer_ids_are_positions_not_keys(tmp_path):
+    # the released extended test file numbers each system's questions 0, 1, 2 again
+    def positions(d):
+        d["A_1"]["cqs"][0].update(id=0)
+        d["A_1"]["cqs"][1].update(id=0)
+
+    ds = load_cq_dataset(write_json(tmp_path / "d.json", _broken(positions)))
+    assert ds.warnings == []
+    assert [q.id for q in ds.interventions["A_1"].cqs] == ["0", "0"]
 
 
 def test_not_json_and_wrong_top_level(tmp_path):

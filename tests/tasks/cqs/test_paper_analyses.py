@@ -465,3 +465,49 @@ def test_golden_file_holds_numbers_only():
     text = (FIXTURES / "cqs" / "paper_golden.json").read_text(encoding="utf-8")
     assert "import " not in text and "def " not in text
     assert Path(FIXTURES / "cqs" / "paper_golden.json").stat().st_size < 20_000
+
+
+def test_compare_with_people_as_a_rater_gives_the_same_kappa(cli, tmp_path, released):
+    """Figure 3's heatmap: people join the evaluators; κ(people, sts) is the golden
+    manual_labeling figure, and each system's score by people is Useful/3 averaged."""
+    out = tmp_path / "c.json"
+    result = cli(
+        "meta-eval",
+        "cqs-compare",
+        "--data",
+        TEST_DEV,
+        "--outputs",
+        EXTENDED,
+        "--evaluator",
+        "sts",
+        "--out",
+        out,
+    )
+    assert result.code == 0, result.err
+    data = json.loads(out.read_text())
+    assert data["evaluators"] == ["people", "sts"]
+    golden = GOLDEN["evaluation"]["A_references_only"]["sts"]["0.6"]["kappa_nae_kept"]
+    assert data["kappa"][0][1] == pytest.approx(golden, abs=1e-9)
+    assert len(data["submissions"]) == len(data["overall"]["people"]) == 15
+    _, outputs = released
+    first = [o for o in outputs.outputs if o.block == 0]
+    per_intervention: dict[str, int] = {}
+    for o in first:
+        per_intervention[o.intervention_id] = per_intervention.get(o.intervention_id, 0) + (
+            o.label == "Useful"
+        )
+    by_hand = sum(n / 3 for n in per_intervention.values()) / len(per_intervention)
+    assert data["overall"]["people"][0] == pytest.approx(by_hand)
+    assert data["signatures"]["people"].startswith("task:cqs-people|outputs:")
+    both = cli(
+        "meta-eval",
+        "cqs-compare",
+        "--data",
+        TEST_DEV,
+        "--outputs",
+        EXTENDED,
+        "--evaluator",
+        "sts",
+        str(tmp_path / "sub.json"),
+    )
+    assert both.code == 2 and "give SUBMISSIONS or --outputs" in both.err

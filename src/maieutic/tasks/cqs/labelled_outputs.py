@@ -31,7 +31,14 @@ from typing import Any
 from maieutic.data.files import read_keyed_records, type_name
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
-from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset, read_label
+from maieutic.tasks.cqs.data import (
+    EXPECTED_QUESTIONS,
+    CQDataset,
+    Submission,
+    SubmissionEntry,
+    SubmittedQuestion,
+    read_label,
+)
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,24 @@ class LabelledOutputs:
         for output in self.outputs:
             grouped.setdefault(output.intervention_id, []).append(output)
         return grouped
+
+    def as_systems(self) -> tuple[list[Submission], list[list[str]]]:
+        """The outputs as one submission per system (block of 3, ``system01``…) and,
+        for each, people's labels in the order its questions are read."""
+        blocks: dict[int, dict[str, list[LabelledOutput]]] = {}
+        for output in self.outputs:
+            blocks.setdefault(output.block, {}).setdefault(output.intervention_id, []).append(
+                output
+            )
+        submissions, labels = [], []
+        for block, by_key in sorted(blocks.items()):
+            entries = {
+                key: SubmissionEntry(key, tuple(SubmittedQuestion(o.id, o.cq) for o in found))
+                for key, found in by_key.items()
+            }
+            submissions.append(Submission(entries, self.source, f"system{block + 1:02d}"))
+            labels.append([o.label for found in by_key.values() for o in found])
+        return submissions, labels
 
     def fingerprint(self) -> str:
         """A content hash of what the figures depend on: ids, texts, labels."""

@@ -175,16 +175,43 @@ def _question_labels(result: EvalResult) -> list[str]:
     ]
 
 
+PEOPLE = "people"
+"""The name under which people's labels join a comparison of evaluators."""
+
+
+def _people_scores(labels: Sequence[Sequence[str]], submissions: Sequence[Submission]):
+    """Each submission's score by people's labels: Useful / 3 per intervention, averaged."""
+    scores: list[float | None] = []
+    for found, submission in zip(labels, submissions, strict=True):
+        counts = [len(e.cqs or ()) for e in submission.entries.values()]
+        useful, start = [], 0
+        for n in counts:
+            useful.append(sum(label == "Useful" for label in found[start : start + n]) / 3)
+            start += n
+        scores.append(sum(useful) / len(useful) if useful else None)
+    return scores
+
+
 def compare(
-    dataset: CQDataset, submissions: Sequence[Submission], evaluators: dict[str, CQEvaluator]
+    dataset: CQDataset,
+    submissions: Sequence[Submission],
+    evaluators: dict[str, CQEvaluator],
+    people: Sequence[Sequence[str]] | None = None,
+    people_signature: str = "people's labels",
 ) -> dict[str, Any]:
     """Cohen's kappa between every pair of evaluators over the questions of
     ``submissions`` (NAE kept as a class; unscored questions read as NAE, or left out
-    under an evaluator's ``drop-and-rescale``),
-    and the Pearson and Spearman correlation of the system scores they give."""
+    under an evaluator's ``drop-and-rescale``), and the Pearson and Spearman correlation
+    of the system scores they give. ``people`` (each submission's labels given by people,
+    in its questions' order) joins as one more rater named ``people``: its kappa with an
+    evaluator is the paper's manual_labeling agreement, and its scores people's ranking."""
     labels: dict[str, list[str]] = {}
     overall: dict[str, list[float | None]] = {}
     signatures: dict[str, str] = {}
+    if people is not None:
+        labels[PEOPLE] = [label for found in people for label in found]
+        overall[PEOPLE] = _people_scores(people, submissions)
+        signatures[PEOPLE] = people_signature
     for name, evaluator in evaluators.items():
         results = evaluate("cqs", dataset, submissions, evaluator=evaluator, skip_unknown=True)
         labels[name] = [label for r in results for label in _question_labels(r)]
@@ -192,7 +219,7 @@ def compare(
             labels[name] = as_nae(labels[name])
         overall[name] = [r.score for r in results]
         signatures[name] = str(results[0].signature) if results else ""
-    names = list(evaluators)
+    names = list(labels)
     kappa: list[list[float | None]] = []
     for a in names:
         row = []

@@ -23,6 +23,7 @@ from maieutic.cli._options import (
     plot_option,
     refuse_options_none_take,
     split_evaluator,
+    stack,
 )
 from maieutic.data.files import write_json
 from maieutic.evaluate.sweep import choose_threshold
@@ -178,69 +179,106 @@ def _outputs_summary(outputs) -> dict | None:
     }
 
 
+_META_EVAL_OPTIONS = [
+    click.option(
+        "--data",
+        "data_path",
+        required=True,
+        type=click.Path(dir_okay=False),
+        help="Labelled dataset: every reference is evaluated against the others (or, with "
+        "--outputs, the references the outputs are evaluated against).",
+    ),
+    click.option(
+        "--outputs",
+        "outputs_path",
+        type=click.Path(dir_okay=False),
+        help="Generated questions labelled by people (the benchmark's extended_test.json "
+        "layout: each intervention's references first, then the systems' questions): "
+        "measure the evaluator on these against the people's labels instead of leaving "
+        "references out.",
+    ),
+    click.option(
+        "--evaluator",
+        type=EvaluatorName("cqs"),
+        default="sts",
+        show_default=True,
+        help="The evaluator to measure (scorer:DIR: a learned scorer; on its own training "
+        "data the figures are not a fair test, and a warning says so).",
+    ),
+    click.option("--threshold", type=float, help="Threshold of a similarity evaluator."),
+    preset_option,
+    embedding_options,
+    llm_options,
+    unscored_option,
+    click.option("--sweep", "do_sweep", is_flag=True, help="Kappa and NAE rate across thresholds."),
+    click.option(
+        "--curve",
+        "do_curve",
+        is_flag=True,
+        help="With --outputs: kappa and NAE rate as other systems' labelled questions are "
+        "added as references in batches (sts, chrf).",
+    ),
+    click.option(
+        "--batch",
+        type=click.IntRange(1),
+        default=5,
+        show_default=True,
+        help="Extra references per step of --curve (the paper adds 5 at a time).",
+    ),
+    click.option(
+        "--draws",
+        type=click.IntRange(1),
+        default=5,
+        show_default=True,
+        help="Seeded orders of the extra references that --curve averages over.",
+    ),
+    plot_option("the threshold sweep (with --sweep) or the references curve (with --curve)"),
+    click.option(
+        "--sample", type=click.IntRange(1), help="Evaluate a seeded sample of N references."
+    ),
+    click.option(
+        "--seed", type=int, default=0, show_default=True, help="Seed of --sample and --curve."
+    ),
+    out_option,
+]
+
+
+def _record(ctx, scorer, signature, result, seconds, items, swept, outputs, curve) -> CqsMetaEval:
+    return CqsMetaEval(
+        task="cqs",
+        provenance=provenance(ctx.params),
+        evaluator=scorer.spec,
+        signature=signature.as_dict(),
+        signature_string=str(signature),
+        report=result,
+        seconds=seconds,
+        items=[i.to_json() for i in items],
+        sweep=swept,
+        on="outputs" if outputs is not None else "references",
+        outputs=_outputs_summary(outputs),
+        curve=curve,
+    )
+
+
 @click.command("cqs")
-@click.option(
-    "--data",
-    "data_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Labelled dataset: every reference is evaluated against the others (or, with "
-    "--outputs, the references the outputs are evaluated against).",
-)
-@click.option(
-    "--outputs",
-    "outputs_path",
-    type=click.Path(dir_okay=False),
-    help="Generated questions labelled by people (the benchmark's extended_test.json "
-    "layout: each intervention's references first, then the systems' questions): measure "
-    "the evaluator on these against the people's labels instead of leaving references out.",
-)
-@click.option(
-    "--evaluator",
-    type=EvaluatorName("cqs"),
-    default="sts",
-    show_default=True,
-    help="The evaluator to measure (scorer:DIR: a learned scorer; on its own training "
-    "data the figures are not a fair test, and a warning says so).",
-)
-@click.option("--threshold", type=float, help="Threshold of a similarity evaluator.")
-@preset_option
-@embedding_options
-@llm_options
-@unscored_option
-@click.option("--sweep", "do_sweep", is_flag=True, help="Kappa and NAE rate across thresholds.")
-@click.option(
-    "--curve",
-    "do_curve",
-    is_flag=True,
-    help="With --outputs: kappa and NAE rate as other systems' labelled questions are "
-    "added as references in batches (sts, chrf).",
-)
-@click.option(
-    "--batch",
-    type=click.IntRange(1),
-    default=5,
-    show_default=True,
-    help="Extra references per step of --curve.",
-)
-@click.option(
-    "--draws",
-    type=click.IntRange(1),
-    default=5,
-    show_default=True,
-    help="Seeded orders averaged by --curve.",
-)
-@plot_option("the threshold sweep (with --sweep) or the references curve (with --curve)")
-@click.option("--sample", type=click.IntRange(1), help="Evaluate a seeded sample of N references.")
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help="Seed of --sample and --curve."
-)
-@out_option
+@stack(_META_EVAL_OPTIONS)
 @click.pass_context
 def meta_eval_cqs(
-    ctx, data_path, outputs_path, evaluator, preset, do_sweep, do_curve, batch, draws,
-    plot_path, sample, seed, out_path, **options,
-) -> None:  # fmt: skip
+    ctx,
+    data_path,
+    outputs_path,
+    evaluator,
+    preset,
+    do_sweep,
+    do_curve,
+    batch,
+    draws,
+    plot_path,
+    sample,
+    seed,
+    out_path,
+    **options,
+) -> None:
     """Agreement of an evaluator with people: each reference of --data left out in turn
     and labelled against the others, or (--outputs) generated questions people labelled."""
     evaluator = apply_preset(ctx, preset, evaluator, options)
@@ -256,9 +294,8 @@ def meta_eval_cqs(
     seconds = time.perf_counter() - start
     echo_warnings(evaluator, getattr(scorer.matcher, "warnings", []))
     result = report(items, scorer.unscored)
-    signature = meta_signature(
-        dataset, scorer, sample, seed, outputs, (batch, draws) if do_curve else None
-    )
+    curve_setting = (batch, draws) if do_curve else None
+    signature = meta_signature(dataset, scorer, sample, seed, outputs, curve_setting)
     console = console_for(out_path)
     console.print(_headline(evaluator, result, seconds, outputs is not None), highlight=False)
     console.print(_confusion_table(result))
@@ -266,20 +303,7 @@ def meta_eval_cqs(
     curve = _curve(console, dataset, outputs, scorer, batch, draws, seed) if do_curve else None
     console.print(f"signature: {signature}", highlight=False)
     if out_path:
-        record = CqsMetaEval(
-            task="cqs",
-            provenance=provenance(ctx.params),
-            evaluator=scorer.spec,
-            signature=signature.as_dict(),
-            signature_string=str(signature),
-            report=result,
-            seconds=seconds,
-            items=[i.to_json() for i in items],
-            sweep=swept,
-            on="outputs" if outputs is not None else "references",
-            outputs=_outputs_summary(outputs),
-            curve=curve,
-        )
+        record = _record(ctx, scorer, signature, result, seconds, items, swept, outputs, curve)
         write_json(out_path, record.to_json())
     # drawn after --out is written: a plot path that cannot be written (a file where
     # its folder should be) must not throw away a long run's results
@@ -339,6 +363,45 @@ def _kappa_table(result: dict) -> Table:
     return table
 
 
+def _build_scorers(ctx, names: list[str], thresholds: dict, options: dict) -> dict:
+    """Each evaluator built with its own options: its threshold, and a scorer:DIR's
+    directory (an option none of them takes is refused)."""
+    own = {n: {**options, "threshold": thresholds.get(n)} for n in names}
+    registered = {n: split_evaluator(n, own[n]) for n in names}
+    refuse_options_none_take(
+        ctx, [entry("evaluator", "cqs", r) for r in registered.values()], options
+    )
+    return {
+        n: build(ctx, "evaluator", "cqs", registered[n], own[n], refuse_unused=False) for n in names
+    }
+
+
+def _compared_evaluators(evaluators, submissions, outputs_path) -> list[str]:
+    """The distinct evaluators to compare: two or more, or one beside people."""
+    names = list(dict.fromkeys(evaluators))
+    if bool(submissions) == bool(outputs_path):
+        raise click.UsageError("give SUBMISSIONS or --outputs (one of the two)")
+    if len(names) < (1 if outputs_path else 2):
+        raise click.UsageError("give at least two different --evaluator")
+    return names
+
+
+def _compared(task, dataset, submissions, outputs_path):
+    """The submissions to compare on, and people's labels of them (or None)."""
+    if not outputs_path:
+        return load_submissions(task, task_io(task), list(submissions), dataset), (None, "")
+    outputs = load_labelled_outputs(outputs_path, dataset)
+    echo_warnings(Path(outputs_path).name, [f.short for f in outputs.flags])
+    systems, people = outputs.as_systems()
+    return systems, (people, outputs_signature(outputs))
+
+
+def outputs_signature(outputs) -> str:
+    """How people's labels of system outputs are identified beside the evaluators'."""
+    digest = outputs.fingerprint().removeprefix("sha256:")[:12]
+    return f"task:cqs-people|outputs:{digest}|n:{len(outputs.outputs)}"
+
+
 @click.command("cqs-compare")
 @click.option(
     "--data",
@@ -361,7 +424,15 @@ def _kappa_table(result: dict) -> Table:
     multiple=True,
     help="EVALUATOR=VALUE, e.g. sts=0.65 or chrf=30 (repeatable; default: each evaluator's own).",
 )
-@click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("submissions", nargs=-1, type=click.Path(dir_okay=False))
+@click.option(
+    "--outputs",
+    "outputs_path",
+    type=click.Path(dir_okay=False),
+    help="Instead of SUBMISSIONS: generated questions labelled by people (the "
+    "extended_test.json layout), read as one submission per system (3 questions each); "
+    "people join the comparison as one more rater (Figure 3 of the CQs paper).",
+)
 @embedding_options
 @llm_options
 @unscored_option
@@ -369,28 +440,26 @@ def _kappa_table(result: dict) -> Table:
 @out_option
 @click.pass_context
 def meta_eval_compare(
-    ctx, data_path, evaluators, thresholds, submissions, plot_path, out_path, **options
+    ctx,
+    data_path,
+    evaluators,
+    thresholds,
+    submissions,
+    outputs_path,
+    plot_path,
+    out_path,
+    **options,
 ) -> None:
     """Kappa between evaluators over the questions of SUBMISSIONS, and the correlation of
-    the system scores they give (Pearson and Spearman over submissions)."""
-    names_ = list(dict.fromkeys(evaluators))
-    if len(names_) < 2:
-        raise click.UsageError("give at least two different --evaluator")
+    the system scores they give (Pearson and Spearman over submissions); with --outputs,
+    people's labels join as one more rater."""
+    names_ = _compared_evaluators(evaluators, submissions, outputs_path)
     per_evaluator = _thresholds(thresholds, names_)
     task = get_task("cqs")
     dataset = task.load_reference(data_path)
-    loaded = load_submissions(task, task_io(task), list(submissions), dataset)
-    # each evaluator's own options: its threshold, and a scorer:DIR's directory
-    own = {n: {**options, "threshold": per_evaluator.get(n)} for n in names_}
-    registered = {n: split_evaluator(n, own[n]) for n in names_}
-    refuse_options_none_take(
-        ctx, [entry("evaluator", "cqs", r) for r in registered.values()], options
-    )
-    scorers = {
-        n: build(ctx, "evaluator", "cqs", registered[n], own[n], refuse_unused=False)
-        for n in names_
-    }
-    result = compare(dataset, loaded, scorers)
+    loaded, people = _compared(task, dataset, submissions, outputs_path)
+    scorers = _build_scorers(ctx, names_, per_evaluator, options)
+    result = compare(dataset, loaded, scorers, *people)
     _print_comparison(console_for(out_path), result)
     if out_path:
         specs = {n: s.spec for n, s in scorers.items()}

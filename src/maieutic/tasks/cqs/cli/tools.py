@@ -40,9 +40,10 @@ def _row(table: Table, name: str, figures: dict) -> None:
 
 def _table(files: list[dict]) -> Table:
     table = Table(title="critical-questions datasets", title_justify="left")
-    for name in ("set / source", "interventions", "mean chars", "schemes", "references",
-                 "refs per intervention", *LABELS):  # fmt: skip
-        table.add_column(name, justify="left" if name == "set / source" else "right")
+    table.add_column("set / source")
+    numeric = ("interventions", "mean chars", "schemes", "references", "refs per intervention")
+    for name in (*numeric, *LABELS):
+        table.add_column(name, justify="right")
     for entry in files:
         _row(table, entry["name"], entry["statistics"]["all"])
         for source, figures in entry["statistics"]["by_dataset"].items():
