@@ -62,6 +62,7 @@ CALLS: dict[str, tuple[Call, ...]] = {
               "--shots-from", "@compqa_shots.json", "--shots", "1", "--max-tokens", "40"),
              model="llm"),
     ),
+    "cqs stats": (Call(("@cqs_data.json", "--out", "@out.json")),),
     "evaluate cqs": (
         Call(("--data", "@cqs_data.json", "@cqs_sub.json", "--evaluator", "chrf",
               "--extra-references", "@cqs_extra.json")),
@@ -108,10 +109,14 @@ CALLS: dict[str, tuple[Call, ...]] = {
     "meta-eval cqs": (
         Call(("--data", "@cqs_data.json", "--evaluator", "chrf", "--sweep", "--plot",
               "@plot.svg")),
+        Call(("--data", "@cqs_data.json", "--outputs", "@cqs_outputs.json", "--evaluator",
+              "chrf", "--curve", "--batch", "1", "--draws", "2", "--out", "@out.json")),
     ),
     "meta-eval cqs-compare": (
         Call(("--data", "@cqs_data.json", "@cqs_sub.json", "@cqs_sub2.json", "--evaluator",
               "chrf", "--evaluator", "sts", *_AURA, "--plot", "@plot.svg"), model="embedding"),
+        Call(("--data", "@cqs_data.json", "--outputs", "@cqs_outputs.json", "--evaluator",
+              "chrf", "--out", "@out.json")),
     ),
     "meta-eval focus-humans": (
         Call(("--gold", "@focus_gold.csv", "--annotators", "@dev_annotators_clarity.csv",

@@ -29,6 +29,18 @@ def _labelled_submission() -> bytes:
     return json.dumps(submission).encode()
 
 
+def _labelled_outputs() -> bytes:
+    """The sample submission's questions with the three labels people give, in turn."""
+    submission = json.loads(_sample("cqs/samples/sample_submission.json"))
+    labels = ("Useful", "Unhelpful", "Invalid")
+    n = 0
+    for entry in submission.values():
+        for question in entry["cqs"] if isinstance(entry["cqs"], list) else ():
+            question["label"] = labels[n % 3]
+            n += 1
+    return json.dumps(submission).encode()
+
+
 FOCUS_COLUMNS = [
     "Argument",
     "category",
@@ -189,6 +201,7 @@ FILES: dict[str, Callable[[], bytes]] = {
     "cqs_sub.json": lambda: _sample("cqs/samples/sample_submission.json"),
     "cqs_sub2.json": lambda: _sample("cqs/samples/sample_submission.json"),
     "cqs_extra.json": _labelled_submission,
+    "cqs_outputs.json": _labelled_outputs,
     "cqs_shots.json": lambda: _sample("cqs/samples/sample_dataset.json"),
     "cqs_schemes.jsonl": lambda: _sample("cqs/samples/schemes.jsonl"),
     "cqs_mapping.csv": lambda: b"my_labels,schemes_json\nERExample,Example\n",

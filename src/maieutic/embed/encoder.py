@@ -92,6 +92,33 @@ def cached_model_path(name: str) -> str | None:
         return None
 
 
+def hub_unreachable(name: str, timeout: float = 3.0) -> str | None:
+    """Why a model that is neither a local folder nor in the cache cannot be downloaded
+    now (offline mode, or the hub's host does not answer within ``timeout`` seconds);
+    None when it may be. Asked before loading, because the model library retries a
+    dead network for over a minute, printing a line per try."""
+    import os
+    import socket
+    from urllib.parse import urlparse
+
+    if Path(name).is_dir() or cached_model_path(name):
+        return None
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
+        return "it is not on this machine and HF_HUB_OFFLINE is set"
+    try:
+        from huggingface_hub import constants
+
+        endpoint = urlparse(constants.ENDPOINT)
+        host, port = endpoint.hostname or "huggingface.co", endpoint.port or 443
+    except Exception:
+        host, port = "huggingface.co", 443
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError:
+        return f"it is not on this machine and {host} cannot be reached"
+    return None
+
+
 def _hub_name(name: str) -> str:
     # sentence-transformers accepts its own models by their short name
     return name if "/" in name else f"sentence-transformers/{name}"
@@ -177,6 +204,8 @@ class Encoder:
             from sentence_transformers import SentenceTransformer
         except ImportError:
             raise RunError("sentence-transformers is not installed") from None
+        if why := (None if self.is_embedded else hub_unreachable(self.model_name)):
+            raise model_unavailable("embedding model", self.model_name, RuntimeError(why))
         try:
             self._model = SentenceTransformer(self._source(), device=self.device)
         except Exception as exc:  # the library raises many types for "not found / offline"

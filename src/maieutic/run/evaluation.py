@@ -158,6 +158,8 @@ def evaluate(
     inputs = [data, getattr(reference, "source", None), *(s.source for s in loaded)]
     refuse_overwriting_inputs(out, inputs)
     component, warnings = build("evaluator", task, evaluator, options)
+    if strict:  # and what the evaluator's own references hold (extra references)
+        refuse_flags(getattr(component, "reference_flags", None) or [])
     recorded = provenance or _call_options(task, data, as_list(submissions), evaluator, options)
     results = ResultsFile(
         out, task, chosen.provenance(recorded), found.run_figures, expected=len(loaded) or None

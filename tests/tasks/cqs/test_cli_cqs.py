@@ -140,7 +140,7 @@ def test_chrf_end_to_end_writes_results_and_official_layout(cli, tmp_path, files
     assert run["summary"]["overall"] == pytest.approx(1 / 3)
     assert run["signature"]["evaluator"] == "chrf"
     assert run["signature"]["dataset"].startswith("sha256:")
-    assert "1 questions (expected 3)" in " ".join(run["warnings"])
+    assert "1 question (expected 3)" in " ".join(run["warnings"])
     assert [f["code"] for f in run["flags"]] == ["question-count"]
     assert payload["provenance"]["options"]["evaluator"] == "chrf"
     assert run["evaluator"] == {

@@ -511,3 +511,140 @@ def test_compare_with_people_as_a_rater_gives_the_same_kappa(cli, tmp_path, rele
         str(tmp_path / "sub.json"),
     )
     assert both.code == 2 and "give SUBMISSIONS or --outputs" in both.err
+
+
+# --- what a review found -------------------------------------------------------------
+
+
+def test_systems_are_cut_where_their_ids_count_up():
+    from maieutic.tasks.cqs.labelled_outputs import blocks_of
+
+    # radamchak_175 as released: the 11th system (ids 0, 1 after three string ids) wrote 2
+    ids = [1, 2, 0, *[0, 1, 2] * 2, 1, 3, 10, *[0, 1, 2] * 5, "a", "b", "c", 0, 1, *[0, 1, 2] * 4]
+    blocks, short = blocks_of(ids)
+    assert short == [30]
+    assert blocks[27:35] == [9, 9, 9, 10, 10, 11, 11, 11]
+    assert max(blocks) == 14
+    # ids in any order inside a system of 3 are still one system
+    assert blocks_of([2, 4, 1, 1, 0, 2]) == ([0, 0, 0, 1, 1, 1], [])
+
+
+def test_the_released_short_system_is_flagged_where_it_starts(released):
+    _, outputs = released
+    [flag] = [f for f in outputs.flags if f.code == "uneven-blocks"]
+    assert "radamchak_175" in flag.at and "cqs[48]" in flag.message  # 18 references + 30
+    short = [o for o in outputs.outputs if o.intervention_id == "radamchak_175" and o.block == 10]
+    assert [o.position for o in short] == [30, 31]
+    mapped = [o for o in outputs.outputs if o.released_label]
+    assert [(o.label, o.released_label) for o in mapped] == [("Invalid", "Wrong reasoning")]
+
+
+def _prefixed(tmp_path, change):
+    refs = [{"id": f"r{i}", "cq": f"Reference question {i}?", "label": "Useful"} for i in range(3)]
+    outputs = [{"id": i, "cq": f"Generated question {i}?", "label": "Invalid"} for i in range(3)]
+    record = {"intervention_id": "I", "intervention": "X.", "cqs": refs}
+    data = write_json(tmp_path / "d.json", {"I": record})
+    labelled = {"I": {**record, "cqs": change(refs, outputs)}}
+    return data, write_json(tmp_path / "o.json", labelled)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda refs, outs: refs, "no generated questions: every question repeats the references"),
+        (lambda refs, outs: [refs[0], refs[2], refs[1], *outs], "question 1 is not reference 1"),
+        (lambda refs, outs: [refs[0], refs[1], *outs], "question 2 is not reference 2"),
+    ],
+)
+def test_references_are_never_read_as_outputs(cli, tmp_path, change, message):
+    data, labelled = _prefixed(tmp_path, change)
+    result = cli("meta-eval", "cqs", "--data", data, "--outputs", labelled)
+    assert result.code == 2, result.out
+    assert message in result.err and "o.json" in result.err
+
+
+def test_an_output_that_repeats_a_reference_is_flagged(tmp_path):
+    data, labelled = _prefixed(tmp_path, lambda refs, outs: [*refs, *outs, dict(refs[1], id=3)])
+    outputs = load_labelled_outputs(labelled, load_cq_dataset(data))
+    assert len(outputs.outputs) == 4
+    [flag] = [f for f in outputs.flags if f.code == "output-is-a-reference"]
+    assert flag.at == "'I'.cqs[6]"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r["cqs"][3].update(reason=["x"]), "'I'.cqs[3].reason: expected a string"),
+        (lambda r: r.update(intervention_id="J"), "'I'.intervention_id: is 'J', differs"),
+        (lambda r: r["cqs"][3].update(label=["Useful"]), "unknown label ['Useful']"),
+    ],
+)
+def test_odd_fields_in_labelled_outputs_are_one_line(cli, tmp_path, change, message):
+    data, labelled = _prefixed(tmp_path, lambda refs, outs: [*refs, *outs])
+    content = json.loads(labelled.read_text())
+    change(content["I"])
+    write_json(labelled, content)
+    result = cli("meta-eval", "cqs", "--data", data, "--outputs", labelled)
+    assert result.code == 2 and message in result.err, result.err
+    assert "Traceback" not in result.err
+
+
+def test_strict_refuses_a_flag_in_the_extra_references(cli, tmp_path):
+    data, _ = _tiny(tmp_path)
+    three = [{"id": i, "cq": q} for i, q in enumerate(["Since when?", "Who says?", "How much?"])]
+    sub = write_json(tmp_path / "three.json", {"I": {"intervention_id": "I", "cqs": three}})
+    extra = write_json(
+        tmp_path / "lab.json",
+        {
+            "I": {
+                "intervention_id": "I",
+                "cqs": [{"id": 0, "cq": "How?", "label": "Wrong reasoning"}],
+            }
+        },
+    )
+    ok = cli(
+        "evaluate",
+        "cqs",
+        "--data",
+        data,
+        sub,
+        "--extra-references",
+        extra,
+        "--out",
+        tmp_path / "r.json",
+    )
+    assert ok.code == 0 and "lab.json" in ok.err and "read as Invalid" in ok.err
+    strict = cli(
+        "evaluate",
+        "cqs",
+        "--data",
+        data,
+        sub,
+        "--extra-references",
+        extra,
+        "--strict",
+        "--out",
+        tmp_path / "strict.json",
+    )
+    assert strict.code == 2 and "--strict refuses" in strict.err and "lab.json" in strict.err
+    assert not (tmp_path / "strict.json").exists()
+
+
+def test_the_official_layout_follows_the_unscored_rule(tmp_path):
+    from maieutic.llm.backends.scripted import ScriptedBackend
+    from maieutic.llm.client import LLMClient
+    from maieutic.tasks.cqs.data import Submission, SubmissionEntry, SubmittedQuestion
+    from maieutic.tasks.cqs.evaluate import CQEvaluator, official_layout
+    from maieutic.tasks.cqs.judges import JudgeMatcher
+
+    refs = (ReferenceQuestion("a", "Why?", "Useful"),)
+    dataset = CQDataset({"I": Intervention("I", "We must act.", cqs=refs)})
+    entry = SubmissionEntry("I", (SubmittedQuestion("0", "Is it cheap?"),))
+    submission = Submission({"I": entry}, source="s.json")
+    for rule, label in (("as-nae", "not_able_to_evaluate"), ("drop-and-rescale", "unscored")):
+        judge = JudgeMatcher("llm-label", LLMClient(ScriptedBackend(default="It depends.")))
+        [result] = CQEvaluator(judge, None, unscored=rule).evaluate(dataset, [submission])
+        [question] = official_layout(result)["I"]["cqs"]
+        assert question["label"] == label, rule
+        assert question.get("unscored") is (True if rule == "as-nae" else None)
+        assert result.items[0].questions[0].label == "unscored"  # the results keep the truth

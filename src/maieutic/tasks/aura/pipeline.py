@@ -58,10 +58,12 @@ def load_cross_encoder(name: str):
     """The named cross-encoder, or one line (exit 2) saying why not and how to get it."""
     from sentence_transformers import CrossEncoder
 
-    from maieutic.embed.encoder import model_unavailable
+    from maieutic.embed.encoder import cached_model_path, hub_unreachable, model_unavailable
 
+    if why := hub_unreachable(name):
+        raise model_unavailable("cross-encoder", name, RuntimeError(why))
     try:
-        return CrossEncoder(name)
+        return CrossEncoder(cached_model_path(name) or name)
     except Exception as exc:  # the library raises many types for "not found / offline"
         raise model_unavailable("cross-encoder", name, exc) from None
 

@@ -394,7 +394,7 @@ class _EntryReader:
             message = "no questions (scored 0, as by the benchmark script)"
             self.flag(at, "no-questions", message, key)
         elif len(texts) != EXPECTED_QUESTIONS:
-            message = f"{len(texts)} questions (expected {EXPECTED_QUESTIONS})"
+            message = f"{plural(len(texts), 'question')} (expected {EXPECTED_QUESTIONS})"
             self.flag(at, "question-count", message, key)
         non_empty = [_normalise(t) for t in texts if t.strip()]
         repeats = len(non_empty) - len(set(non_empty))

@@ -60,6 +60,7 @@ def _group_figures(results: Sequence[Any]) -> dict[str, Any]:
     n_nae = labels.get(NAE, 0) + (unscored if as_nae else 0)
     return {
         "n_interventions": len(results),
+        "n_scored_interventions": len(scores),
         "score": sum(scores) / len(scores) if scores else None,
         "useful_rate": labels.get("Useful", 0) / n_labels if n_labels else None,
         "nae_rate": n_nae / n_labels if n_labels else None,

@@ -7,10 +7,13 @@ evaluators (``maieutic.tasks.cqs.evaluators``) build.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
+from maieutic.data.flags import Flag
 from maieutic.errors import DataError
+from maieutic.evaluate.agreement import UNSCORED
 from maieutic.evaluate.base import BaseEvaluator
 from maieutic.evaluate.result import EvalResult
 from maieutic.language.wellformed import check_question
@@ -109,6 +112,12 @@ class CQEvaluator(BaseEvaluator):
         # (by object), and the signature shared when there are no extra references
         self._unknown: dict[int, list[str]] = {}
         self._shared: Signature | None = None
+
+    @property
+    def reference_flags(self) -> list[Flag]:
+        """What the extra references hold that is read as the benchmark reads it but
+        flagged (``--strict`` refuses it before any model work)."""
+        return [f for extra in self.extra_references for f in extra.flags]
 
     @property
     def failures(self) -> list[str]:
@@ -211,7 +220,7 @@ def _finish(
     summary["n_unknown_skipped"] = len(unknown)
     summary["n_not_submitted"] = len(not_submitted)
     warnings = [f.short for f in submission.flags]
-    warnings += [f"references: {f.short}" for f in dataset.flags]
+    warnings += [f"references: {f}" for f in dataset.flags]
     if unknown:
         warnings.append(f"skipped {len(unknown)} id(s) not in the references: {unknown[:5]}")
     if not_submitted:
@@ -252,7 +261,16 @@ def official_layout(result: EvalResult) -> dict[str, Any]:
     ``{id: {"intervention_id", "cqs": [{"id", "cq", "label", ...}] | "Missing CQs"}}``;
     maieutic adds ``best_reference_id`` and ``similarity`` to each question and
     ``score``, ``n_unscored`` and ``flags`` to each intervention, which readers of the
-    official layout ignore. Questions a judge left unscored carry the label
-    ``unscored``.
+    official layout ignore. Questions a judge left unscored are labelled
+    not_able_to_evaluate with ``"unscored": true`` under the default rule, and
+    ``unscored`` under ``drop-and-rescale``.
     """
-    return {r["intervention_id"]: r for r in result.records()}
+    records = {r["intervention_id"]: copy.deepcopy(r) for r in result.records()}
+    if result.signature.extra.get("unscored", AS_NAE) == AS_NAE:
+        # the benchmark script's readers know four labels: a question the judge could
+        # not score is the paper's not_able_to_evaluate, marked as unscored beside it
+        for record in records.values():
+            for question in record["cqs"] if isinstance(record["cqs"], list) else ():
+                if question["label"] == UNSCORED:
+                    question["label"], question["unscored"] = NAE, True
+    return records

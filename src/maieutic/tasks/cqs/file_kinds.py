@@ -24,6 +24,7 @@ def file_kind(data: dict[str, Any]) -> str | None:
     records = [r for r in data.values() if isinstance(r, dict)]
     has_text = any(isinstance(r.get("intervention"), str) for r in records)
     labels = [q.get("label") for cqs in _question_lists(data) for q in cqs if isinstance(q, dict)]
+    labels = [label if isinstance(label, str) else repr(label) for label in labels]  # hashable
     # The benchmark's own pipeline writes generated questions into copies of the dataset
     # records, and its evaluation script adds labels that include not_able_to_evaluate;
     # a dataset has reference labels only, on every question, and no "Missing CQs".

@@ -11,11 +11,16 @@ wrote for it, each with the label people gave it. It is read as released:
 * integer ids restart for every system (0, 1, 2, 0, 1, 2…): they are positions, not
   keys, and nothing is looked up by id;
 * each system wrote 3 questions per intervention, so the outputs are read as
-  submissions of 3, by position (``block``); an intervention whose outputs are not a
-  multiple of 3 is flagged, since its last blocks may then straddle two systems;
+  submissions of 3 in file order (``block``). Where an intervention has fewer (one
+  system of the released file wrote 2), the short submission is put where every
+  submission's integer ids count up — each system numbered its own questions — and
+  the intervention is flagged with where it was put;
+* an output that repeats a reference of its intervention word for word is flagged: it
+  matches itself;
 * a label that is one of the paper's reasons ("Wrong reasoning") is read as its
   label and flagged; any other label outside the three, or none, is an error;
-* a ``reason`` field is kept.
+* a ``reason`` field is kept; an intervention answered "Missing CQs" (a labelled
+  submission may hold one) has nothing to judge and is flagged.
 
 A plain file of labelled generated questions (no references in front) reads the same.
 """
@@ -24,7 +29,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +40,7 @@ from maieutic.data.flags import Flag
 from maieutic.errors import DataError
 from maieutic.tasks.cqs.data import (
     EXPECTED_QUESTIONS,
+    MISSING_CQS,
     CQDataset,
     Submission,
     SubmissionEntry,
@@ -53,11 +61,10 @@ class LabelledOutput:
     cq: str
     label: str
     reason: str | None = None
-
-    @property
-    def block(self) -> int:
-        """The submission it belongs to: outputs are read in blocks of 3."""
-        return self.position // EXPECTED_QUESTIONS
+    block: int = 0
+    """The submission (system) it belongs to, counted from 0 in file order."""
+    released_label: str | None = None
+    """The label as the file gives it, when it was read as another (a known reason)."""
 
 
 @dataclass
@@ -114,12 +121,100 @@ def _text(raw: Any, at: str, where: str) -> str:
     return raw["cq"].strip()
 
 
-def _reference_prefix(texts: list[str], references: list[str]) -> int:
-    """How many leading texts are the references, in order (all of them or none)."""
+def _reference_prefix(key: str, texts: list[str], references: list[str], where: str) -> int:
+    """How many leading texts are the references: all of them, in order, or none. A
+    file that starts with the first reference but then strays from them cannot be
+    split into references and outputs: an error, never a guess (a reference read as an
+    output would match itself)."""
     n = len(references)
-    if n and len(texts) > n and [_same(t) for t in texts[:n]] == [_same(r) for r in references]:
+    given = [_same(t) for t in texts[:n]]
+    expected = [_same(r) for r in references]
+    if n and given == expected:
         return n
+    if n and given and given[0] == expected[0]:
+        pairs = zip(given, expected, strict=False)
+        differs = next((i for i, (a, b) in enumerate(pairs) if a != b), len(given))
+        raise DataError(
+            f"{key!r}.cqs[{differs}]: the questions start with the references of {key!r} "
+            f"but question {differs} is not reference {differs} (or they end early): "
+            "references and generated questions cannot be told apart",
+            where,
+        )
     return 0
+
+
+def _is_increasing(ids: Sequence[Any]) -> bool:
+    numbers = [i for i in ids if isinstance(i, int) and not isinstance(i, bool)]
+    return len(numbers) == len(ids) and all(a < b for a, b in pairwise(numbers))
+
+
+def _arrangements(length: int) -> list[tuple[int, ...]]:
+    """Every way to cut ``length`` questions into ceil(length / 3) submissions of 3 but
+    for the one or two questions missing (a submission of 2 anywhere, or of 1, or two of
+    2)."""
+    count = -(-length // EXPECTED_QUESTIONS)
+    missing = count * EXPECTED_QUESTIONS - length
+    full = [EXPECTED_QUESTIONS] * count
+    if missing == 0:
+        return [tuple(full)]
+    out = []
+    for i in range(count):
+        sizes = list(full)
+        sizes[i] = EXPECTED_QUESTIONS - missing
+        out.append(tuple(sizes))
+    if missing == 2:
+        for i, j in combinations(range(count), 2):
+            sizes = list(full)
+            sizes[i] = sizes[j] = EXPECTED_QUESTIONS - 1
+            out.append(tuple(sizes))
+    return out
+
+
+def _runs(ids: Sequence[Any]) -> list[int]:
+    """Lengths of the runs of integer and of other ids (each system numbers its own)."""
+    lengths: list[int] = []
+    kind = None
+    for value in ids:
+        this = isinstance(value, int) and not isinstance(value, bool)
+        if lengths and this == kind:
+            lengths[-1] += 1
+        else:
+            lengths.append(1)
+        kind = this
+    return lengths
+
+
+def blocks_of(ids: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """The submission (block) of each output from the ids as released, and the
+    positions where a short submission starts (empty when every one has 3).
+
+    Within each run of integer ids (and of other ids) the outputs are cut into
+    submissions of 3 in order; a run that does not divide by 3 is cut where the most
+    submissions' ids count up, and among equals with the short submissions last."""
+    blocks: list[int] = []
+    short_at: list[int] = []
+    block, start = -1, 0
+    for length in _runs(ids):
+        run = list(ids[start : start + length])
+        best = max(
+            _arrangements(length),
+            key=lambda sizes: (_count_increasing(run, sizes), sizes),
+        )
+        for size in best:
+            block += 1
+            if size < EXPECTED_QUESTIONS:
+                short_at.append(len(blocks))
+            blocks += [block] * size
+        start += length
+    return blocks, short_at
+
+
+def _count_increasing(run: list[Any], sizes: tuple[int, ...]) -> int:
+    count, at = 0, 0
+    for size in sizes:
+        count += _is_increasing(run[at : at + size])
+        at += size
+    return count
 
 
 def _intervention(
@@ -132,10 +227,20 @@ def _intervention(
             where,
         )
     item = dataset.interventions[key]
+    if isinstance(record, dict) and record.get("cqs") == MISSING_CQS:
+        flags.append(
+            Flag(where, f"{key!r}.cqs", "no-questions", "Missing CQs: no question to judge", key)
+        )
+        return [], 0
     if not isinstance(record, dict) or not isinstance(record.get("cqs"), list):
         found = type_name(record.get("cqs")) if isinstance(record, dict) else type_name(record)
         raise DataError(
             f"{key!r}.cqs: expected an array of labelled questions, found {found}", where
+        )
+    if record.get("intervention_id", key) != key:
+        raise DataError(
+            f"{key!r}.intervention_id: is {record.get('intervention_id')!r}, differs from its key",
+            where,
         )
     text = record.get("intervention")
     if isinstance(text, str) and _same(text) != _same(item.intervention):
@@ -146,7 +251,9 @@ def _intervention(
         )
     raw = record["cqs"]
     texts = [_text(q, f"{key!r}.cqs[{i}]", where) for i, q in enumerate(raw)]
-    skipped = _reference_prefix(texts, [q.cq for q in item.cqs])
+    skipped = _reference_prefix(key, texts, [q.cq for q in item.cqs], where)
+    references = {_same(q.cq) for q in item.cqs}
+    blocks, short_at = blocks_of([q.get("id") for q in raw[skipped:]])
     outputs = []
     for i in range(skipped, len(raw)):
         at = f"{key!r}.cqs[{i}]"
@@ -158,23 +265,50 @@ def _intervention(
                 where,
             )
         label = read_label(question["label"], f"{at}.label", where, flags, key)
-        reason = question.get("reason") if isinstance(question.get("reason"), str) else None
         position = i - skipped
-        qid = str(question.get("id", position))
-        outputs.append(LabelledOutput(key, position, qid, texts[i], label, reason))
-    if len(outputs) % EXPECTED_QUESTIONS:
+        outputs.append(
+            LabelledOutput(
+                key,
+                position,
+                str(question.get("id", position)),
+                texts[i],
+                label,
+                _reason(question, at, where),
+                blocks[position],
+                None if label == question["label"] else question["label"],
+            )
+        )
+        if _same(texts[i]) in references:
+            flags.append(
+                Flag(
+                    where,
+                    at,
+                    "output-is-a-reference",
+                    "repeats a reference of its intervention word for word: it matches itself",
+                    key,
+                )
+            )
+    if short_at:
+        positions = ", ".join(str(skipped + p) for p in short_at)
         flags.append(
             Flag(
                 where,
                 f"{key!r}.cqs",
                 "uneven-blocks",
-                f"{len(outputs)} generated questions, not a multiple of "
-                f"{EXPECTED_QUESTIONS}: read as submissions of {EXPECTED_QUESTIONS} by "
-                "position, the last one short",
+                f"{len(outputs)} generated questions, not a multiple of {EXPECTED_QUESTIONS}: "
+                f"the short submission(s) start at cqs[{positions}], where every "
+                "submission's ids count up",
                 key,
             )
         )
     return outputs, skipped
+
+
+def _reason(question: dict[str, Any], at: str, where: str) -> str | None:
+    reason = question.get("reason")
+    if reason is not None and not isinstance(reason, str):
+        raise DataError(f"{at}.reason: expected a string, found {type_name(reason)}", where)
+    return reason
 
 
 def load_labelled_outputs(path: str | Path, dataset: CQDataset) -> LabelledOutputs:

@@ -55,6 +55,8 @@ class OutputItem:
     """Label of the best-matching reference (for re-thresholding)."""
     best_reference_id: str | None
     reason: str | None = None
+    released_label: str | None = None
+    """The label as the file gives it, when it was read as another."""
 
     def to_json(self) -> dict[str, Any]:
         """The item as written to meta-evaluation files."""
@@ -97,6 +99,7 @@ def _item(output: LabelledOutput, predicted, similarity, matched, verdict) -> Ou
         matched,
         verdict.best_reference_id,
         output.reason,
+        output.released_label,
     )
 
 

@@ -31,7 +31,7 @@ PRESETS = {
     "paper": Preset(
         "paper",
         "sts",
-        {"embedding_model": LEADERBOARD_MODEL, "threshold": 0.65},
+        {"embedding_model": LEADERBOARD_MODEL, "embedding_backend": "torch", "threshold": 0.65},
         "sts with stsb-mpnet-base-v2 at threshold 0.65, as the benchmark's leaderboard",
     )
 }

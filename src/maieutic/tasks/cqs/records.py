@@ -40,6 +40,8 @@ class CqsMetaEval(Record):
     ``outputs`` (generated questions people labelled, ``--outputs``)."""
     outputs: dict[str, Any] | None = optional()
     """With --outputs: {"source", "fingerprint", "n", "n_references_skipped", "flags"}."""
+    flags: list[dict[str, Any]] | None = optional()
+    """What the inputs hold that was read as the benchmark reads it, flagged."""
     curve: dict[str, Any] | None = optional()
     """With --curve: {"batch", "draws", "seed", "rows": [{"extra_references",
     "kappa_nae_kept", "kappa_nae_kept_sd", "kappa_nae_dropped", "kappa_nae_dropped_sd",
@@ -67,6 +69,8 @@ class CqsCompare(Record):
     rankings: list[dict[str, Any]] | None = optional()
     """Pearson and Spearman between each pair of evaluators' scores (a string saying
     why, when undefined)."""
+    flags: list[dict[str, Any]] | None = optional()
+    """What the inputs hold that was read as the benchmark reads it, flagged."""
 
 
 @record

@@ -243,7 +243,7 @@ def stats_section(file: InputFile) -> tuple[str, list[Block]]:
                 number(figures.get("mean_schemes"), "{:.2f}"),
                 number(figures.get("n_references"), "{}"),
                 number(figures.get("mean_references"), "{:.2f}"),
-                *(number(shares.get(label), "{:.1%}") for label in LABELS),
+                *(number(shares.get(label), "{:.2%}") for label in LABELS),
             )
         signature = signature_block(entry)
         if signature is not None:

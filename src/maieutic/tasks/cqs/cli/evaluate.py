@@ -38,6 +38,9 @@ def official_name(evaluator: str, result) -> str:
     name = result.submission.replace("/", "_").replace("\\", "_").lstrip(".")
     threshold = result.signature.threshold
     middle = f"_{threshold:g}" if threshold is not None else ""
+    rule = result.signature.extra.get("unscored")
+    if rule and rule != "as-nae":  # its labels differ: never over the default's file
+        middle += f"_{rule}"
     return f"{evaluator}{middle}_{name}.json"
 
 

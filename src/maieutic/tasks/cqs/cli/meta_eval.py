@@ -243,7 +243,9 @@ _META_EVAL_OPTIONS = [
 ]
 
 
-def _record(ctx, scorer, signature, result, seconds, items, swept, outputs, curve) -> CqsMetaEval:
+def _record(
+    ctx, dataset, scorer, signature, result, seconds, items, swept, outputs, curve
+) -> CqsMetaEval:
     return CqsMetaEval(
         task="cqs",
         provenance=provenance(ctx.params),
@@ -257,6 +259,7 @@ def _record(ctx, scorer, signature, result, seconds, items, swept, outputs, curv
         on="outputs" if outputs is not None else "references",
         outputs=_outputs_summary(outputs),
         curve=curve,
+        flags=[f.to_json() for f in _input_flags(dataset, outputs)],
     )
 
 
@@ -303,7 +306,9 @@ def meta_eval_cqs(
     curve = _curve(console, dataset, outputs, scorer, batch, draws, seed) if do_curve else None
     console.print(f"signature: {signature}", highlight=False)
     if out_path:
-        record = _record(ctx, scorer, signature, result, seconds, items, swept, outputs, curve)
+        record = _record(
+            ctx, dataset, scorer, signature, result, seconds, items, swept, outputs, curve
+        )
         write_json(out_path, record.to_json())
     # drawn after --out is written: a plot path that cannot be written (a file where
     # its folder should be) must not throw away a long run's results
@@ -314,9 +319,12 @@ def meta_eval_cqs(
     fail_on_call_failures(scorer.failures, "judge")
 
 
+def _input_flags(dataset, outputs) -> list:
+    return [*dataset.flags, *(outputs.flags if outputs is not None else [])]
+
+
 def _input_warnings(dataset, outputs) -> list[str]:
-    flags = [*dataset.flags, *(outputs.flags if outputs is not None else [])]
-    return [*dataset.warnings, *(f.short for f in flags)]
+    return [*dataset.warnings, *(f.short for f in _input_flags(dataset, outputs))]
 
 
 def _thresholds(values: tuple[str, ...], evaluators: list[str]) -> dict[str, float]:
@@ -387,13 +395,15 @@ def _compared_evaluators(evaluators, submissions, outputs_path) -> list[str]:
 
 
 def _compared(task, dataset, submissions, outputs_path):
-    """The submissions to compare on, and people's labels of them (or None)."""
+    """The submissions to compare on, people's labels of them with their signature (or
+    None), and the inputs' flags."""
     if not outputs_path:
-        return load_submissions(task, task_io(task), list(submissions), dataset), (None, "")
+        loaded = load_submissions(task, task_io(task), list(submissions), dataset)
+        return loaded, (None, ""), list(dataset.flags)
     outputs = load_labelled_outputs(outputs_path, dataset)
     echo_warnings(Path(outputs_path).name, [f.short for f in outputs.flags])
     systems, people = outputs.as_systems()
-    return systems, (people, outputs_signature(outputs))
+    return systems, (people, outputs_signature(outputs)), _input_flags(dataset, outputs)
 
 
 def outputs_signature(outputs) -> str:
@@ -457,13 +467,18 @@ def meta_eval_compare(
     per_evaluator = _thresholds(thresholds, names_)
     task = get_task("cqs")
     dataset = task.load_reference(data_path)
-    loaded, people = _compared(task, dataset, submissions, outputs_path)
+    loaded, people, flags = _compared(task, dataset, submissions, outputs_path)
     scorers = _build_scorers(ctx, names_, per_evaluator, options)
     result = compare(dataset, loaded, scorers, *people)
     _print_comparison(console_for(out_path), result)
     if out_path:
         specs = {n: s.spec for n, s in scorers.items()}
-        record = CqsCompare(provenance=provenance(ctx.params), evaluator_specs=specs, **result)
+        record = CqsCompare(
+            provenance=provenance(ctx.params),
+            evaluator_specs=specs,
+            flags=[f.to_json() for f in flags],
+            **result,
+        )
         write_json(out_path, record.to_json())
     if plot_path:  # after --out, as in meta-eval cqs
         _plot_comparison(result, plot_path)
