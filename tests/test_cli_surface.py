@@ -281,7 +281,10 @@ def test_plot_needs_sweep_and_a_chrf_threshold_like_a_cosine_is_questioned(cli, 
     result = cli(
         "meta-eval", "cqs", "--data", data, "--evaluator", "chrf", "--plot", tmp_path / "p.svg"
     )
-    assert result.code == 2 and "--plot draws the threshold sweep: add --sweep" in result.err
+    assert (
+        result.code == 2
+        and "--plot draws the threshold sweep or the curve: add --sweep or --curve" in result.err
+    )
     result = cli(
         "meta-eval", "cqs", "--data", data, "--sweep", "--plot", tmp_path / "p.png"
     )  # matplotlib is gone: a PNG asked for is refused in one line, before any work

@@ -54,6 +54,7 @@ MEANINGS: dict[str, Meaning] = {
     "--hum1": _m(FILE, "the first annotator's scores file"),
     "--hum2": _m(FILE, "the second annotator's scores file"),
     "--extra-references": _m(FILE, "a labelled submission used as extra references"),
+    "--outputs": _m(FILE, "generated questions labelled by people (judging evaluators)"),
     "--schemes": _m(FILE, "argumentation-scheme templates file"),
     "--scheme-mapping": _m(FILE, "CSV mapping dataset scheme labels to --schemes names"),
     "--shots-from": _m(FILE, "file the few-shot examples come from"),
@@ -68,6 +69,8 @@ MEANINGS: dict[str, Meaning] = {
         (NUMBER, TEXT), "an evaluator's threshold on its own scale (EVALUATOR=VALUE for several)"
     ),
     "--threshold-rule": _m(CHOICE, "whether a score must exceed (gt) or reach (ge) the threshold"),
+    "--preset": _m(CHOICE, "a named setting that reproduces a published number"),
+    "--unscored": _m(CHOICE, "how a question an LLM judge could not score is counted"),
     "--answerability": _m(TEXT, "who decides that a question is answerable"),
     "--cross-encoder": _m(TEXT, "cross-encoder model name or directory"),
     "--top-k": _m(INTEGER, "candidates retrieved before reranking"),
@@ -119,6 +122,9 @@ MEANINGS: dict[str, Meaning] = {
     "--strict": _m(FLAG, "refuse flagged inputs instead of scoring them"),
     "--skip-unknown": _m(FLAG, "skip ids absent from the references (default: error)"),
     "--sweep": _m(FLAG, "also try every threshold of the evaluator's grid"),
+    "--curve": _m(FLAG, "also add other systems' labelled questions as references, in batches"),
+    "--batch": _m(INTEGER, "extra references added per step of a curve"),
+    "--draws": _m(INTEGER, "seeded draws a figure is averaged over"),
     # servers and set-up
     "--host": _m(TEXT, "interface to listen on"),
     "--allow-host": _m(TEXT, "another Host name the web app answers to (repeatable)"),

@@ -50,7 +50,7 @@ def build(kind: str, task: str, name: Any, options: dict[str, Any]) -> tuple[Any
         if doubt := found.threshold.doubt(threshold, name):
             warnings.append(doubt)
     # None stands for "not set": always dropped, so the factory's own default applies
-    # (an unset option passed through as None once replaced AURA's cross-encoder)
+    # (an unset option passed through as None once replaced a component's model)
     options = {k: v for k, v in options.items() if v is not None}
     unknown = [k for k in options if k not in found.parameters]
     if unknown:

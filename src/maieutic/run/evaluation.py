@@ -152,14 +152,10 @@ def evaluate(
     found = get_task(task)
     io = task_io(found)
     reference = load_reference(found, io, data)
-    if strict:  # what the references hold that is read as the benchmark reads it
-        refuse_flags(getattr(reference, "flags", None) or [])
     loaded = load_submissions(found, io, submissions, reference, strict=strict, on_loaded=on_loaded)
     inputs = [data, getattr(reference, "source", None), *(s.source for s in loaded)]
     refuse_overwriting_inputs(out, inputs)
-    component, warnings = build("evaluator", task, evaluator, options)
-    if strict:  # and what the evaluator's own references hold (extra references)
-        refuse_flags(getattr(component, "reference_flags", None) or [])
+    component, warnings = _built(task, evaluator, options, reference, strict)
     recorded = provenance or _call_options(task, data, as_list(submissions), evaluator, options)
     results = ResultsFile(
         out, task, chosen.provenance(recorded), found.run_figures, expected=len(loaded) or None
@@ -178,6 +174,16 @@ def evaluate(
     finally:
         results.close(complete)
     return _evaluation(task, component, results, reference, warnings, found.run_figures)
+
+
+def _built(task, evaluator, options, reference, strict: bool) -> tuple[Any, list[str]]:
+    """The evaluator and its warnings; with ``strict``, what the references hold that is
+    read as the benchmark reads it but flagged (the evaluator's own extra references
+    included) is refused before any model work."""
+    component, warnings = build("evaluator", task, evaluator, options)
+    if strict:
+        refuse_flags([*getattr(reference, "flags", []), *getattr(component, "reference_flags", [])])
+    return component, warnings
 
 
 def _evaluation(task, component, results, reference, warnings, run_figures) -> Evaluation:

@@ -182,7 +182,7 @@ def _hand_case():
     labels = ["Invalid", "Useful", "Useful", "Invalid", "Unhelpful", "Unhelpful"]
     outputs = LabelledOutputs(
         [
-            LabelledOutput("I", i, str(i % 3), t, lab)
+            LabelledOutput("I", i, str(i % 3), t, lab, block=i // 3)
             for i, (t, lab) in enumerate(zip(texts, labels, strict=True))
         ],
         "hand.json",
@@ -288,7 +288,7 @@ def test_meta_eval_outputs_command_writes_the_figures_with_their_signature(cli, 
             lambda e: e["CLINTON_27"].update(intervention="Another text."),
             "written for another text",
         ),
-        (lambda e: e["CLINTON_27"].update(cqs="Missing CQs"), "expected an array of labelled"),
+        (lambda e: e["CLINTON_27"].update(cqs=7), "expected an array of labelled"),
     ],
 )
 def test_bad_labelled_outputs_are_one_line_exit_2_nothing_written(
@@ -400,6 +400,7 @@ def test_scores_break_down_by_source_and_scheme_by_hand(cli, tmp_path):
     assert got["by_dataset"]["rrd"]["score"] == pytest.approx(1 / 3)
     assert got["by_scheme"]["Example"] == {
         "n_interventions": 1,
+        "n_scored_interventions": 1,
         "score": 1.0,
         "useful_rate": 1.0,
         "nae_rate": 0.0,

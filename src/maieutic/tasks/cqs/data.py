@@ -31,16 +31,9 @@ from typing import Any
 from maieutic.data.files import read_keyed_records, type_name
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
+from maieutic.tasks.cqs.labels import LABELS as LABELS  # where the task's modules find it
+from maieutic.tasks.cqs.labels import read_label, reason_of
 from maieutic.wording import plural
-
-LABELS: tuple[str, ...] = ("Useful", "Unhelpful", "Invalid")
-"""The three human labels of a reference critical question."""
-
-KNOWN_REASONS: dict[str, str] = {"Wrong reasoning": "Invalid"}
-"""Labels found in released files that are one of the paper's reasons for a label
-rather than a label: "its reasoning is not right" is reason (1) for Invalid
-("Benchmarking Critical Questions Generation", section 3.3). Read as that label and
-flagged; the benchmark script, which never checks labels, scores it as not Useful too."""
 
 MISSING_CQS = "Missing CQs"
 """The submission value that stands for 'this system produced no questions'."""
@@ -185,35 +178,6 @@ def _reference_text(value: Any, where: str, at: str) -> str:
     return text
 
 
-def read_label(label: Any, at: str, where: str, flags: list[Flag], item: str) -> str:
-    """A human label: one of ``LABELS``, or a known reason read as its label and
-    flagged; anything else is an error naming the path."""
-    if label in LABELS:
-        return label
-    if isinstance(label, str) and label in KNOWN_REASONS:
-        mapped = KNOWN_REASONS[label]
-        flags.append(
-            Flag(
-                where,
-                at,
-                "label-is-a-reason",
-                f"label {label!r} is one of the paper's reasons for {mapped}: read as {mapped}",
-                item,
-            )
-        )
-        return mapped
-    raise DataError(
-        f"{at}: unknown label {label!r} (expected one of {', '.join(LABELS)})", where=where
-    )
-
-
-def _reason(raw: dict[str, Any], where: str, at: str) -> str | None:
-    reason = raw.get("reason")
-    if reason is not None and not isinstance(reason, str):
-        raise DataError(f"{at}.reason: expected a string, found {type_name(reason)}", where)
-    return reason
-
-
 def _references(
     key: str, raw_cqs: list[Any], where: str, require_labels: bool, warnings, flags: list[Flag]
 ):
@@ -240,7 +204,7 @@ def _references(
             raise DataError(f"{at}: missing field 'label'", where=where)
         if label is not None or (require_labels and "label" in raw):
             label = read_label(label, f"{at}.label", where, flags, key)
-        questions.append(ReferenceQuestion(qid, cq, label, _reason(raw, where, at)))
+        questions.append(ReferenceQuestion(qid, cq, label, reason_of(raw, where, at)))
     return tuple(questions)
 
 

@@ -45,8 +45,8 @@ from maieutic.tasks.cqs.data import (
     Submission,
     SubmissionEntry,
     SubmittedQuestion,
-    read_label,
 )
+from maieutic.tasks.cqs.labels import read_label, reason_of
 
 
 @dataclass(frozen=True)
@@ -217,21 +217,14 @@ def _count_increasing(run: list[Any], sizes: tuple[int, ...]) -> int:
     return count
 
 
-def _intervention(
-    key: str, record: Any, dataset: CQDataset, where: str, flags: list[Flag]
-) -> tuple[list[LabelledOutput], int]:
+def _checked_record(key: str, record: Any, dataset: CQDataset, where: str) -> list[Any]:
+    """The record's question list, once it is known to belong to ``key`` of ``dataset``."""
     if key not in dataset.interventions:
         raise DataError(
             f"{key!r}: intervention not in the references ({dataset.source}); its questions "
             "cannot be matched to an intervention",
             where,
         )
-    item = dataset.interventions[key]
-    if isinstance(record, dict) and record.get("cqs") == MISSING_CQS:
-        flags.append(
-            Flag(where, f"{key!r}.cqs", "no-questions", "Missing CQs: no question to judge", key)
-        )
-        return [], 0
     if not isinstance(record, dict) or not isinstance(record.get("cqs"), list):
         found = type_name(record.get("cqs")) if isinstance(record, dict) else type_name(record)
         raise DataError(
@@ -243,51 +236,77 @@ def _intervention(
             where,
         )
     text = record.get("intervention")
-    if isinstance(text, str) and _same(text) != _same(item.intervention):
+    if isinstance(text, str) and _same(text) != _same(dataset.interventions[key].intervention):
         raise DataError(
             f"{key!r}.intervention: not the text of {key!r} in the references "
             f"({dataset.source}); the questions were written for another text",
             where,
         )
-    raw = record["cqs"]
-    texts = [_text(q, f"{key!r}.cqs[{i}]", where) for i, q in enumerate(raw)]
-    skipped = _reference_prefix(key, texts, [q.cq for q in item.cqs], where)
-    references = {_same(q.cq) for q in item.cqs}
-    blocks, short_at = blocks_of([q.get("id") for q in raw[skipped:]])
-    outputs = []
-    for i in range(skipped, len(raw)):
-        at = f"{key!r}.cqs[{i}]"
-        question = raw[i]
-        if "label" not in question:
-            raise DataError(
-                f"{at}: no 'label': agreement with people needs the label people gave "
-                "each generated question",
-                where,
-            )
-        label = read_label(question["label"], f"{at}.label", where, flags, key)
-        position = i - skipped
-        outputs.append(
-            LabelledOutput(
-                key,
-                position,
-                str(question.get("id", position)),
-                texts[i],
-                label,
-                _reason(question, at, where),
-                blocks[position],
-                None if label == question["label"] else question["label"],
-            )
+    return record["cqs"]
+
+
+def _output(
+    key: str,
+    raw: list[Any],
+    texts: list[str],
+    i: int,
+    skipped: int,
+    block: int,
+    where: str,
+    flags: list[Flag],
+) -> LabelledOutput:
+    """Question ``i`` of the record as a labelled output (an error when unlabelled)."""
+    at, question = f"{key!r}.cqs[{i}]", raw[i]
+    if "label" not in question:
+        raise DataError(
+            f"{at}: no 'label': agreement with people needs the label people gave each "
+            "generated question",
+            where,
         )
-        if _same(texts[i]) in references:
-            flags.append(
-                Flag(
-                    where,
-                    at,
-                    "output-is-a-reference",
-                    "repeats a reference of its intervention word for word: it matches itself",
-                    key,
-                )
-            )
+    label = read_label(question["label"], f"{at}.label", where, flags, key)
+    position = i - skipped
+    return LabelledOutput(
+        key,
+        position,
+        str(question.get("id", position)),
+        texts[i],
+        label,
+        reason_of(question, where, at),
+        block,
+        None if label == question["label"] else question["label"],
+    )
+
+
+def _intervention(
+    key: str, record: Any, dataset: CQDataset, where: str, flags: list[Flag]
+) -> tuple[list[LabelledOutput], int]:
+    """One intervention's outputs, and how many leading references were skipped."""
+    if isinstance(record, dict) and record.get("cqs") == MISSING_CQS:
+        flags.append(
+            Flag(where, f"{key!r}.cqs", "no-questions", "Missing CQs: no question to judge", key)
+        )
+        return [], 0
+    raw = _checked_record(key, record, dataset, where)
+    references = dataset.interventions[key].cqs
+    texts = [_text(q, f"{key!r}.cqs[{i}]", where) for i, q in enumerate(raw)]
+    skipped = _reference_prefix(key, texts, [q.cq for q in references], where)
+    blocks, short_at = blocks_of([q.get("id") for q in raw[skipped:]])
+    outputs = [
+        _output(key, raw, texts, i, skipped, blocks[i - skipped], where, flags)
+        for i in range(skipped, len(raw))
+    ]
+    same = {_same(q.cq) for q in references}
+    flags += [
+        Flag(
+            where,
+            f"{key!r}.cqs[{skipped + o.position}]",
+            "output-is-a-reference",
+            "repeats a reference of its intervention word for word: it matches itself",
+            key,
+        )
+        for o in outputs
+        if _same(o.cq) in same
+    ]
     if short_at:
         positions = ", ".join(str(skipped + p) for p in short_at)
         flags.append(
@@ -302,13 +321,6 @@ def _intervention(
             )
         )
     return outputs, skipped
-
-
-def _reason(question: dict[str, Any], at: str, where: str) -> str | None:
-    reason = question.get("reason")
-    if reason is not None and not isinstance(reason, str):
-        raise DataError(f"{at}.reason: expected a string, found {type_name(reason)}", where)
-    return reason
 
 
 def load_labelled_outputs(path: str | Path, dataset: CQDataset) -> LabelledOutputs:

@@ -17,14 +17,8 @@ from pathlib import Path
 from maieutic.data.files import read_keyed_records, type_name
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
-from maieutic.tasks.cqs.data import (
-    KNOWN_REASONS,
-    LABELS,
-    CQDataset,
-    ReferenceQuestion,
-    Submission,
-    read_label,
-)
+from maieutic.tasks.cqs.data import CQDataset, ReferenceQuestion, Submission
+from maieutic.tasks.cqs.labels import KNOWN_REASONS, LABELS, read_label
 
 
 @dataclass(frozen=True)

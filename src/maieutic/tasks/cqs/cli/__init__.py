@@ -25,9 +25,10 @@ EXAMPLES = {
 def commands(groups: CommandGroups) -> None:
     """Add the task's commands to the command line (``Task.commands``)."""
     from maieutic.cli._common import add_examples
+    from maieutic.tasks.cqs.cli.compare import meta_eval_compare
     from maieutic.tasks.cqs.cli.evaluate import evaluate_cqs
     from maieutic.tasks.cqs.cli.generate import generate_cqs
-    from maieutic.tasks.cqs.cli.meta_eval import meta_eval_compare, meta_eval_cqs
+    from maieutic.tasks.cqs.cli.meta_eval import meta_eval_cqs
     from maieutic.tasks.cqs.cli.tools import cqs
     from maieutic.tasks.cqs.cli.train import train_cqs
 

@@ -1,5 +1,5 @@
-"""``maieutic meta-eval cqs`` (an evaluator against the human labels, leave one out)
-and ``maieutic meta-eval cqs-compare`` (evaluators against each other)."""
+"""``maieutic meta-eval cqs``: an evaluator against people's labels, on references left
+out in turn or on system outputs people labelled (with the references curve)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from maieutic.cli._options import (
     llm_options,
     out_option,
     plot_option,
-    refuse_options_none_take,
     split_evaluator,
     stack,
 )
@@ -30,20 +29,17 @@ from maieutic.evaluate.sweep import choose_threshold
 from maieutic.provenance import provenance
 from maieutic.registry import entry
 from maieutic.report.tables import fmt
-from maieutic.run.hooks import task_io
-from maieutic.run.inputs import load_submissions
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.cli.options import apply_preset, preset_option, unscored_option
 from maieutic.tasks.cqs.labelled_outputs import load_labelled_outputs
 from maieutic.tasks.cqs.meta_eval import (
     PREDICTED_LABELS,
-    compare,
     leave_one_out,
     meta_signature,
     report,
     sweep,
 )
-from maieutic.tasks.cqs.records import CqsCompare, CqsMetaEval
+from maieutic.tasks.cqs.records import CqsMetaEval
 
 
 def _confusion_table(result: dict) -> Table:
@@ -72,9 +68,9 @@ def _sweep_table(rows: list[dict], chosen: dict) -> Table:
 
 
 def _headline(evaluator: str, result: dict, seconds: float, on_outputs: bool = False) -> str:
-    what = "system outputs vs people" if on_outputs else "references left out in turn"
+    what = " (system outputs vs people)" if on_outputs else ""
     return (
-        f"{evaluator} ({what}): n={result['n']} "
+        f"{evaluator}{what}: n={result['n']} "
         f"kappa(NAE kept)={fmt(result['kappa_nae_kept'], '{:.3f}')} "
         f"kappa(NAE dropped)={fmt(result['kappa_nae_dropped'], '{:.3f}')} "
         f"NAE={fmt(result['nae_rate'], '{:.1%}')} unscored={result['n_unscored']} "
@@ -325,161 +321,3 @@ def _input_flags(dataset, outputs) -> list:
 
 def _input_warnings(dataset, outputs) -> list[str]:
     return [*dataset.warnings, *(f.short for f in _input_flags(dataset, outputs))]
-
-
-def _thresholds(values: tuple[str, ...], evaluators: list[str]) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for value in values:
-        name, sep, number = value.partition("=")
-        if not sep or name not in evaluators:
-            raise click.UsageError(
-                f"--threshold {value!r}: expected EVALUATOR=VALUE with EVALUATOR one of "
-                f"{', '.join(evaluators)}"
-            )
-        try:
-            out[name] = float(number)
-        except ValueError:
-            raise click.UsageError(f"--threshold {value!r}: {number!r} is not a number") from None
-    return out
-
-
-def _print_comparison(console, result: dict) -> None:
-    console.print(_kappa_table(result))
-    for r in result["rankings"]:
-        console.print(
-            f"score correlation {r['a']} vs {r['b']} over {len(result['submissions'])} "
-            f"submissions: pearson={fmt(r['pearson'], '{:.3f}')} "
-            f"spearman={fmt(r['spearman'], '{:.3f}')}",
-            highlight=False,
-        )
-
-
-def _plot_comparison(result: dict, plot_path: str) -> None:
-    from maieutic.report.plots import heatmap
-
-    heatmap(result["evaluators"], result["kappa"], plot_path, "Cohen's κ between evaluators")
-
-
-def _kappa_table(result: dict) -> Table:
-    table = Table(title="Cohen's κ between evaluators (NAE kept as a class)", title_justify="left")
-    table.add_column("")
-    for n in result["evaluators"]:
-        table.add_column(n, justify="right")
-    table.add_column("signature", overflow="fold")
-    for n, row in zip(result["evaluators"], result["kappa"], strict=True):
-        table.add_row(n, *(fmt(v, "{:.3f}") for v in row), result["signatures"][n])
-    return table
-
-
-def _build_scorers(ctx, names: list[str], thresholds: dict, options: dict) -> dict:
-    """Each evaluator built with its own options: its threshold, and a scorer:DIR's
-    directory (an option none of them takes is refused)."""
-    own = {n: {**options, "threshold": thresholds.get(n)} for n in names}
-    registered = {n: split_evaluator(n, own[n]) for n in names}
-    refuse_options_none_take(
-        ctx, [entry("evaluator", "cqs", r) for r in registered.values()], options
-    )
-    return {
-        n: build(ctx, "evaluator", "cqs", registered[n], own[n], refuse_unused=False) for n in names
-    }
-
-
-def _compared_evaluators(evaluators, submissions, outputs_path) -> list[str]:
-    """The distinct evaluators to compare: two or more, or one beside people."""
-    names = list(dict.fromkeys(evaluators))
-    if bool(submissions) == bool(outputs_path):
-        raise click.UsageError("give SUBMISSIONS or --outputs (one of the two)")
-    if len(names) < (1 if outputs_path else 2):
-        raise click.UsageError("give at least two different --evaluator")
-    return names
-
-
-def _compared(task, dataset, submissions, outputs_path):
-    """The submissions to compare on, people's labels of them with their signature (or
-    None), and the inputs' flags."""
-    if not outputs_path:
-        loaded = load_submissions(task, task_io(task), list(submissions), dataset)
-        return loaded, (None, ""), list(dataset.flags)
-    outputs = load_labelled_outputs(outputs_path, dataset)
-    echo_warnings(Path(outputs_path).name, [f.short for f in outputs.flags])
-    systems, people = outputs.as_systems()
-    return systems, (people, outputs_signature(outputs)), _input_flags(dataset, outputs)
-
-
-def outputs_signature(outputs) -> str:
-    """How people's labels of system outputs are identified beside the evaluators'."""
-    digest = outputs.fingerprint().removeprefix("sha256:")[:12]
-    return f"task:cqs-people|outputs:{digest}|n:{len(outputs.outputs)}"
-
-
-@click.command("cqs-compare")
-@click.option(
-    "--data",
-    "data_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Labelled dataset the submissions are evaluated against.",
-)
-@click.option(
-    "--evaluator",
-    "evaluators",
-    multiple=True,
-    required=True,
-    type=EvaluatorName("cqs"),
-    help="Repeat: two or more evaluators (scorer:DIR: a learned scorer).",
-)
-@click.option(
-    "--threshold",
-    "thresholds",
-    multiple=True,
-    help="EVALUATOR=VALUE, e.g. sts=0.65 or chrf=30 (repeatable; default: each evaluator's own).",
-)
-@click.argument("submissions", nargs=-1, type=click.Path(dir_okay=False))
-@click.option(
-    "--outputs",
-    "outputs_path",
-    type=click.Path(dir_okay=False),
-    help="Instead of SUBMISSIONS: generated questions labelled by people (the "
-    "extended_test.json layout), read as one submission per system (3 questions each); "
-    "people join the comparison as one more rater (Figure 3 of the CQs paper).",
-)
-@embedding_options
-@llm_options
-@unscored_option
-@plot_option("the kappa heatmap")
-@out_option
-@click.pass_context
-def meta_eval_compare(
-    ctx,
-    data_path,
-    evaluators,
-    thresholds,
-    submissions,
-    outputs_path,
-    plot_path,
-    out_path,
-    **options,
-) -> None:
-    """Kappa between evaluators over the questions of SUBMISSIONS, and the correlation of
-    the system scores they give (Pearson and Spearman over submissions); with --outputs,
-    people's labels join as one more rater."""
-    names_ = _compared_evaluators(evaluators, submissions, outputs_path)
-    per_evaluator = _thresholds(thresholds, names_)
-    task = get_task("cqs")
-    dataset = task.load_reference(data_path)
-    loaded, people, flags = _compared(task, dataset, submissions, outputs_path)
-    scorers = _build_scorers(ctx, names_, per_evaluator, options)
-    result = compare(dataset, loaded, scorers, *people)
-    _print_comparison(console_for(out_path), result)
-    if out_path:
-        specs = {n: s.spec for n, s in scorers.items()}
-        record = CqsCompare(
-            provenance=provenance(ctx.params),
-            evaluator_specs=specs,
-            flags=[f.to_json() for f in flags],
-            **result,
-        )
-        write_json(out_path, record.to_json())
-    if plot_path:  # after --out, as in meta-eval cqs
-        _plot_comparison(result, plot_path)
-    fail_on_call_failures([f for s in scorers.values() for f in s.failures], "judge")

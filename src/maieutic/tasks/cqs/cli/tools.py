@@ -22,7 +22,7 @@ from maieutic.tasks.cqs.records import CqsStats
 
 @click.group()
 def cqs() -> None:
-    """Critical-questions tools: what a dataset holds."""
+    """Critical-questions tools: stats (what labelled datasets hold, per set and source)."""
 
 
 def _row(table: Table, name: str, figures: dict) -> None:
