@@ -133,12 +133,14 @@ def test_llm_match_judge_meta_eval_against_the_real_server(cli, cqs_dev, tmp_pat
     assert payload["signature"]["evaluator"] == "llm-match"
     assert payload["signature"]["model"] == SERVED_MODEL_NAME
     assert len(payload["items"]) == 4
-    # the report counts exactly what the items say: unscored ones are left out
+    # the report counts exactly what the items say: unscored ones are counted, and read
+    # as not_able_to_evaluate (the paper's rule for what the evaluator cannot judge)
     predicted = [i["predicted"] for i in payload["items"]]
     report = payload["report"]
     assert report["n_unscored"] == predicted.count("unscored")
-    assert report["n"] == 4 - report["n_unscored"]
-    assert report["n_labelled"] == report["n"] - predicted.count("not_able_to_evaluate")
+    assert report["n"] == 4
+    not_labelled = predicted.count("not_able_to_evaluate") + predicted.count("unscored")
+    assert report["n_labelled"] == report["n"] - not_labelled
     # every call the judge made is in the log with its tokens
     calls = CallStore().rows("calls")
     assert len(calls) >= 4 and all(r["model"] for r in calls)
