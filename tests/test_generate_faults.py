@@ -71,18 +71,25 @@ def test_each_fault_is_handled_and_failures_are_listed(cli, tmp_path, server):
     assert result.code == 1
     sub = json.loads(out.read_text())
     ok = {k for k, v in sub.items() if isinstance(v["cqs"], list)}
-    assert ok == {"ITEM_RESET", "ITEM_LIMITED", "ITEM_ERROR500", "ITEM_STALL", "ITEM_PLAIN"}
-    assert all(len(sub[k]["cqs"]) == 3 for k in ok)
+    full = {"ITEM_RESET", "ITEM_LIMITED", "ITEM_ERROR500", "ITEM_STALL", "ITEM_PLAIN"}
+    assert ok == full | {"ITEM_TERSE"}
+    assert all(len(sub[k]["cqs"]) == 3 for k in full)
+    # the one usable question the model gave is kept, with a note: never "Missing CQs"
+    assert len(sub["ITEM_TERSE"]["cqs"]) == 1
     assert sub["ITEM_MALFORMED"]["cqs"] == "Missing CQs"
     err = result.err
-    assert "3 intervention(s) failed" in err
+    assert "2 intervention(s) failed" in err
     assert "ITEM_MALFORMED: model call failed: malformed reply" in err and "after 3 attempts" in err
     assert "ITEM_EMPTY: model call failed: empty content in the reply after 3 attempts" in err
-    assert "ITEM_TERSE: model output: only 1 distinct usable question" in err
+    assert "ITEM_TERSE: model output: only 1 distinct usable question, written instead of 3" in err
     # 8 requests: 6 answered (some after retries), 2 failed for good, none cached
     assert "model calls: 6 made, 0 served from the cache, 2 failed" in err
     meta = json.loads((tmp_path / "sub.meta.json").read_text())
-    assert set(meta["failed"]) == {"ITEM_MALFORMED", "ITEM_EMPTY", "ITEM_TERSE"}
+    assert set(meta["failed"]) == {"ITEM_MALFORMED", "ITEM_EMPTY"}
+    assert (
+        meta["notes"]["ITEM_TERSE"]
+        == "model output: only 1 distinct usable question, written instead of 3"
+    )
     # retried exactly as scripted, counted per item: one retry after each one-off fault,
     # three attempts (retries 2) for the persistent ones, one request for the rest
     per_item = {

@@ -87,6 +87,7 @@ MEANINGS: dict[str, Meaning] = {
     # generation
     "--shots": _m(INTEGER, "how many few-shot examples"),
     "--candidates": _m(INTEGER, "samples pooled before selection"),
+    "--fill-from": _m(CHOICE, "an offline generator that fills up to three questions"),
     "--runs": _m(INTEGER, "independent runs"),
     "--limit": _m(INTEGER, "only the first N inputs"),
     "--sample": _m(INTEGER, "a seeded sample of N inputs"),

@@ -275,9 +275,17 @@ def test_template_generator_with_dedup_keeps_every_intervention(cli, tmp_path):
     data = sample_path("cqs/sample_dataset.json")
     out = tmp_path / "tpl.json"
     result = cli(
-        "generate", "cqs", "--data", data, "--generator", "template", "--selector", "dedup",
-        "--out", out,
-    )  # fmt: skip
+        "generate",
+        "cqs",
+        "--data",
+        data,
+        "--generator",
+        "template",
+        "--selector",
+        "dedup",
+        "--out",
+        out,
+    )
     assert result.code == 0, result.err
     sub = json.loads(out.read_text())
     assert all(len(entry["cqs"]) == 3 for entry in sub.values())
@@ -339,3 +347,91 @@ def test_llm_candidates_that_are_ill_formed_are_never_chosen():
     }
     assert "2 of 4 candidates ill-formed, 2 questions instead of 3" in first.note
     assert not first.failed
+
+
+def _two_questions_server():
+    from maieutic.llm.fake_server import FakeOpenAIServer
+
+    reply = "1. Who pays for the ban on cars?\n2. Is the pollution figure for children reliable?"
+    return FakeOpenAIServer(reply=lambda body: reply)
+
+
+def _one_text(tmp_path):
+    import json
+
+    text = (
+        "CITIZEN: We should ban cars from the city centre because pollution causes asthma "
+        "in children. Other cities that banned cars saw fewer hospital visits."
+    )
+    data = {"T": {"intervention_id": "T", "intervention": text, "dataset": "x", "cqs": []}}
+    path = tmp_path / "d.jsonl"
+    path.write_text(json.dumps(data["T"]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_model_route_keeps_the_questions_it_gets(cli, tmp_path):
+    """Two usable questions from the model are written with a note and exit 0 — never
+    thrown away as "Missing CQs"."""
+    import json
+
+    out = tmp_path / "sub.json"
+    with _two_questions_server() as server:
+        result = cli(
+            "generate",
+            "cqs",
+            "--data",
+            _one_text(tmp_path),
+            "--out",
+            out,
+            "--generator",
+            "llm",
+            "--base-url",
+            server.base_url,
+            "--llm",
+            "m",
+        )
+    assert result.code == 0, result.err
+    questions = [q["cq"] for q in json.loads(out.read_text())["T"]["cqs"]]
+    assert questions == [
+        "Who pays for the ban on cars?",
+        "Is the pollution figure for children reliable?",
+    ]
+    meta = json.loads((tmp_path / "sub.meta.json").read_text())
+    assert (
+        meta["notes"]["T"] == "model output: only 2 distinct usable questions, written instead of 3"
+    )
+    assert meta["failed"] == {}
+
+
+def test_fill_from_claims_adds_offline_questions_and_says_so(cli, tmp_path):
+    import json
+
+    out = tmp_path / "sub.json"
+    with _two_questions_server() as server:
+        result = cli(
+            "generate",
+            "cqs",
+            "--data",
+            _one_text(tmp_path),
+            "--out",
+            out,
+            "--generator",
+            "llm",
+            "--base-url",
+            server.base_url,
+            "--llm",
+            "m",
+            "--fill-from",
+            "claims",
+        )
+    assert result.code == 0, result.err
+    questions = [q["cq"] for q in json.loads(out.read_text())["T"]["cqs"]]
+    assert len(questions) == 3 and questions[:2] == [
+        "Who pays for the ban on cars?",
+        "Is the pollution figure for children reliable?",
+    ]
+    meta = json.loads((tmp_path / "sub.meta.json").read_text())
+    assert meta["filled"] == {"T": questions[2:]}
+    note = meta["notes"]["T"]
+    assert note.endswith("1 question added from the offline claims generator")
+    assert "fill:claims" in meta["signature_string"]

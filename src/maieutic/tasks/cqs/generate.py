@@ -9,6 +9,7 @@ recorded (naming the generator that fell short: no model runs in the template on
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -44,6 +45,8 @@ class ItemOutcome:
     """Why fewer than three questions were written, when that is not a failure."""
     rejected: dict[str, list[str]] = field(default_factory=dict)
     """Candidates the well-formedness check refused, with what it found."""
+    filled: list[str] = field(default_factory=list)
+    """Questions added from an offline generator (``--fill-from``), not the model's."""
 
     @property
     def failed(self) -> bool:
@@ -69,26 +72,60 @@ def select_three(
 ) -> ItemOutcome:
     """Three questions chosen by ``selector`` among the well-formed candidates.
 
-    A generator that produced fewer than three candidates failed ("Missing CQs", with
-    the reason). When it produced enough but the well-formedness check leaves fewer
-    than three, the well-formed ones are written with a note: an ill-formed question
-    is never chosen to make up the number.
+    A generator that produced no candidate failed ("Missing CQs", with the reason).
+    When it produced fewer than three, or the well-formedness check leaves fewer, the
+    well-formed ones are written with a note: what it gave is kept, and an ill-formed
+    question is never chosen to make up the number.
     """
-    if len(candidates) < EXPECTED_QUESTIONS:
-        reason = f"{source}: only {plural(len(candidates), 'distinct usable question')}"
-        return ItemOutcome(iid, None, reason, candidates)
+    if not candidates:
+        return ItemOutcome(iid, None, f"{source}: no usable question", candidates)
     text = intervention.intervention
     rejected = {c: [str(f) for f in flaws] for c in candidates
                 if (flaws := check_question(c, text))}  # fmt: skip
     usable = [c for c in candidates if c not in rejected]
     chosen = selector(intervention, usable, EXPECTED_QUESTIONS) if usable else []
+    if not chosen:
+        reason = f"{source}: all {plural(len(candidates), 'candidate')} ill-formed"
+        return ItemOutcome(iid, None, reason, candidates, rejected=rejected)
     outcome = ItemOutcome(iid, chosen, None, candidates, rejected=rejected)
-    if len(chosen) < EXPECTED_QUESTIONS:
+    if len(chosen) < EXPECTED_QUESTIONS and rejected:
         outcome.note = (
             f"{source}: {len(rejected)} of {plural(len(candidates), 'candidate')} ill-formed, "
             f"{plural(len(chosen), 'question')} instead of {EXPECTED_QUESTIONS}"
         )
+    elif len(chosen) < EXPECTED_QUESTIONS:
+        outcome.note = (
+            f"{source}: only {plural(len(chosen), 'distinct usable question')}, written "
+            f"instead of {EXPECTED_QUESTIONS}"
+        )
     return outcome
+
+
+@functools.cache
+def _offline_generator():
+    from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
+
+    return ClaimsCQGenerator()
+
+
+FILL_SOURCES = ("claims",)
+"""Where ``--fill-from`` takes questions when a model gives fewer than three."""
+
+
+def fill_up(outcome: ItemOutcome, intervention: Intervention, source: str) -> ItemOutcome:
+    """``outcome`` with questions of the offline ``source`` generator added until there
+    are three (never one already there), and its note saying how many and from where."""
+    have = list(outcome.questions or [])
+    if len(have) >= EXPECTED_QUESTIONS:
+        return outcome
+    offline = _offline_generator().questions_for(intervention.intervention).questions
+    seen = {q.lower() for q in have}
+    added = [q for q in offline if q.lower() not in seen][: EXPECTED_QUESTIONS - len(have)]
+    if not added:
+        return outcome
+    said = outcome.note or outcome.reason or "model output"
+    note = f"{said}; {plural(len(added), 'question')} added from the offline {source} generator"
+    return replace(outcome, questions=have + added, reason=None, note=note, filled=added)
 
 
 def _notes(outcomes: Sequence[ItemOutcome]) -> list[str]:
@@ -165,8 +202,10 @@ class LLMCQGenerator:
         selector: Selector,
         params: GenerationParams,
         candidates: int = 1,
+        fill_from: str | None = None,
     ) -> None:
         self.client = client
+        self.fill_from = fill_from
         self.strategies = list(strategies)
         self.context = context
         self.selector = selector
@@ -256,9 +295,12 @@ class LLMCQGenerator:
                         candidates.append(question)
             warnings.extend(f"{iid}: {note}" for note in dict.fromkeys(cut))
             if failure and not candidates:
-                outcomes.append(ItemOutcome(iid, None, failure, candidates))
+                outcome = ItemOutcome(iid, None, failure, candidates)
             else:
-                outcomes.append(select_three(iid, item, candidates, self.selector, "model output"))
+                outcome = select_three(iid, item, candidates, self.selector, "model output")
+            if self.fill_from:
+                outcome = fill_up(outcome, item, self.fill_from)
+            outcomes.append(outcome)
         return GenerationRun(outcomes, stats, warnings, _notes(outcomes))
 
     def signature(self, dataset: CQDataset) -> Signature:
@@ -274,4 +316,5 @@ class LLMCQGenerator:
             candidates=self.candidates,
             selector=self.spec.args.get("selector"),
             temperature=self.params.temperature,
+            fill=self.fill_from,
         )

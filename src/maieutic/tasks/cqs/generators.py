@@ -10,7 +10,7 @@ from maieutic.llm.types import GenerationParams
 from maieutic.registry import create, register
 from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
 from maieutic.tasks.cqs.data import load_cq_dataset
-from maieutic.tasks.cqs.generate import LLMCQGenerator, TemplateCQGenerator
+from maieutic.tasks.cqs.generate import FILL_SOURCES, LLMCQGenerator, TemplateCQGenerator
 from maieutic.tasks.cqs.prompts import PromptContext
 from maieutic.tasks.cqs.schemes import SchemeLibrary
 from maieutic.tasks.cqs.selection import make_selector
@@ -75,8 +75,11 @@ def llm(
     concurrency: int = 4,
     timeout: float = 120.0,
     retries: int = 4,
+    fill_from: str | None = None,
 ) -> LLMCQGenerator:
     """An LLM prompted with one or more strategies; candidates pooled, three selected."""
+    if fill_from is not None and fill_from not in FILL_SOURCES:
+        raise DataError(f"--fill-from must be one of {', '.join(FILL_SOURCES)}, not {fill_from!r}")
     pool = None
     if shots_from:
         pool = load_cq_dataset(shots_from)
@@ -88,4 +91,5 @@ def llm(
         make_selector(selector),
         GenerationParams(temperature, top_p, max_tokens, seed),
         candidates,
+        fill_from,
     )

@@ -70,6 +70,13 @@ class CQsIO(TaskIO):
             "candidates": object_from(
                 outcomes, lambda: ((o.intervention_id, o.candidates) for o in outcomes)
             ),
+            # questions an offline generator added (--fill-from): not the model's
+            "filled": object_from(
+                outcomes,
+                lambda: (
+                    (o.intervention_id, o.filled) for o in outcomes if getattr(o, "filled", None)
+                ),
+            ),
         }
         failed = object_from(
             outcomes, lambda: ((o.intervention_id, o.reason) for o in outcomes if o.failed)

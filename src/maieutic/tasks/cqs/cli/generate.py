@@ -61,6 +61,13 @@ _COMPONENT_OPTIONS = [
         "auto: every with a scorer:DIR selector, else first.",
     ),
     click.option(
+        "--fill-from",
+        type=click.Choice(["claims"]),
+        help="llm: when the model gives fewer than 3 usable questions for a text, add "
+        "questions of the offline claims generator up to 3 (the note and the .meta.json "
+        "say which). Default: keep what the model gave, with a note.",
+    ),
+    click.option(
         "--candidates",
         type=click.IntRange(1, 64),
         default=1,
@@ -155,7 +162,10 @@ def generate_cqs(
     for run_index, (run, path) in enumerate(zip(generated.runs, generated.written, strict=True)):
         echo_warnings(path.name, run.warnings if run_index == 0 else [])
         full = sum(len(o.questions or []) >= 3 for o in run.outcomes)
-        fewer = f"; {len(run.notes)} with fewer, see below" if run.notes else ""
+        short = sum(0 < len(o.questions or []) < 3 for o in run.outcomes)
+        fewer = f"; {short} with fewer, see below" if short else ""
+        if run.notes and not short:
+            fewer = "; notes below"
         click.echo(f"wrote {path} ({full}/{len(run.outcomes)} with 3 questions{fewer})", err=True)
         _report_notes(run.notes if run_index == 0 else [])
     if generated.uses_llm:
