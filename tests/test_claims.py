@@ -82,8 +82,16 @@ def test_what_the_speaker_does_not_assert_is_not_a_claim():
     assert "the reform will work for farmers" not in texts(
         "I don't think the reform will work for farmers."
     )
-    assert not texts("Maybe the ban could save lives on planes.")
     assert not texts("Will the ban save lives on planes?")
+    # a hedging modal shapes the verb: the clause is left out
+    assert not texts("The ban might save lives on planes.")
+
+
+def test_a_hedge_is_lifted_out_and_carried_by_the_question():
+    [claim] = read_claims("Maybe the ban could save lives on planes.").claims
+    assert claim.hedged and claim.text == "the ban could save lives on planes"
+    [plain] = read_claims("The ban could save lives on planes.").claims
+    assert not plain.hedged
 
 
 def test_a_pronoun_no_reader_could_resolve_keeps_the_clause_out():

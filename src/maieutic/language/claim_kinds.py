@@ -66,7 +66,9 @@ EXPERIENCE = re.compile(
 
 ANALOGY = re.compile(
     r"\b(?:just like|just as|like a|like the|similar to|the same as|no different (?:from|than)|"
-    r"compared to|comparable to|equivalent to|akin to)\b",
+    r"compared to|comparable to|equivalent to|akin to|"
+    r"(?:better|worse|more|less|fewer|safer|cheaper|higher|lower|bigger|smaller) "
+    r"(?:\w+ ){0,4}than)\b",
     re.IGNORECASE,
 )
 
@@ -84,6 +86,9 @@ EVALUATIVE = {
     "important", "necessary", "essential", "dangerous", "safe", "unsafe", "great", "terrible",
     "ridiculous", "absurd", "moral", "immoral", "acceptable", "unacceptable", "enough",
     "effective", "ineffective", "reasonable", "unreasonable", "wise", "foolish", "harmful",
+    "wonderful", "excellent", "terrific", "awful", "horrible", "disgraceful", "outrageous",
+    "brilliant", "smart", "stupid", "crazy", "shameful", "appalling", "perfect", "fantastic",
+    "unjust", "just", "irresponsible", "responsible", "pointless", "useless", "worthless",
 }  # fmt: skip
 
 
@@ -250,6 +255,23 @@ VAGUE = {
     "sufficient", "meaningful", "legitimate", "unnecessary", "unreasonable", "unfair",
 }  # fmt: skip
 """Words whose meaning depends on who judges: a phrase built on one is worth defining."""
+
+LOADED = {
+    "cavalier", "reckless", "rigged", "corrupt", "crooked", "secret", "disastrous",
+    "terrible", "horrible", "ridiculous", "absurd", "massive", "tremendous", "huge",
+    "enormous", "tough", "toughest", "strong", "strongest", "weak", "smart", "stupid",
+    "dangerous", "failed", "failing", "broken", "bad", "worst", "best", "great",
+    "greatest", "true", "wrong", "right", "unfair", "fair", "common", "serious", "safe",
+}  # fmt: skip
+"""Charged words a speaker leans on: what they mean here is often the point at issue."""
+
+
+def contested(phrase: str) -> bool:
+    """Whether a noun phrase is worth a question of definition: one of its words judges
+    (its meaning depends on who uses it), rather than naming something any reader knows
+    ("short-term", "regulatory action", "enough money" are clear)."""
+    words = {w.strip(".,'\"").lower() for w in phrase.replace("-", " ").split()}
+    return bool(words & (VAGUE | LOADED))
 
 
 STANCE = {

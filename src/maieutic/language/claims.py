@@ -12,11 +12,13 @@ to an expert or to experience, analogies, attacks on a person, value judgements.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from maieutic.language import syntax
+from maieutic.language.antecedents import resolve
 from maieutic.language.claim_kinds import (
     attacked_person,
     claim_kinds,
@@ -27,6 +29,7 @@ from maieutic.language.claim_kinds import (
 from maieutic.language.clause_checks import (
     copied_errors,
     hedged,
+    lifted_hedges,
     reads_as_clause,
     unclear_reference,
     unhedge,
@@ -94,6 +97,12 @@ class Claim:
     stance: bool = False
     """The speaker stating their own view or wish ("I would support a ban", "I want…"):
     asking for evidence of it challenges nothing."""
+    hedged: bool = False
+    """The speaker hedged it ("maybe", "probably"): restated without the hedge, which
+    the question carries instead."""
+    answered: bool = False
+    """Said in the message a forum reply answers, not by the speaker: the reply argues
+    with it, so it is worth a question, but never one that names the speaker."""
     features: dict[str, float] = field(default_factory=dict, compare=False)
     """Numeric description used to rank claims (by a model a task trains on them)."""
 
@@ -125,6 +134,8 @@ class _Context:
     sentence: Span
     referent: str = ""
     """The one person other than the speaker the text names: "he", "his" stand for them."""
+    before: tuple[Span, ...] = ()
+    """The sentences just before, where a "they" or "it" may find what it stands for."""
 
     def rewrites(self, tokens) -> dict[int, str]:
         return first_person_rewrites(tokens, self.speaker, self.referent)
@@ -185,17 +196,23 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
         return None
     if subject.tag_ in ("WDT", "WP", "WP$") or (subject.dep_ == "expl" and head.lemma_ != "be"):
         return None  # a relative clause's "which"/"who" needs its antecedent
+    named: dict[int, str] = {}
     if subject.lower_ in UNRESOLVED and not extraposed(head):
-        return None  # "it well describes the problem": no question can say what "it" is
+        named = resolve(subject, ctx.before)  # "They're on the front lines": who?
+        if not named:
+            return None  # "it well describes the problem": no question can say what it is
     condition = fronted_condition(head, subject)
     if condition is not None:
         split = split | {condition.i}
     tokens = clause_tokens(head, split)
+    lifted = lifted_hedges(tokens)
+    tokens = [t for t in tokens if t.i not in lifted]
     if len([t for t in tokens if t.is_alpha]) < 3 or tokens[0].i > subject.i:
         return None
     if not starts_well(tokens, subject):
         return None  # "when we…", "some of them I voted for", "the more you help…"
-    rewrites = ctx.rewrites(tokens) | unhedge(head)
+    own = ctx.rewrites(tokens)
+    rewrites = own | unhedge(head) | named
     first = tokens[0] if tokens[0].i not in rewrites else None
     text = LEADING_PHRASE.sub("", render(tokens, rewrites))
     text = lower_first(text, first) if text else text
@@ -206,7 +223,7 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
     mentions = sum(t.lower_ in ("i", "me", "my", "mine", "myself") for t in tokens)
     if mentions > 1 and ctx.speaker != "the speaker":
         return None  # "Trump's plan… they'll": a named speaker twice reads wrong either way
-    if _speaker_confusion(tokens, rewrites, head, ctx):
+    if _speaker_confusion(tokens, own, head, ctx):
         return None
     if condition is not None:
         text = _with_condition(text, condition, ctx)
@@ -220,10 +237,11 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
         authority = render(list(subject.subtree), ctx.rewrites(subject.subtree))
     # the speaker's own view, wish, plan or habit ("I want…", "I'm getting rid of…",
     # "I travel with my dog"): asking whether it is true challenges nothing
-    stance = any(t.i in rewrites for t in subject.subtree)  # "I…", "my father…"
+    stance = any(t.i in own for t in subject.subtree)  # "I…", "my father…"
     return Claim(
         words=render(tokens),
         stance=stance,
+        hedged=bool(lifted),
         text=text,
         kinds=tuple(kinds),
         sentence=ctx.sentence_index,
@@ -243,6 +261,11 @@ def _sentence_claims(sentence: Span, ctx: _Context) -> list[Claim]:
         return []  # a question asks; it claims nothing to challenge
     split = split_points(sentence)
     heads = [sentence.root, *(sentence.doc[i] for i in sorted(split))]
+    if (why := _why_clause(sentence)) is not None:
+        # "That's why we must ban X": the claim is what follows "why" (without it)
+        word = next(g for g in why.children if g.lower_ == "why")
+        split = split | {why.i, word.i}
+        heads = [why] + [h for h in heads if h != sentence.root and h != why]
     out: list[Claim] = []
     by_head: dict[int, Claim] = {}
     for head in heads:
@@ -263,10 +286,70 @@ def _sentence_claims(sentence: Span, ctx: _Context) -> list[Claim]:
     return out
 
 
+def _why_clause(sentence: Span) -> Token | None:
+    """The head of the clause after "That's why" / "This is why" opening ``sentence``."""
+    root = sentence.root
+    subject = subject_of(root)
+    if root.lemma_ != "be" or subject is None or subject.lower_ not in ("that", "this", "which"):
+        return None
+    for child in root.children:
+        if child.dep_ in ("ccomp", "advcl") and any(
+            g.lower_ == "why" and g.dep_ == "advmod" for g in child.children
+        ):
+            return child
+    return None
+
+
 _BECAUSE = {"because"}  # "since" is as often "from the time that"
 
 
 _THEREFORE = {"so", "therefore", "thus", "hence"}
+
+
+_CONCLUDING = re.compile(
+    r"^\W*(?:so|therefore|thus|hence|consequently|as a result|that's why|that is why|"
+    r"this is why|which is why|this means|that means|which means)\b",
+    re.IGNORECASE,
+)
+"""A sentence opening with one of these draws a conclusion from the one before."""
+
+
+def _inference(reason: Claim, conclusion: Claim) -> Claim:
+    """The inference from ``reason`` to ``conclusion``, itself a claim to question."""
+    reason.features["premise"] = 1.0
+    conclusion.features["concluded"] = 1.0
+    return Claim(
+        text=f"{conclusion.text} because {reason.text}",
+        kinds=("inference",),
+        sentence=conclusion.sentence,
+        source=conclusion.source,
+        tense=conclusion.tense,
+        cause=reason.text,
+        effect=conclusion.text,
+        lemmas=tuple(dict.fromkeys(conclusion.lemmas + reason.lemmas)),
+        features={
+            **conclusion.features,
+            "n_content": float(len(set(conclusion.lemmas + reason.lemmas))),
+        },
+    )
+
+
+def _linked_sentences(claims: list[Claim], sentences: list[str]) -> list[Claim]:
+    """Inferences across sentences: a sentence that opens with "So", "Therefore",
+    "That's why"… concludes its first claim from the last claim of the sentence before
+    (the argument a question should test is that link)."""
+    own: dict[int, list[Claim]] = {}
+    for claim in claims:
+        if claim.kind != "inference":
+            own.setdefault(claim.sentence, []).append(claim)
+    out = []
+    for n, sentence in enumerate(sentences):
+        if n == 0 or not _CONCLUDING.match(sentence):
+            continue
+        before, here = own.get(n - 1), own.get(n)
+        if before and here and not here[0].stance:
+            out.append(_inference(before[-1], here[0]))
+    return out
 
 
 def _inferences(sentence: Span, by_head: dict[int, Claim]) -> list[Claim]:
@@ -283,22 +366,7 @@ def _inferences(sentence: Span, by_head: dict[int, Claim]) -> list[Claim]:
             reason, conclusion = by_head.get(token.head.i), by_head.get(token.i)
         if reason is None or conclusion is None:
             continue
-        out.append(
-            Claim(
-                text=f"{conclusion.text} because {reason.text}",
-                kinds=("inference",),
-                sentence=conclusion.sentence,
-                source=conclusion.source,
-                tense=conclusion.tense,
-                cause=reason.text,
-                effect=conclusion.text,
-                lemmas=tuple(dict.fromkeys(conclusion.lemmas + reason.lemmas)),
-                features={
-                    **conclusion.features,
-                    "n_content": float(len(set(conclusion.lemmas + reason.lemmas))),
-                },
-            )
-        )
+        out.append(_inference(reason, conclusion))
     return out
 
 
@@ -322,20 +390,44 @@ def _sole_person(docs: list[Doc], speaker: str) -> str:
     return max(forms, key=lambda n: (forms[n], len(n)))
 
 
+def _answered_claims(body: str, first_sentence: int) -> list[Claim]:
+    """The claims of the message a forum reply answers, none in its author's first
+    person (who "I" is there no question could say)."""
+    message = syntax.answered_message(body)
+    if not message:
+        return []
+    _, words, _ = syntax.split_speaker(message)
+    docs = syntax.parse([syntax.normalise(c) for c in syntax.sentence_chunks(words)])
+    out: list[Claim] = []
+    n = first_sentence
+    for doc in docs:
+        for sentence in doc.sents:
+            for claim in _sentence_claims(sentence, _Context("the other poster", n, sentence)):
+                if claim.kind != "inference" and "the other poster" not in claim.text:
+                    out.append(replace(claim, answered=True, stance=False))
+            n += 1
+    return out
+
+
 def read_claims(text: str) -> Reading:
-    """The speaker and the claims of ``text``, sentence by sentence."""
+    """The speaker and the claims of ``text``, sentence by sentence (a forum reply's
+    with those of the message it answers, marked as such)."""
     label, body, _ = syntax.split_speaker(text)
     speaker = speaker_reference(label) if label else "the speaker"
     docs = syntax.parse([syntax.normalise(c) for c in syntax.sentence_chunks(body)])
     referent = _sole_person(docs, speaker)
     claims: list[Claim] = []
-    n = 0
+    sentences: list[str] = []
+    spans: list[Span] = []
     for doc in docs:
         for sentence in doc.sents:
-            ctx = _Context(speaker, n, sentence, referent)
+            ctx = _Context(speaker, len(sentences), sentence, referent, tuple(spans[-2:]))
+            spans.append(sentence)
             claims.extend(_sentence_claims(sentence, ctx))
-            n += 1
-    return Reading(speaker, label, tuple(claims), n, key_phrases(docs))
+            sentences.append(sentence.text)
+    claims += _linked_sentences(claims, sentences)
+    claims += _answered_claims(body, len(sentences))
+    return Reading(speaker, label, tuple(claims), len(sentences), key_phrases(docs))
 
 
 def parse_one(text: str) -> Doc:

@@ -73,6 +73,8 @@ def unclear_reference(tokens: list[Token], rewrites: dict[int, str], head: Token
             continue
         if token.tag_ == "PRP$" and nominal_subject and subject.i < token.i:
             continue  # "everyone … has released their tax returns": theirs is the subject's
+        if bound_in_clause(token, tokens):
+            continue  # "the wealthy pay their fair share": the clause names them
         if token.tag_ in ("PRP", "PRP$"):
             if token.lower_ == "it" and token.head == head and extraposed(head):
                 continue
@@ -84,6 +86,38 @@ def unclear_reference(tokens: list[Token], rewrites: dict[int, str], head: Token
         if token.lower_ in ("that", "those") and token.dep_ == "det":
             return True  # "that bracket", "that help": which one?
     return False
+
+
+_PLURAL = {"they", "them", "their", "theirs"}
+_SINGULAR_THING = {"it", "its"}
+_NOMINAL_ROLES = ("nsubj", "nsubjpass", "dobj", "pobj", "attr")
+
+
+def _is_nominal(token: Token) -> bool:
+    """A noun phrase's head that a later pronoun can stand for: a noun or name, or a
+    nominalised adjective ("the wealthy", "the poor")."""
+    if token.pos_ in ("NOUN", "PROPN"):
+        return True
+    return token.pos_ == "ADJ" and any(
+        c.lower_ == "the" and c.dep_ == "det" for c in token.children
+    )
+
+
+def bound_in_clause(pronoun: Token, tokens: list[Token]) -> bool:
+    """Whether ``pronoun`` stands for a noun phrase earlier in the same clause: the
+    nearest preceding nominal in a subject or object role agrees with it in number
+    ("the wealthy … their", "the law … its", but not "the law … their")."""
+    lower = pronoun.lower_
+    if lower not in _PLURAL and lower not in _SINGULAR_THING:
+        return False
+    before = [t for t in tokens if t.i < pronoun.i and t.dep_ in _NOMINAL_ROLES and _is_nominal(t)]
+    if not before:
+        return False
+    nearest = before[-1]
+    plural = nearest.tag_ in ("NNS", "NNPS") or nearest.pos_ == "ADJ"
+    if lower in _PLURAL:
+        return plural
+    return not plural and nearest.ent_type_ not in ("PERSON", "NORP")
 
 
 @lru_cache(maxsize=1)
@@ -143,6 +177,21 @@ def unhedge(head: Token) -> dict[int, str]:
     elif xcomp.lemma_ == "be":
         verb = "are"
     return {head.i: "", to.i: "", xcomp.i: verb}
+
+
+HEDGE_ADVERBS = HEDGES - {"may", "might"}
+"""Hedges that can be lifted out of a clause and carried by the question instead
+("NAFTA is maybe the worst deal" → "How sure can we be that NAFTA is the worst deal…");
+a hedging modal ("may", "might") shapes the verb and cannot."""
+
+
+def lifted_hedges(tokens: list[Token]) -> set[int]:
+    """The adverbial hedges of a clause, when they are its only hedges (token indexes)."""
+    adverbs = {t.i for t in tokens if t.lower_ in HEDGE_ADVERBS and t.dep_ == "advmod"}
+    if not adverbs:
+        return set()
+    rest = [t for t in tokens if t.i not in adverbs]
+    return set() if hedged(rest) else adverbs
 
 
 def hedged(tokens: list[Token]) -> bool:

@@ -167,8 +167,35 @@ prepositional phrase or adverbial clause would change the claim, so such a claus
 left out instead."""
 
 
+CONNECTIVES = {
+    "in addition", "on the other hand", "at the same time", "after all", "in any case",
+    "for example", "for instance", "as a matter of fact", "in fact", "of course",
+    "in other words", "by the way", "however", "though", "also", "too", "as well",
+    "in turn", "then again", "moreover", "furthermore", "besides", "meanwhile",
+    "nevertheless", "nonetheless", "still", "anyway",
+}  # fmt: skip
+"""Phrases that link a clause to what came before: a restated claim stands alone, so
+they are left out wherever they sit ("in addition, United cancels…", "we also, though,
+need…" → "United cancels…", "we need…")."""
+
+
+def _connective(child: Token) -> bool:
+    """Whether ``child`` (of a clause's head) is a linking phrase and nothing more."""
+    if child.dep_ not in ("prep", "advmod", "npadvmod", "cc", "advcl"):
+        return False
+    words = " ".join(t.lower_ for t in child.subtree if not t.is_punct)
+    return words in CONNECTIVES
+
+
 def clause_tokens(head: Token, split: set[int]) -> list[Token]:
     excluded = excluded_tokens(head, split)
+    for child in head.children:
+        if _connective(child):
+            excluded |= {t.i for t in child.subtree}
+            # the commas around an aside go with it ("we also, though, need")
+            for n in (child.left_edge.i - 1, child.right_edge.i + 1):
+                if 0 <= n < len(head.doc) and head.doc[n].text == ",":
+                    excluded.add(n)
     # emphasis adds nothing a question should repeat ("it's fairly clear that…" stays)
     excluded |= {t.i for t in head.subtree if t.lower_ in EMPHASIS and t.dep_ == "advmod"}
     tokens = trim([t for t in head.subtree if t.i not in excluded])

@@ -112,6 +112,13 @@ _QUOTED_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
 _QUOTED_PASSAGE = re.compile(r"[\"“]([^\"“”\n]{0,400})[\"”]")
 
 
+def answered_message(body: str) -> str:
+    """The message a forum reply answers (after "< this message is answering to >"),
+    or ""."""
+    marker = _REPLY_MARKER.search(body)
+    return body[marker.end() :].strip() if marker else ""
+
+
 def own_words(body: str) -> str:
     """What the speaker says, without what they quote: the message a forum reply answers
     (after "< this message is answering to >"), quoted lines ("> …") and quoted passages

@@ -36,15 +36,38 @@ import numpy as np
 
 from maieutic.language.claims import Reading
 
-FORMAT = "maieutic.claim-ranker/1"
+FORMAT = "maieutic.claim-ranker/2"
 FEATURES = (
     "n_content",
+    "log_content",
     "subject_pronoun",
     "subject_second_person",
+    "subject_entity",
     "recurring",
+    "recurring_share",
     "kind_statistic",
+    "kind_causal",
+    "kind_evaluation",
+    "kind_generalisation",
+    "kind_prediction",
+    "kind_proposal",
+    "kind_inference",
     "has_action",
+    "has_entity",
+    "negated",
+    "reported",
+    "first_sentence",
+    "last_sentence",
+    "premise",
+    "concluded",
+    "stance",
+    "hedged",
+    "answered",
 )
+"""What the ranker reads of a claim: its length, its subject, how much of it recurs in
+the text's other claims, its kind, where it stands in the text and in the argument (a
+premise given for another claim, a conclusion drawn from one), and whether it is the
+speaker's own view, hedged, or said in the message a reply answers."""
 MATCH_COSINE = 0.4
 """A reference is about a clause when their cosine (MiniLM) is at least this and no
 other clause of the text is closer."""
@@ -52,6 +75,7 @@ PRIOR_SMOOTHING = 20.0
 """Pseudo-count pulling a framing family's Useful share towards the overall share."""
 
 FAMILIES: dict[str, str] = {
+    "counter": r"\b(?:contradict\w*|counter-?evidence|evidence against)\b",
     "evidence": r"\b(?:evidence|data|proof)\b",
     "checkable": r"\b(?:is it (?:actually|really) (?:the case|true)|accurate)\b",
     "exceptions": r"\b(?:exceptions?|always|every case|all cases|generali[sz]\w*)\b",
@@ -76,19 +100,45 @@ FAMILIES: dict[str, str] = {
 def claim_features(reading: Reading) -> np.ndarray:
     """One row of ``FEATURES`` per claim of ``reading``."""
     counts = Counter(w for c in reading.claims for w in set(c.lemmas))
+    last = max((c.sentence for c in reading.claims if not c.answered), default=0)
     rows = []
     for claim in reading.claims:
         f = claim.features
-        rows.append(
-            [
-                f["n_content"],
-                f["subject_pronoun"],
-                f["subject_second_person"],
-                float(sum(counts[w] > 1 for w in claim.lemmas)),
-                f["kind_statistic"],
-                float(bool(claim.action)),
-            ]
-        )
+        recurring = float(sum(counts[w] > 1 for w in claim.lemmas))
+        kinds = set(claim.kinds)
+        row = {
+            "n_content": f.get("n_content", 0.0),
+            "log_content": math.log1p(f.get("n_content", 0.0)),
+            "subject_pronoun": f.get("subject_pronoun", 0.0),
+            "subject_second_person": f.get("subject_second_person", 0.0),
+            "subject_entity": f.get("subject_entity", 0.0),
+            "recurring": recurring,
+            "recurring_share": recurring / max(len(claim.lemmas), 1),
+            **{
+                f"kind_{k}": float(k in kinds)
+                for k in (
+                    "statistic",
+                    "causal",
+                    "evaluation",
+                    "generalisation",
+                    "prediction",
+                    "proposal",
+                    "inference",
+                )
+            },
+            "has_action": float(bool(claim.action)),
+            "has_entity": f.get("has_entity", 0.0),
+            "negated": f.get("negated", 0.0),
+            "reported": f.get("reported", 0.0),
+            "first_sentence": float(claim.sentence == 0 and not claim.answered),
+            "last_sentence": float(claim.sentence == last and not claim.answered),
+            "premise": f.get("premise", 0.0),
+            "concluded": f.get("concluded", 0.0),
+            "stance": float(claim.stance),
+            "hedged": float(claim.hedged),
+            "answered": float(claim.answered),
+        }
+        rows.append([row[name] for name in FEATURES])
     return np.asarray(rows, dtype=float).reshape(len(reading.claims), len(FEATURES))
 
 

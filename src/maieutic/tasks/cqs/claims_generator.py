@@ -38,6 +38,11 @@ SAME_CLAIM = 0.2
 """Score kept by a second question about a claim already asked about."""
 SAME_FRAMING = 0.6
 """Score kept by a second question in a framing already used."""
+ARGUMENT_WEIGHT = {"inference": 1.4, "concluded": 1.3, "premise": 1.1, "answered": 0.7}
+"""Where a claim stands in the argument, as a rule rather than learned (people's
+references do not teach it: see docs/claims.md): a critical question tests the link
+from a reason to what it supports, then the conclusion, then the reason; a claim of the
+message a reply answers is asked about only after the speaker's own."""
 LONG_QUESTION_WORDS = 38
 KEY_PHRASE_SCORE = 0.15
 """Usefulness given to a question of definition about a key phrase, below nearly every
@@ -54,6 +59,20 @@ class Scored:
     flaws: tuple[str, ...]
 
 
+def argument_weight(claim) -> float:
+    """The weight of a claim's place in the argument (``ARGUMENT_WEIGHT``)."""
+    weight = 1.0
+    if claim.kind == "inference":
+        weight *= ARGUMENT_WEIGHT["inference"]
+    for role in ("concluded", "premise"):
+        if claim.features.get(role):
+            weight *= ARGUMENT_WEIGHT[role]
+            break
+    if claim.answered:
+        weight *= ARGUMENT_WEIGHT["answered"]
+    return weight
+
+
 def score_candidates(
     reading: Reading, pool: list[Candidate], ranker: ClaimRanker, text: str
 ) -> list[Scored]:
@@ -63,6 +82,8 @@ def score_candidates(
     for cand in pool:
         # a key phrase of the text is no claim: its question is a fallback
         usefulness = float(claim_scores[cand.claim]) if cand.claim >= 0 else KEY_PHRASE_SCORE
+        if cand.claim >= 0:
+            usefulness *= argument_weight(reading.claims[cand.claim])
         score = usefulness * ranker.prior(cand.framing)
         if len(cand.question.split()) > LONG_QUESTION_WORDS:
             score *= 0.5
@@ -72,9 +93,20 @@ def score_candidates(
 
 
 def select(scored: list[Scored], k: int = EXPECTED_QUESTIONS) -> list[Scored]:
-    """Up to ``k`` well-formed candidates, greedily by score with the variety rules."""
+    """Up to ``k`` well-formed candidates, greedily by score with the variety rules; a
+    text with too few claims for ``k`` then gets a third question about one claim, in a
+    framing family not yet asked (a short argument is challenged from several sides)."""
+    chosen = _select(scored, k, per_claim=2)
+    if len(chosen) < k:
+        chosen = _select(scored, k, per_claim=3, start=chosen)
+    return chosen
+
+
+def _select(
+    scored: list[Scored], k: int, per_claim: int, start: list[Scored] | None = None
+) -> list[Scored]:
     usable = [s for s in scored if not s.flaws]
-    chosen: list[Scored] = []
+    chosen: list[Scored] = list(start or [])
     while len(chosen) < k:
         best, best_value = None, 0.0
         for item in usable:
@@ -88,8 +120,10 @@ def select(scored: list[Scored], k: int = EXPECTED_QUESTIONS) -> list[Scored]:
                 continue
             if any(c.candidate.wording == cand.wording for c in chosen):
                 continue  # a family's second question uses another of its wordings
-            if sum(c.candidate.claim == cand.claim for c in chosen) >= 2:
+            if sum(c.candidate.claim == cand.claim for c in chosen) >= per_claim:
                 continue
+            if per_claim > 2 and any(c.candidate.framing == cand.framing for c in chosen):
+                continue  # the third question about a claim asks something new
             value = item.score
             if any(c.candidate.claim == cand.claim for c in chosen):
                 value *= SAME_CLAIM

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from maieutic.language.claim_kinds import contested
 from maieutic.language.claims import Claim, Reading
 
 
@@ -44,6 +45,12 @@ class Framing:
     affirmative: bool = False
     """Only for claims stated without negation ("what could prevent it" of a claim
     that something will not happen reads backwards)."""
+    asks_for_facts: bool = False
+    """Asks for the facts behind a claim: not for a proposal or a value judgement, which
+    no evidence proves ("What evidence shows that there should be a window?")."""
+    hedged_only: bool = False
+    """Only for a claim the speaker hedged ("maybe", "probably"): the question carries
+    the hedge instead of asking for proof of a plain assertion."""
 
 
 FRAMINGS: tuple[Framing, ...] = (
@@ -53,13 +60,20 @@ FRAMINGS: tuple[Framing, ...] = (
         "Does the fact that {cause} really show that {effect}?",
         needs="cause",
     ),
-    Framing("evidence", ("*",), "What evidence shows that {claim}?", challenges_truth=True),
+    Framing(
+        "evidence",
+        ("*",),
+        "What evidence shows that {claim}?",
+        challenges_truth=True,
+        asks_for_facts=True,
+    ),
     Framing(
         "evidence-know",
         ("*",),
         "How do we know that {claim}?",
         family="evidence",
         challenges_truth=True,
+        asks_for_facts=True,
     ),
     Framing(
         "evidence-case",
@@ -67,12 +81,20 @@ FRAMINGS: tuple[Framing, ...] = (
         "Is it actually the case that {claim}, and what supports it?",
         family="evidence",
         challenges_truth=True,
+        asks_for_facts=True,
     ),
     Framing(
         "counter",
         ("*",),
         "Is there evidence that contradicts the claim that {claim}?",
-        family="evidence",
+        challenges_truth=True,
+        asks_for_facts=True,
+    ),
+    Framing(
+        "hedge",
+        ("*",),
+        "How sure can we be that {claim}, as {speaker} suggests?",
+        hedged_only=True,
         challenges_truth=True,
     ),
     Framing(
@@ -160,6 +182,11 @@ GOAL_VERBS = {
     "help", "support", "fix", "tackle", "prevent", "combat", "eliminate", "create", "grow",
     "strengthen", "defend", "save", "win",
 }  # fmt: skip
+NORM_VERBS = {"respect", "obey", "follow", "uphold", "honor", "honour", "keep", "abide"}
+"""A norm is kept for its own sake: there is no better way to respect the law than to
+respect it, and what it costs or risks is not the question (its grounds are)."""
+NOT_FACTUAL = ("proposal", "evaluation")
+"""Kinds of claim no evidence proves: what should be done, and what is good or bad."""
 
 
 @dataclass(frozen=True)
@@ -178,11 +205,20 @@ class Candidate:
 
 def _fits(framing: Framing, claim: Claim) -> bool:
     kinds_ok = "*" in framing.kinds or set(framing.kinds) & set(claim.kinds)
+    if framing.hedged_only != claim.hedged and framing.name != "likelihood":
+        return False  # a hedged claim is asked about with its hedge, or as a forecast
+    if framing.asks_for_facts and claim.kind in NOT_FACTUAL:
+        return False
+    if claim.answered and "{speaker}" in framing.template:
+        return False  # said by the other poster: never the speaker's to defend
     if framing.affirmative and claim.features.get("negated"):
         return False
     if framing.challenges_truth and claim.stance:
         return False
-    if framing.means_only and claim.action and claim.action.split()[0].lower() in GOAL_VERBS:
+    verb = claim.action.split()[0].lower() if claim.action else ""
+    if framing.means_only and verb in GOAL_VERBS:
+        return False
+    if framing.needs == "action" and verb in NORM_VERBS:
         return False
     if claim.kind == "inference" and framing.name != "inference":
         return False  # the two claims it links get their own questions
@@ -229,6 +265,8 @@ def candidates(reading: Reading) -> list[Candidate]:
                     out.append(Candidate(question, index, family, framing.generic, framing.name))
     definition = BY_NAME["definition"]
     for n, phrase in enumerate(reading.key_phrases, start=1):
+        if not contested(phrase):
+            continue  # "short-term", "regulatory action": any reader knows what they mean
         question = definition.template.format(speaker=reading.speaker, term=phrase)
         if question.lower() not in seen:
             seen.add(question.lower())

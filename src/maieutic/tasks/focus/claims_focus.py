@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from maieutic.generate.protocol import GenerationRun
+from maieutic.language.claim_kinds import contested
 from maieutic.language.claims import Claim, Reading, read_claims
 from maieutic.language.wellformed import check_question
 from maieutic.registry import Spec
@@ -27,64 +28,100 @@ from maieutic.tasks.focus.span_snap import snap_span
 from maieutic.tasks.focus.type_labels import FocusSet, SpanLabel
 
 TYPE_OF_KIND: tuple[tuple[str, str], ...] = (
+    ("inference", "WE"),
     ("generalisation", "OG"),
     ("causal", "QCE"),
-    ("inference", "QCE"),
     ("statistic", "LE"),
     ("authority", "LE"),
     ("experience", "WE"),
+    ("prediction", "TC"),
     ("evaluation", "BS"),
     ("proposal", "IE"),
-    ("prediction", "TC"),
 )
 """The first kind of a claim found here fixes its type; a plain assertion gets none."""
-TEMPLATES: dict[str, str] = {
-    "OG": "Is it true in every case that {claim}, or only in some?",
-    "QCE": "Is it really the case that {claim}, or could something else explain it?",
-    "LE": "What data or examples show that {claim}?",
-    "WE": "Is the fact that {claim} strong enough evidence for what {speaker} concludes from it?",
-    "BS": "Is the view that {claim} based on facts, or on personal preference?",
-    "IE": "What is {speaker} taking for granted in claiming that {claim}?",
-    "TC": "Would it still be true that {claim} if circumstances changed?",
-    "VAT": 'What exactly is meant by "{phrase}", and would a general reader take it the same way?',
+
+SHAPES: dict[str, tuple[str, ...]] = {
+    # each type's question shapes (FOCUS, Table 12), in maieutic's words; the first whose
+    # slots the claim fills is used
+    "QCE": ("What shows that {claim}, rather than that the two merely happen together?",),
+    "OG": ("Is it true in every case that {claim}, or only in some?",),
+    "LE": (
+        "Where do the figures in the claim that {claim} come from, and are they reliable?",
+        "What data or examples show that {claim}?",
+    ),
+    "WE": (
+        "Is the fact that {cause} enough to show that {effect}?",
+        "Is {speaker}'s own experience that {claim} enough to show what {speaker} "
+        "concludes from it?",
+    ),
+    "TC": ("What could change so that it would no longer be true that {claim}?",),
+    "BS": ("Would someone who does not share {speaker}'s views agree that {claim}?",),
+    "IE": ("What must be true for it to follow that {claim}, and is it?",),
+    "VAT": ('What exactly is meant by "{phrase}", and who decides what counts as it?',),
 }
-"""Third-person wordings (the claims are restated about the speaker), maieutic's own."""
+"""Third-person wordings (the claims are restated about the speaker)."""
+TEMPLATES: dict[str, str] = {type_id: shapes[-1] for type_id, shapes in SHAPES.items()}
+"""The most general shape of each type (the one any claim of that type fills)."""
 
 
 def claim_type(claim: Claim) -> str | None:
     """The weakness type a claim's kind calls for, or None."""
     if claim.stance and claim.kind not in ("proposal",):
         return None  # the speaker's own view, wish or habit: nothing to probe as a fact
+    if claim.answered:
+        return None  # the other poster's claim: the argument to probe is the speaker's
     kinds = set(claim.kinds)
+    if "statistic" in kinds and "causal" not in kinds:
+        return "LE"  # a figure is probed for its source before anything else
     return next((type_id for kind, type_id in TYPE_OF_KIND if kind in kinds), None)
+
+
+def shaped_question(type_id: str, claim: Claim, speaker: str) -> str | None:
+    """The first of the type's shapes the claim fills (None when none fits: a forecast
+    frame on a claim that already has a condition, a cause frame without two clauses)."""
+    values = {"claim": claim.text, "speaker": speaker, "cause": claim.cause, "effect": claim.effect}
+    for shape in SHAPES[type_id]:
+        if ("{cause}" in shape or "{effect}" in shape) and not (claim.cause and claim.effect):
+            continue
+        if "{speaker}" in shape and speaker == "the speaker" and type_id == "WE":
+            shape = shape.replace("{speaker}'s own", "the speaker's own")
+        if "figures" in shape and "statistic" not in claim.kinds:
+            continue
+        if type_id == "TC" and (" if " in f" {claim.text} " or "," in claim.text):
+            return None  # "…if X" under "no longer true": the frame dangles
+        return shape.format(**values)
+    return None
 
 
 def labels_for(text: str, reading: Reading, limit: int = MAX_TYPES) -> list[SpanLabel]:
     """Up to ``limit`` labels of different types, the claims people most often
-    challenge first (the CQs claim ranker), each with a well-formed question."""
+    challenge first (the CQs claim ranker), each with a well-formed question in the
+    shape its type takes for that claim."""
     scores = builtin_ranker().claim_scores(reading)
     order = sorted(range(len(reading.claims)), key=lambda i: -scores[i])
     out: list[SpanLabel] = []
+    asked: set[str] = set()  # claims already probed (an inference's conclusion included)
     for index in order:
         claim = reading.claims[index]
         type_id = claim_type(claim)
         if type_id is None or any(x.type == type_id for x in out):
             continue
-        template = TEMPLATES[type_id]
+        if claim.text in asked or claim.effect in asked:
+            continue
+        question = shaped_question(type_id, claim, reading.speaker)
+        words = claim.words or claim.text
         if claim.kind == "inference":
-            continue  # its two clauses are claims of their own
-        if type_id == "TC" and (" if " in f" {claim.text} " or "," in claim.text):
-            continue  # "…if X if circumstances changed", "…, which… if…": the frame dangles
-        question = template.format(claim=claim.text, speaker=reading.speaker)
-        label = _located(text, type_id, claim.words or claim.text, question)
+            words = claim.effect  # the span is the conclusion drawn; the question names both
+        label = _located(text, type_id, words, question) if question else None
         if label is not None:
             out.append(label)
+            asked |= {claim.text, claim.effect} - {""}
         if len(out) == limit:
             return out
     for phrase in reading.key_phrases[:1]:  # one question of terms at most
-        if len(out) == limit:
+        if len(out) == limit or not contested(phrase):
             break
-        question = TEMPLATES["VAT"].format(phrase=phrase)
+        question = SHAPES["VAT"][0].format(phrase=phrase)
         label = _located(text, "VAT", phrase, question)
         if label is not None:
             out.append(label)
