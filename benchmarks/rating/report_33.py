@@ -132,16 +132,20 @@ def main() -> None:
         rows, cover = rates(key, [a, b], kind), coverage(key, kind)
         print(f"\n{kind} texts")
         print(f"{'system':18s} {'n':>4s} {'Useful':>7s} {'Invalid':>8s} {'well-formed':>11s} "
-              f"{'3 questions':>16s} {'STS@0.6':>8s}")  # fmt: skip
+              f"{'3 questions':>16s} {'Useful/text':>11s} {'STS@0.6':>8s}")  # fmt: skip
+        n_texts = sum(v["kind"] == kind for v in held_out_texts().values())
         for system in ROWS:
             row = rows.get(system)
             if not row or not row["n"]:
                 continue
             n = row["n"]
             score = f"{scores[system]:.3f}" if kind == "debate" and system in scores else "—"
+            # Useful questions a text gets: both raters' Useful labels / 2, over the texts
+            per_text = f"{row['Useful'] / 2 / n_texts:.2f}" if system in cover else "—"
             print(
                 f"{system:18s} {n:4d} {row['Useful'] / n:7.2f} {row['Invalid'] / n:8.2f} "
-                f"{row['wf'] / n:11.2f} {cover.get(system, '—'):>16s} {score:>8s}"
+                f"{row['wf'] / n:11.2f} {cover.get(system, '—'):>16s} {per_text:>11s} "
+                f"{score:>8s}"
             )
     print("\n(n: labels, two per question; calibration rows are the reference questions)")
 

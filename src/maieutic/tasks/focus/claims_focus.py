@@ -56,8 +56,8 @@ SHAPES: dict[str, tuple[str, ...]] = {
     ),
     "TC": ("What could change so that it would no longer be true that {claim}?",),
     "BS": ("Would someone who does not share {speaker}'s views agree that {claim}?",),
-    "IE": ("What must be true for it to follow that {claim}, and is it?",),
-    "VAT": ('What exactly is meant by "{phrase}", and who decides what counts as it?',),
+    "IE": ("What has to be assumed for it to follow that {claim}, and is that assumption sound?",),
+    "VAT": ('What counts as "{phrase}" here, and who decides?',),
 }
 """Third-person wordings (the claims are restated about the speaker)."""
 TEMPLATES: dict[str, str] = {type_id: shapes[-1] for type_id, shapes in SHAPES.items()}
