@@ -36,9 +36,9 @@ ask_options = stack(
             "--scorer",
             type=click.Path(file_okay=False),
             default=None,
-            help="Usefulness scorer (maieutic train cqs; with --examples "
-            "templates for template fillings) that picks the critical questions from every "
-            "template filling or LLM sample.",
+            help="Usefulness scorer directory (made by maieutic train cqs) that picks the "
+            "critical questions from every LLM sample, or offline from every scheme-template "
+            "filling (the scorer must have been trained on template fillings for that).",
         ),
         click.option(
             "--candidates",

@@ -26,72 +26,77 @@ _SUBJECT = re.compile(
     r"affects?|requires?|needs?|provides?|contains?|includes?)\b",
     re.IGNORECASE,
 )
-_NAME = re.compile(r"(?<![.!?:]\s)(?<!^)\b[A-Z][a-z]{2,}(?:\s+[A-Z][a-z]+)*\b")
 _CLAUSE_WORDS = {"that", "which", "who", "say", "says", "said", "think", "thinks", "if"}
-_WORD = re.compile(r"[a-z][a-z'-]{4,}")
-_COMMON = set(
-    [
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "because",
-        "before",
-        "being",
-        "below",
-        "between",
-        "could",
-        "doing",
-        "during",
-        "further",
-        "having",
-        "other",
-        "should",
-        "their",
-        "there",
-        "these",
-        "those",
-        "through",
-        "under",
-        "until",
-        "where",
-        "which",
-        "while",
-        "would",
-        "your",
-        "yours",
-        "itself",
-        "every",
-        "using",
-        "since",
-        "might",
-        "shall",
-        "cannot",
-    ]
-)
+_QUANTIFIERS = {"some", "many", "most", "such", "all", "any", "several", "few", "both",
+                "each", "every", "no", "other", "more", "much"}  # fmt: skip
+"""A copula subject opening with one of these is a set of things, not one thing to
+define ("Some devices are designed…" does not ask "What are some devices?")."""
+_IDIOMS = {"example", "instance", "fact", "addition", "contrast", "course", "case", "turn",
+           "general", "particular", "short", "sum", "order", "spite"}  # fmt: skip
+"""Nouns of fixed connective phrases ("for example", "in fact", "in addition"): never a
+topic."""
+_DROPPED = {"DT", "PDT", "PRP$", "WDT", "POS"}
+"""Words dropped from the front of a topic phrase ("this", "our", "a"), except "the",
+which the question keeps ("about the lower deck")."""
 
 
 def _lower_first(phrase: str) -> str:
     return phrase if phrase[:2].isupper() else phrase[0].lower() + phrase[1:]
 
 
+def _definable(subject: str) -> bool:
+    """A copula subject worth "What is …?": a short noun phrase, not a clause, not a
+    quantified set."""
+    words = subject.lower().split()
+    return len(words) <= 6 and not (_CLAUSE_WORDS & set(words)) and words[0] not in _QUANTIFIERS
+
+
+def _topic(paragraph: str) -> str | None:
+    """The paragraph's main noun phrase: the noun chunk whose head (a noun or name, not
+    a pronoun, connective or function word) recurs most, first met on a tie, without a
+    leading determiner other than "the". Chosen among noun phrases, a topic can never
+    be "Therefore" or "giving"."""
+    from maieutic.language import syntax
+
+    doc = syntax.nlp()(paragraph)
+    counts: Counter[str] = Counter()
+    phrases: dict[str, str] = {}
+    for chunk in doc.noun_chunks:
+        head = chunk.root
+        if head.pos_ not in ("NOUN", "PROPN") or head.is_stop or not head.is_alpha:
+            continue
+        if len(head.text) < 3:
+            continue
+        if len(chunk) == 1 and head.lower_ in _IDIOMS and head.dep_ == "pobj":
+            continue  # "for example", "in fact": a connective, not a topic
+        words = list(chunk)
+        while (
+            words
+            and words[0].lower_ != "the"
+            and (words[0].tag_ in _DROPPED or words[0].lower_ in _QUANTIFIERS)
+        ):
+            words = words[1:]
+        if not words:
+            continue
+        key = head.lemma_.lower()
+        counts[key] += 1
+        phrases.setdefault(key, doc[words[0].i : chunk.end].text)
+    if not counts:
+        return None
+    best = max(counts, key=lambda k: (counts[k], -list(phrases).index(k)))
+    return phrases[best]
+
+
 def _question(paragraph: str) -> str | None:
     first = next(iter(sentences(paragraph)), paragraph).strip()
     if match := _COPULA.match(first):
         subject = match.group("subject").strip()
-        # a clause ("mechanics say that the injectors are…") is not a subject
-        if len(subject.split()) <= 6 and not _CLAUSE_WORDS & set(subject.lower().split()):
+        if _definable(subject):
             return f"What {match.group('verb').lower()} {_lower_first(subject)}?"
     if match := _SUBJECT.match(first):
         return f"What does the text say about {_lower_first(match.group('subject').strip())}?"
-    names = Counter(_NAME.findall(paragraph))
-    if names:
-        return f"What does the text say about {names.most_common(1)[0][0]}?"
-    words = Counter(w for w in _WORD.findall(paragraph.lower()) if w not in _COMMON)
-    if words:
-        return f"What does the text say about {words.most_common(1)[0][0]}?"
-    return None
+    topic = _topic(paragraph)
+    return f"What does the text say about {_lower_first(topic)}?" if topic else None
 
 
 def document_questions(text: str, limit: int = MAX_QUESTIONS) -> list[str]:

@@ -42,8 +42,11 @@ def embedding_options(func: Callable[..., Any]) -> Callable[..., Any]:
                 "--embedding-model",
                 default=DEFAULT_MODEL,
                 show_default=True,
-                help="Sentence-embedding model: a sentence-transformers name or local directory "
-                "(the leaderboard uses stsb-mpnet-base-v2).",
+                help="Sentence-embedding model: a sentence-transformers name or local directory. "
+                "The CQs leaderboard's STS scores use stsb-mpnet-base-v2 (threshold 0.65): a "
+                "score made with another model is another number, comparable only with "
+                "scores of the same signature (evaluate cqs --preset paper uses the "
+                "leaderboard's setting).",
             ),
             click.option(
                 "--embedding-backend",

@@ -111,10 +111,19 @@ def evaluates(head: Token) -> bool:
     return False
 
 
+PERMISSION_VERBS = {"permit", "allow", "entitle", "forbid", "prohibit", "require", "oblige",
+                    "authorize", "authorise", "grant"}  # fmt: skip
+"""Verbs of a rule: "everyone is permitted to copy" grants a right, it does not describe
+everyone, so it is no generalisation to test case by case."""
+
+
 def _generalises(head: Token) -> bool:
     """A claim about all or none of something: a quantified subject ("nobody proposes…",
     "every parent agrees") or an absolute adverb ("they always…"); "I voted for every
-    sanction" counts something, it does not generalise."""
+    sanction" counts something, it does not generalise, and a rule ("everyone is
+    permitted to…") grants or requires rather than describes."""
+    if head.lemma_.lower() in PERMISSION_VERBS:
+        return False
     subject = subject_of(head)
     if subject is not None and any(t.lower_ in QUANTIFIERS for t in subject.subtree):
         return True

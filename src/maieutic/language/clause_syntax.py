@@ -172,7 +172,8 @@ CONNECTIVES = {
     "for example", "for instance", "as a matter of fact", "in fact", "of course",
     "in other words", "by the way", "however", "though", "also", "too", "as well",
     "in turn", "then again", "moreover", "furthermore", "besides", "meanwhile",
-    "nevertheless", "nonetheless", "still", "anyway",
+    "nevertheless", "nonetheless", "still", "anyway", "by contrast", "in contrast",
+    "on the contrary", "similarly", "likewise", "instead", "conversely",
 }  # fmt: skip
 """Phrases that link a clause to what came before: a restated claim stands alone, so
 they are left out wherever they sit ("in addition, United cancels…", "we also, though,

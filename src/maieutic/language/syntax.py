@@ -93,11 +93,32 @@ def split_speaker(text: str) -> tuple[str, str, int]:
     return match.group(1).strip(), text[match.end() :], match.end()
 
 
+WRAP_WIDTH_MAX = 120
+"""Lines longer than this are not a file's hard wrap (editors and mailers wrap at 60-80
+characters; a transcript's utterance lines run to hundreds)."""
+
+
+MIN_WRAPPED_LINES = 3
+"""Full lines needed to call a text hard-wrapped: two utterances of similar length are
+common (two of the 132 CQs dev interventions), three in a row within a quarter are not."""
+
+
+def hard_wrapped(lines: list[str]) -> bool:
+    """Whether ``lines`` are prose cut at a fixed width (a ``.txt`` file wrapped at 72
+    columns): every line but the last fills the width to within a quarter. Utterance
+    lines vary in length far more than that."""
+    widths = [len(line.rstrip()) for line in lines[:-1]]
+    if len(widths) < MIN_WRAPPED_LINES or max(widths) > WRAP_WIDTH_MAX:
+        return False
+    return min(widths) >= 0.75 * max(widths)
+
+
 def lines_are_sentences(body: str) -> bool:
     """Whether line breaks end sentences: transcripts put one utterance per line without
-    a full stop; prose wraps sentences over lines and ends them with punctuation."""
+    a full stop; prose wraps sentences over lines and ends them with punctuation, or is
+    cut at a fixed width (then it is reflowed, as a PDF's printed lines are)."""
     lines = [line for line in body.splitlines() if line.strip()]
-    if len(lines) < 2:
+    if len(lines) < 2 or hard_wrapped(lines):
         return False
     open_lines = [line for line in lines[:-1] if not _TERMINAL.search(line)]
     # a line cut after "the", "of", "because"… is a wrapped sentence, not an utterance

@@ -61,3 +61,21 @@ def preset_options(name: str, evaluator: str, options: dict, given: set[str]) ->
     paper_model_here(str(preset.options["embedding_model"]))
     options.update(preset.options)
     return preset.evaluator
+
+
+def leaderboard_note(signature) -> str | None:
+    """One line saying that an STS result was made in another setting than the
+    leaderboard's (``paper``), so it cannot be compared with published STS scores; None
+    for the leaderboard's own setting and for every other evaluator."""
+    if signature.evaluator != "sts":
+        return None
+    paper = PRESETS["paper"].options
+    model = str(signature.model or "").rsplit("/", 1)[-1]
+    if model == paper["embedding_model"] and signature.threshold == paper["threshold"]:
+        return None
+    return (
+        f"these STS scores use {model or 'another model'} at threshold "
+        f"{signature.threshold:g}; the benchmark's leaderboard and paper use "
+        f"{paper['embedding_model']} at {paper['threshold']:g}, so compare them only with "
+        "scores of the same signature (--preset paper gives the leaderboard's setting)"
+    )
