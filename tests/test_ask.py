@@ -164,7 +164,10 @@ def test_an_unreachable_server_exits_1_after_printing(cli):
                  "--llm", "absent")  # fmt: skip
     assert result.code == 1
     data = json.loads(result.out)  # the result is still written
-    assert data["signatures"]["cqs"].startswith("task:cqs|gen:llm|model:absent")
+    # the model gave nothing: the offline questions stand in, headed with why
+    assert data["signatures"]["cqs"].startswith("task:cqs|gen:claims")
+    assert data["origins"]["cqs"] == "offline claims generator: the model call failed"
+    assert len(data["cqs"]) == 3
     assert len(data["failures"]) == 2 and "cannot connect" in data["failures"][0]
     assert result.err.count("maieutic: error:") == 1
 

@@ -8,6 +8,7 @@ import click
 from rich.console import Console
 
 from maieutic.cli._options import deprecated_alias, stack
+from maieutic.llm.budget import DEFAULT_BUDGET_S
 
 ask_options = stack(
     [
@@ -56,6 +57,21 @@ ask_options = stack(
         ),
         deprecated_alias("--document/--no-document", "--question-set", "document"),
         click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
+        click.option(
+            "--timeout",
+            type=click.FloatRange(min=1),
+            default=None,
+            help="Seconds one model call may take (default: each generator's own, 120; a "
+            "model run in this process is not retried after a timeout).",
+        ),
+        click.option(
+            "--budget",
+            type=click.FloatRange(min=1),
+            default=DEFAULT_BUDGET_S,
+            show_default=True,
+            help="Seconds all model calls may take together; when they run out, the parts "
+            "still to come are written offline, under a heading that says so.",
+        ),
     ]
 )
 
@@ -77,7 +93,8 @@ def ask(source: str, output_format: str, **options) -> None:
     from maieutic.terminal_text import terminal_safe
 
     text, where = read_input(source)
-    result = ask_text(text, AskOptions(**options), source=where)
+    asked = AskOptions(**options)
+    result = ask_text(text, asked, source=where, on_step=_step_printer(asked))
     if output_format == "json":
         sys.stdout.write(to_json(result))
     elif output_format == "markdown":
@@ -90,3 +107,20 @@ def ask(source: str, output_format: str, **options) -> None:
     if result.failures:
         click.echo(f"maieutic: error: {terminal_safe('; '.join(result.failures))}", err=True)
         sys.exit(1)
+
+
+def _step_printer(options):
+    """With a model, each step of ``ask`` on stderr as it starts, with the time so far
+    (a model on a slow machine can take minutes, and silence looks like a hang); none
+    offline, where the whole answer takes a second."""
+    if not options.uses_llm:
+        return None
+    import time
+
+    start = time.perf_counter()
+    budget = f", budget {options.budget:g} s" if options.budget else ""
+
+    def say(step: str) -> None:
+        click.echo(f"ask: {step} ({time.perf_counter() - start:.0f} s{budget})", err=True)
+
+    return say

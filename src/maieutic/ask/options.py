@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from maieutic.llm.budget import DEFAULT_BUDGET_S
+
 
 @dataclass
 class AskOptions:
@@ -22,6 +24,11 @@ class AskOptions:
     candidates: int = 3
     """Samples per strategy for the LLM critical-question generator."""
     seed: int = 0
+    timeout: float | None = None
+    """Seconds one model call may take (None: each generator's own default)."""
+    budget: float | None = DEFAULT_BUDGET_S
+    """Seconds all the model calls of one ``ask`` may take together (None: no limit);
+    when they run out, the parts still to come are written offline, and say why."""
     document: bool | None = None
     """Assess a question set with AURA: None decides by length."""
 
@@ -48,7 +55,10 @@ class Part:
 
 def llm_args(options: AskOptions) -> dict[str, Any]:
     """The factory arguments that name the model of every LLM generator."""
-    return {"llm": options.llm, "base_url": options.base_url, "seed": options.seed}
+    args: dict[str, Any] = {"llm": options.llm, "base_url": options.base_url, "seed": options.seed}
+    if options.timeout is not None:  # unset: the generator keeps its own default
+        args["timeout"] = options.timeout
+    return args
 
 
 def model_origin(signature) -> str:

@@ -25,6 +25,7 @@ from maieutic.ask.socratic import OFFLINE as CLAIMS_ORIGIN
 from maieutic.ask.socratic import socratic_questions
 from maieutic.errors import DataError
 from maieutic.language.wellformed import is_well_formed
+from maieutic.llm.budget import SPENT
 from maieutic.registry import create
 from maieutic.tasks.cqs.data import CQDataset, Intervention
 from maieutic.terminal_text import has_visible_text, terminal_safe
@@ -91,16 +92,7 @@ def critical_questions(text: str, options: AskOptions) -> Part:
     elif options.scorer:
         generator = create("generator", "cqs", "template", selector=selector)
     else:
-        generator = create("generator", "cqs", "claims")
-        found = generator.questions_for(text)
-        chosen = {s.candidate.question: s.candidate for s in found.candidates}
-        questions = [
-            {"question": q, "claim": _challenged(found.reading, chosen[q].claim),
-             "framing": chosen[q].framing}
-            for q in found.questions
-        ]  # fmt: skip
-        warnings = [f"critical questions: {found.note}"] if found.note else []
-        return Part(questions, str(generator.signature(dataset)), CLAIMS_ORIGIN, warnings)
+        return _claims_part(text, dataset)
     run = generator.generate(dataset)
     [outcome] = run.outcomes
     found_questions = outcome.questions if not outcome.failed else outcome.candidates[:3]
@@ -108,10 +100,39 @@ def critical_questions(text: str, options: AskOptions) -> Part:
     warnings = list(run.warnings)
     if outcome.note:
         warnings.append(f"critical questions: {outcome.note}")
+    if options.uses_llm and outcome.failed and not found_questions:
+        # the model gave up: the offline questions, headed with why (still exit 1)
+        offline = _claims_part(text, dataset)
+        why = (
+            "the model's time budget ran out"
+            if SPENT in outcome.reason
+            else "the model call failed"
+        )
+        return Part(
+            offline.questions,
+            offline.signature,
+            f"{CLAIMS_ORIGIN}: {why}",
+            warnings + offline.warnings,
+            failure,
+        )
     questions = [{"question": q, "schemes": list(schemes)} for q in found_questions]
     signature = generator.signature(dataset)
     origin = model_origin(signature) if options.uses_llm else SCORER_ORIGIN
     return Part(questions, str(signature), origin, warnings, failure)
+
+
+def _claims_part(text: str, dataset: CQDataset) -> Part:
+    """The offline claims generator's critical questions, each with its claim."""
+    generator = create("generator", "cqs", "claims")
+    found = generator.questions_for(text)
+    chosen = {s.candidate.question: s.candidate for s in found.candidates}
+    questions = [
+        {"question": q, "claim": _challenged(found.reading, chosen[q].claim),
+         "framing": chosen[q].framing}
+        for q in found.questions
+    ]  # fmt: skip
+    warnings = [f"critical questions: {found.note}"] if found.note else []
+    return Part(questions, str(generator.signature(dataset)), CLAIMS_ORIGIN, warnings)
 
 
 def _challenged(reading, index: int) -> str:
@@ -142,7 +163,10 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
         failures = [o.failure for o in run.outcomes if o.failure]
         origin = "llm"
         if not questions:  # as for the Socratic part: the offline way, and say so
-            why = "the model's call failed" if failures else "the model wrote no usable question"
+            why = "the model wrote no usable question"
+            if failures:
+                spent = any(SPENT in f for f in failures)
+                why = "the model's time budget ran out" if spent else "the model's call failed"
             questions, origin = document_questions(text), f"paragraph templates: {why}"
     else:
         questions, origin, failures = document_questions(text), "paragraph templates", []
@@ -222,13 +246,17 @@ def ask_text(
             "the text does not look English: the templates, cues and embedded models are "
             "English-only, so the questions may not fit it"
         )
-    step("writing critical questions")
-    result.cqs = _take(result, "cqs", critical_questions(text, options))
-    step("finding weaknesses and Socratic questions")
-    result.focus = _take(result, "focus", socratic_questions(text, options))
-    if _is_document(text, options):
-        step("assessing questions about the document (AURA)")
-        _assess(text, options, result)
+    from maieutic.llm.budget import time_budget
+
+    # one budget for every model call of this ask (the offline parts take no time of it)
+    with time_budget(options.budget if options.uses_llm else None):
+        step("writing critical questions")
+        result.cqs = _take(result, "cqs", critical_questions(text, options))
+        step("finding weaknesses and Socratic questions")
+        result.focus = _take(result, "focus", socratic_questions(text, options))
+        if _is_document(text, options):
+            step("assessing questions about the document (AURA)")
+            _assess(text, options, result)
     result.seconds = round(time.perf_counter() - start, 3)
     return result
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from maieutic.ask.options import AskOptions, Part, llm_args, model_origin
 from maieutic.language.syntax import split_speaker
+from maieutic.llm.budget import SPENT
 from maieutic.registry import create
 from maieutic.tasks.focus.generate import FocusOutcome
 from maieutic.tasks.focus.reply_parsing import NO_TYPES, parse_reply
@@ -46,7 +47,8 @@ def socratic_questions(text: str, options: AskOptions) -> Part:
 def why_nothing(outcome: FocusOutcome) -> str:
     """Why a model's outcome gave no Socratic question: its call, or its reply."""
     if outcome.failed:
-        return "the model call failed"
+        spent = SPENT in (outcome.failure or "")
+        return "the model's time budget ran out" if spent else "the model call failed"
     parsed = parse_reply(outcome.raw or "")
     if not parsed.parsed:
         return "the model's reply named no weakness type"

@@ -1,7 +1,8 @@
 """The one path every LLM call takes.
 
 ``LLMClient`` adds to any backend: a concurrency limit, a per-request timeout,
-retries with exponential backoff and full jitter that honour ``Retry-After``, the
+retries with exponential backoff and full jitter that honour ``Retry-After``, the time
+budget of the work it runs in (``maieutic.llm.budget``), the
 persistent cache (a hit never reaches the backend) and a log row per call. Secrets
 are scrubbed from every error message it produces.
 """
@@ -14,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from maieutic.llm import budget
 from maieutic.llm.keys import cache_key
 from maieutic.llm.store import CallStore
 from maieutic.llm.types import ChatRequest, ChatResult, PermanentError, TransientError
@@ -116,12 +118,19 @@ class LLMClient:
 
     async def _attempt(self, request: ChatRequest):
         self.backend_calls += 1
+        left = budget.remaining()
+        timeout = self.timeout_s if left is None else min(self.timeout_s, left)
         try:
-            return await asyncio.wait_for(
-                self.backend.chat(request, self.timeout_s), self.timeout_s
-            )
+            return await asyncio.wait_for(self.backend.chat(request, timeout), timeout)
         except TimeoutError:
-            raise TransientError(f"timed out after {self.timeout_s:g} s") from None
+            if getattr(self.backend, "in_process", False):
+                # the model is still computing in this process: another attempt would
+                # queue behind it and compete for the same cores
+                raise PermanentError(
+                    f"timed out after {timeout:g} s (a model run in this process is not "
+                    "retried; raise --timeout, or use a faster machine or a server)"
+                ) from None
+            raise TransientError(f"timed out after {timeout:g} s") from None
 
     def _log(
         self,
@@ -158,6 +167,10 @@ class LLMClient:
         attempts = 0
         while True:
             attempts += 1
+            if budget.remaining() == 0.0:
+                self._log(request, key, None, latency=0.0, cache_hit=False,
+                          attempts=attempts - 1, error=budget.SPENT)  # fmt: skip
+                raise CallFailed(budget.SPENT, request)
             async with semaphore:
                 start = time.perf_counter()
                 reply, error, retry_after, permanent = await self._try(request)
@@ -177,11 +190,14 @@ class LLMClient:
                     key,
                 )
             error = redact(error or "unknown error", self.backend.secrets)
-            if permanent or attempts > self.retry.retries:
+            left = budget.remaining()
+            if permanent or attempts > self.retry.retries or left == 0.0:
                 self._log(request, key, None, **log, error=error)
                 tries = f" after {attempts} attempts" if attempts > 1 else ""
-                raise CallFailed(f"{error}{tries}", request)
-            await _sleep(self.retry.delay(attempts, retry_after, self._rng))
+                spent = f"; {budget.SPENT}" if left == 0.0 and not permanent else ""
+                raise CallFailed(f"{error}{tries}{spent}", request)
+            delay = self.retry.delay(attempts, retry_after, self._rng)
+            await _sleep(delay if left is None else min(delay, left))
 
     async def _try(self, request: ChatRequest):
         """One attempt: ``(reply, error, retry_after, permanent)``."""
