@@ -24,6 +24,7 @@ import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
 from typing import Any
 
 from maieutic.errors import DataError
@@ -193,6 +194,35 @@ def task_modules() -> dict[str, str]:
     for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
         found.setdefault(point.name, point.value)
     return found
+
+
+@functools.cache
+def task_summary(name: str) -> str | None:
+    """What task ``name`` is, in one line: its module's ``SUMMARY`` string, read from the
+    source without importing the task (help lists every task and must stay fast); None
+    for no such task, a module without it, or one whose source cannot be read."""
+    import ast
+    import importlib.util
+
+    module = task_modules().get(name)
+    if module is None or ":" in module:
+        return None
+    try:
+        spec = importlib.util.find_spec(module)
+        source = Path(spec.origin).read_text(encoding="utf-8") if spec and spec.origin else ""
+        tree = ast.parse(source)
+    except (ImportError, OSError, SyntaxError, ValueError):
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "SUMMARY" for t in node.targets
+        ):
+            try:
+                value = ast.literal_eval(node.value)  # a string, or strings in parentheses
+            except ValueError:
+                return None
+            return value if isinstance(value, str) else None
+    return None
 
 
 def add_task(name: str, module: str) -> None:

@@ -112,6 +112,7 @@ MEANINGS: dict[str, Meaning] = {
     "--concurrency": _m(INTEGER, "model calls in flight at once"),
     "--timeout": _m(NUMBER, "seconds per model call attempt"),
     "--retries": _m(INTEGER, "retries of a failed model call"),
+    "--budget": _m(NUMBER, "seconds all model calls may take together"),
     # where the work runs
     "--engine": _m(CHOICE, "where items are processed: this process (local) or Ray"),
     "--ray-actors": _m(INTEGER, "replicas of the generator or evaluator on Ray"),

@@ -43,10 +43,10 @@ def embedding_options(func: Callable[..., Any]) -> Callable[..., Any]:
                 default=DEFAULT_MODEL,
                 show_default=True,
                 help="Sentence-embedding model: a sentence-transformers name or local directory. "
-                "The CQs leaderboard's STS scores use stsb-mpnet-base-v2 (threshold 0.65): a "
-                "score made with another model is another number, comparable only with "
-                "scores of the same signature (evaluate cqs --preset paper uses the "
-                "leaderboard's setting).",
+                "A score made with another model than a leaderboard's is another number, "
+                "comparable only with scores of the same signature (the STS leaderboard uses "
+                "stsb-mpnet-base-v2 at threshold 0.65; --preset paper, where a command offers "
+                "it, uses that setting).",
             ),
             click.option(
                 "--embedding-backend",

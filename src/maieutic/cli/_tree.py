@@ -132,18 +132,6 @@ class TaskGroup(click.Group):
         return super().list_commands(ctx)
 
 
-TASK_SUMMARIES = {
-    "aura": "Question sets about a document, scored for answerability, coverage, "
-    "non-redundancy and entropy (AURA).",
-    "compqa": 'Comparative answers ("Is A or B better?") scored on a 15-criterion rubric.',
-    "cqs": "Critical questions that challenge an argument, scored against people's labels.",
-    "focus": "Socratic questions tied to a weakness and a span of an argument (FOCUS).",
-}
-"""What each built-in task is, for ``maieutic --help`` (its commands are under
-``maieutic TASK --help``); kept here so that the help lists the tasks without importing
-any of them (it stays fast)."""
-
-
 class RootGroup(TaskGroup):
     """``maieutic``: lists the tasks by name without importing them."""
 
@@ -153,15 +141,17 @@ class RootGroup(TaskGroup):
         return sorted({*self.commands, *task_modules()})
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from maieutic.registry import task_summary
+
         names = self.list_commands(ctx)
         limit = formatter.width - 6 - max((len(n) for n in names), default=0)
         rows = []
         for name in names:
             command = self.commands.get(name)  # never mounts: help stays fast
-            if name in TASK_SUMMARIES:  # the same line whether or not the task is mounted
-                rows.append((name, TASK_SUMMARIES[name]))
+            if summary := task_summary(name):  # the same line, mounted or not
+                rows.append((name, summary))
             elif command is None:
-                rows.append((name, TASK_SUMMARIES.get(name, f"The {name} task (a plug-in).")))
+                rows.append((name, f"The {name} task (its commands: maieutic {name} --help)."))
             elif not command.hidden:
                 rows.append((name, command.get_short_help_str(limit)))
         if rows:

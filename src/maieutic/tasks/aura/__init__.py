@@ -20,6 +20,13 @@ from maieutic.tasks.aura.data import read_document, read_questions
 from maieutic.tasks.aura.evaluate import QuestionSet
 from maieutic.tasks.aura.templates import template
 
+SUMMARY = (
+    "Question sets about a document, scored for answerability, coverage, non-redundancy "
+    "and entropy (AURA)."
+)
+"""What the task is, in one line: ``maieutic --help`` reads it from this file without
+importing the task."""
+
 
 def load_question_set(path: str | Path) -> QuestionSet:
     """A question set from a file, with what is not a question flagged (and scored)."""

@@ -13,6 +13,10 @@ from maieutic.tasks import Column, Task
 from maieutic.tasks.compqa import cli, evaluators, generators, report_hooks  # noqa: F401
 from maieutic.tasks.compqa.evaluate import load_answer_file
 
+SUMMARY = 'Comparative answers ("Is A or B better?") scored on a 15-criterion rubric.'
+"""What the task is, in one line: ``maieutic --help`` reads it from this file without
+importing the task."""
+
 
 def _no_reference(path: str | Path):
     raise DataError("CompQA answers are scored on the rubric alone; there is no reference file")

@@ -21,6 +21,10 @@ from maieutic.tasks.cqs.evaluate import RUN_FIGURES, CQEvaluator
 from maieutic.tasks.cqs.scoring import MISSING, NAE
 from maieutic.tasks.cqs.submission_checks import check_not_references
 
+SUMMARY = "Critical questions that challenge an argument, scored against people's labels."
+"""What the task is, in one line: ``maieutic --help`` reads it from this file without
+importing the task."""
+
 __all__ = ["MISSING", "NAE", "CQEvaluator"]
 
 

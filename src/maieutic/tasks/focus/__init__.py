@@ -10,6 +10,10 @@ from maieutic.tasks import Column, Task
 from maieutic.tasks.focus import cli, evaluators, generators, report_hooks  # noqa: F401
 from maieutic.tasks.focus.data import load_gold, load_predictions
 
+SUMMARY = "Socratic questions tied to a weakness and a span of an argument (FOCUS)."
+"""What the task is, in one line: ``maieutic --help`` reads it from this file without
+importing the task."""
+
 
 def _classification(none: str, average: str, *, other: bool = False):
     """F1 in the result's own mode (or in the other one)."""
