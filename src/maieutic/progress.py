@@ -1,9 +1,12 @@
-"""Progress bars for long steps — encoding, model calls, training — on stderr.
+"""Progress of long steps — encoding, model calls, training — on stderr.
 
-Shown only when both stdout and stderr are terminals (output piped to a file or a CI
-log stays clean) and ``--quiet`` (``MAIEUTIC_QUIET=1``) was not given. Steps nest: a
-step started inside another adds a line to the same display instead of opening a
-second one (rich allows one live display at a time)."""
+On a terminal (stdout and stderr both), a live bar per step. Off a terminal (stderr
+to a file, a CI log, a pipe), plain log lines instead, at a bounded rate: a step says
+nothing until it has run ``LOG_INTERVAL_S`` seconds (short commands stay quiet), then
+``progress: STEP: done/total (elapsed)`` at most once per interval, and a last line
+when it ends. ``--quiet`` (``MAIEUTIC_QUIET=1``) silences both. Bars nest: a step
+started inside another adds a line to the same display instead of opening a second
+one (rich allows one live display at a time)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import contextlib
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 
 from rich.console import Console
@@ -18,6 +22,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 
 Update = Callable[[int, int], None]
 QUIET = os.environ.get("MAIEUTIC_QUIET", "").lower() in ("1", "true", "yes")
+LOG_INTERVAL_S = float(os.environ.get("MAIEUTIC_PROGRESS_INTERVAL", 30))
+"""Seconds between two log lines of a step off a terminal (and before its first)."""
 _active: Progress | None = None
 _lock = threading.Lock()
 
@@ -44,11 +50,52 @@ def _new_display() -> Progress:
     )
 
 
+def _logs() -> bool:
+    """Whether progress goes out as log lines: not quiet, and stderr is no terminal."""
+    return not QUIET and not sys.stderr.isatty()
+
+
+@contextlib.contextmanager
+def _log_lines(label: str, total: int | None) -> Iterator[Update]:
+    """Plain progress lines for ``label`` on stderr, at most one per interval."""
+    start = time.monotonic()
+    state = {"said": start, "done": 0, "total": total, "lines": 0}
+    lock = threading.Lock()
+
+    def line(end: str = "") -> None:
+        elapsed = time.monotonic() - start
+        of = f"/{state['total']}" if state["total"] else ""
+        sys.stderr.write(f"progress: {label}: {state['done']}{of} ({elapsed:.0f} s{end})\n")
+        sys.stderr.flush()
+        state["lines"] += 1
+
+    def update(done: int, total: int | None) -> None:
+        with lock:
+            state["done"], state["total"] = done, total
+            now = time.monotonic()
+            if now - state["said"] >= LOG_INTERVAL_S:
+                state["said"] = now
+                line()
+
+    end = ", stopped"
+    try:
+        yield update
+        end = ", done"
+    finally:
+        with lock:
+            if state["lines"]:  # a step that said something says how it ended
+                line(end)
+
+
 @contextlib.contextmanager
 def progress(label: str, total: int | None = None) -> Iterator[Update]:
-    """A progress line for one step; yields ``update(done, total)`` (thread-safe)."""
+    """Progress for one step; yields ``update(done, total)`` (thread-safe)."""
     global _active
     if not enabled():
+        if _logs():
+            with _log_lines(label, total) as update:
+                yield update
+            return
         yield lambda done, total: None
         return
     with _lock:
