@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Install maieutic with its test extras into .venv, then run the linters and the full
-# test suite. CI runs exactly this (see .ci/run); extra arguments go to pytest.
+# Install maieutic with its test extras into .venv-test, then run the linters and the
+# full test suite. CI runs exactly this (see .ci/run); extra arguments go to pytest.
+# The tests have their own environment (MAIEUTIC_TEST_VENV to name another): installing
+# the test extras into the .venv that `maieutic` runs from would replace packages under
+# a running command (a "Bus error"), and would mix `maieutic setup-llm`'s --no-deps
+# install with pip's resolver.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv
-. .venv/bin/activate
+VENV="${MAIEUTIC_TEST_VENV:-.venv-test}"
+python3 -m venv "$VENV"
+. "$VENV/bin/activate"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 # torch first, pinned: its CPU build is on local disk here, and an unpinned torch would
 # pull several GB of CUDA packages.

