@@ -100,7 +100,7 @@ characters; a transcript's utterance lines run to hundreds)."""
 
 MIN_WRAPPED_LINES = 3
 """Full lines needed to call a text hard-wrapped: two utterances of similar length are
-common (two of the 132 CQs dev interventions), three in a row within a quarter are not."""
+common (two of 132 released debate interventions), three in a row within a quarter are not."""
 
 
 def hard_wrapped(lines: list[str]) -> bool:

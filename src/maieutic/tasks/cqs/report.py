@@ -76,6 +76,10 @@ def _labels_blocks(entries: Sequence[Entry]) -> list[Block]:
     return [Block("Label distribution", note, chart, table)]
 
 
+THIRDS = ("0", "1/3", "2/3", "1")
+"""The scores an intervention's three questions can give."""
+
+
 def _fraction(score: float) -> str:
     return str(Fraction(score).limit_denominator(300))
 
@@ -85,9 +89,12 @@ def _score_block(entries: Sequence[Entry]) -> Block | None:
     for e in entries:
         scores = [i.get("score") for i in e.result.records()]
         per_system.append(Counter(_fraction(s) for s in scores if is_number(s)))
-    bins = sorted({b for c in per_system for b in c}, key=Fraction)
-    if not bins:
+    seen = {b for c in per_system for b in c}
+    if not seen:
         return None
+    # every share of three questions has its place, counted or not (a run whose scores
+    # are all 0 or 1 still shows that none was 1/3 or 2/3), with any other share seen
+    bins = sorted(seen | set(THIRDS), key=Fraction)
     series = [
         (e.label, [float(c.get(b, 0)) for b in bins])
         for e, c in zip(entries, per_system, strict=True)
