@@ -136,7 +136,7 @@ MEANINGS: dict[str, Meaning] = {
     "--dry-run": _m(FLAG, "print the commands instead of running them"),
     # the command line itself
     "--debug": _m(FLAG, "tracebacks instead of one-line errors"),
-    "--quiet": _m(FLAG, "no progress bars"),
+    "--quiet": _m(FLAG, "no progress bars or progress lines"),
     "--version": _m(FLAG, "print the version"),
 }
 

@@ -35,7 +35,7 @@ from maieutic.terminal_text import terminal_safe
     "--quiet",
     "-q",
     is_flag=True,
-    help="No progress bars (they are shown only on a terminal anyway).",
+    help="No progress bars on a terminal, no progress lines off one.",
 )
 @click.pass_context
 def cli(ctx: click.Context, debug: bool, quiet: bool) -> None:
