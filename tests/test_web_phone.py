@@ -41,6 +41,19 @@ def server():
         yield running
 
 
+def chrf_report(cli, tmp_path):
+    """The HTML report of the bundled sample submission scored with chrf (no model)."""
+    results, report = tmp_path / "results.json", tmp_path / "report.html"
+    data, submission = (
+        sample_path("cqs/sample_dataset.json"),
+        sample_path("cqs/sample_submission.json"),
+    )
+    assert cli("evaluate", "cqs", "--data", data, submission, "--evaluator", "chrf",
+               "--out", results).code == 0  # fmt: skip
+    assert cli("report", results, "--out", report).code == 0
+    return report
+
+
 def page_width(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth")
 
@@ -74,15 +87,7 @@ def test_the_evaluator_drop_down_shows_each_choice_whole(phone):
 
 
 def test_the_report_fits_with_legible_charts_and_whole_captions(phone, tmp_path, cli):
-    results = tmp_path / "results.json"
-    report = tmp_path / "report.html"
-    data, submission = (
-        sample_path("cqs/sample_dataset.json"),
-        sample_path("cqs/sample_submission.json"),
-    )
-    assert cli("evaluate", "cqs", "--data", data, submission, "--evaluator", "chrf",
-               "--out", results).code == 0  # fmt: skip
-    assert cli("report", results, "--out", report).code == 0
+    report = chrf_report(cli, tmp_path)
     phone.goto(report.as_uri())
     assert page_width(phone) <= PHONE["width"]  # charts and tables scroll in their boxes
     smallest = phone.evaluate(
@@ -98,15 +103,7 @@ def test_the_report_fits_with_legible_charts_and_whole_captions(phone, tmp_path,
 
 def test_the_intervention_score_chart_has_a_place_for_every_share(cli, tmp_path):
     # the chrf run of the sample scores 0, 1/3 and 2/3: 1 still has its place on the axis
-    results, report = tmp_path / "results.json", tmp_path / "report.html"
-    data, submission = (
-        sample_path("cqs/sample_dataset.json"),
-        sample_path("cqs/sample_submission.json"),
-    )
-    assert cli("evaluate", "cqs", "--data", data, submission, "--evaluator", "chrf",
-               "--out", results).code == 0  # fmt: skip
-    assert cli("report", results, "--out", report).code == 0
-    html = report.read_text()
+    html = chrf_report(cli, tmp_path).read_text()
     chart = html[html.index("Intervention scores, per system") :]
     chart = chart[: chart.index("</svg>")]
     ticks = [t.split(">")[1].split("<")[0] for t in chart.split('anchor="middle" class="tick"')[1:]]

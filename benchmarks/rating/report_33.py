@@ -22,18 +22,13 @@ from collections import defaultdict
 from pathlib import Path
 
 from make_items_33 import held_out_texts
-from report import kappas
+from report import _labels, kappas
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "r33"
 DATA = HERE.parents[2] / "shared" / "data" / "cqs" / "validation-dev.json"
 ROWS = ("claims", "claims-before", "socratic", "reference-useful", "reference-invalid",
         "focus-gold")  # fmt: skip
-
-
-def _labels(path: Path) -> dict[str, dict]:
-    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    return {row["qid"]: row for row in rows}
 
 
 def calibration(key: dict, rater: dict) -> tuple[float, float]:

@@ -369,27 +369,21 @@ def _one_text(tmp_path):
     return path
 
 
+def _generate_from_two_questions(cli, tmp_path, out, *extra: str):
+    """``generate cqs --generator llm`` against a server that gives two questions."""
+    with _two_questions_server() as server:
+        return cli("generate", "cqs", "--data", _one_text(tmp_path), "--out", out,
+                   "--generator", "llm", "--base-url", server.base_url, "--llm", "m",
+                   *extra)  # fmt: skip
+
+
 def test_the_model_route_keeps_the_questions_it_gets(cli, tmp_path):
     """Two usable questions from the model are written with a note and exit 0 — never
     thrown away as "Missing CQs"."""
     import json
 
     out = tmp_path / "sub.json"
-    with _two_questions_server() as server:
-        result = cli(
-            "generate",
-            "cqs",
-            "--data",
-            _one_text(tmp_path),
-            "--out",
-            out,
-            "--generator",
-            "llm",
-            "--base-url",
-            server.base_url,
-            "--llm",
-            "m",
-        )
+    result = _generate_from_two_questions(cli, tmp_path, out)
     assert result.code == 0, result.err
     questions = [q["cq"] for q in json.loads(out.read_text())["T"]["cqs"]]
     assert questions == [
@@ -407,23 +401,7 @@ def test_fill_from_claims_adds_offline_questions_and_says_so(cli, tmp_path):
     import json
 
     out = tmp_path / "sub.json"
-    with _two_questions_server() as server:
-        result = cli(
-            "generate",
-            "cqs",
-            "--data",
-            _one_text(tmp_path),
-            "--out",
-            out,
-            "--generator",
-            "llm",
-            "--base-url",
-            server.base_url,
-            "--llm",
-            "m",
-            "--fill-from",
-            "claims",
-        )
+    result = _generate_from_two_questions(cli, tmp_path, out, "--fill-from", "claims")
     assert result.code == 0, result.err
     questions = [q["cq"] for q in json.loads(out.read_text())["T"]["cqs"]]
     assert len(questions) == 3 and questions[:2] == [
