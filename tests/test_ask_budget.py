@@ -1,6 +1,6 @@
-"""A bounded wait for ``ask`` with a model: one time budget for all its calls, a
-timed-out model run in this process is not retried, each step is announced, and when
-the model gives up the offline questions stand in under a heading that says why."""
+"""A bounded wait for ``ask`` with a model: one time budget for all its calls (retries
+included), each step is announced, and when the model gives up the offline questions
+stand in under a heading that says why."""
 
 from __future__ import annotations
 
@@ -28,9 +28,8 @@ class SlowBackend:
     model_identity = "slow"
     secrets: tuple[str, ...] = ()
 
-    def __init__(self, delay: float, in_process: bool = False) -> None:
+    def __init__(self, delay: float) -> None:
         self.delay = delay
-        self.in_process = in_process
         self.started = 0
 
     async def chat(self, request, timeout):
@@ -63,18 +62,17 @@ def test_calls_share_one_deadline_and_none_starts_after_it():
     assert time.monotonic() - start < 5  # the 5 s reply and the retries were not waited for
 
 
-def test_a_timed_out_model_in_this_process_is_not_retried():
-    backend = SlowBackend(delay=5, in_process=True)
-    client = LLMClient(backend, None, concurrency=1, timeout_s=0.2, retry=RetryPolicy(retries=4))
-    [outcome] = client.run_all(_requests(1), on_done=lambda *_: None)
-    assert isinstance(outcome, CallFailed) and "not retried" in outcome.reason
-    assert backend.started == 1
-    server_like = SlowBackend(delay=5)
-    client = LLMClient(
-        server_like, None, timeout_s=0.1, retry=RetryPolicy(retries=2, base_delay_s=0)
-    )
+def test_a_timed_out_call_is_retried_within_the_budget():
+    backend = SlowBackend(delay=5)
+    client = LLMClient(backend, None, timeout_s=0.1, retry=RetryPolicy(retries=2, base_delay_s=0))
     client.run_all(_requests(1), on_done=lambda *_: None)
-    assert server_like.started == 3  # a server's timeout is retried as before
+    assert backend.started == 3  # no budget: every retry
+    backend = SlowBackend(delay=5)
+    client = LLMClient(backend, None, timeout_s=0.1, retry=RetryPolicy(retries=50, base_delay_s=0))
+    with time_budget(0.35):
+        [outcome] = client.run_all(_requests(1), on_done=lambda *_: None)
+    assert isinstance(outcome, CallFailed) and SPENT in outcome.reason
+    assert 3 <= backend.started <= 5  # the budget, not the 51 tries, ended it
 
 
 @pytest.mark.slow

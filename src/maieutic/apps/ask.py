@@ -61,8 +61,7 @@ ask_options = stack(
             "--timeout",
             type=click.FloatRange(min=1),
             default=None,
-            help="Seconds one model call may take (default: each generator's own, 120; a "
-            "model run in this process is not retried after a timeout).",
+            help="Seconds one model call attempt may take (default: each generator's own, 120).",
         ),
         click.option(
             "--budget",

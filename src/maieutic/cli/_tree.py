@@ -1,20 +1,19 @@
 """How the tasks' commands join the command tree, on demand.
 
-A task adds its commands through one hook, ``Task.commands(groups)``: it receives a
-``CommandGroups`` and adds click commands to the shared verb groups (``generate``,
-``evaluate``, ``meta-eval``, ``train``) and, for tools of its own, one group at the top
-level named after the task (``maieutic TASK TOOL``). Commands under a verb are named
-after the task, or the task and a suffix (``meta-eval TASK-compare``).
+A task adds its commands through one hook, ``Task.commands(groups)``: click commands in
+the shared verb groups (``generate``, ``evaluate``, ``meta-eval``, ``train``), named after
+the task or the task and a suffix (``meta-eval TASK-compare``), and, for tools of its
+own, one top-level group named after the task (``maieutic TASK TOOL``).
 
 Importing a task loads its models' libraries, so the hook runs only when the command
 line needs that task: ``maieutic evaluate NAME`` mounts the task ``NAME`` alone, a
-listing (``maieutic evaluate --help``) mounts every task, and ``maieutic --help``
-mounts none (task names come from ``maieutic.registry.task_modules``).
+listing (``maieutic evaluate --help``) mounts every task, and ``maieutic --help`` mounts
+none (names and summaries: ``maieutic.registry.task_modules`` and ``task_summary``).
 
 A task whose hook adds no ``evaluate TASK`` (or ``generate TASK``), or that has no
-hook at all, still gets one when it registers evaluators (generators): the core's
-generic command over the library run layer (``maieutic.evaluate`` and
-``maieutic.generate``), offering the registered names as ``--evaluator`` (``--generator``).
+hook at all, still gets one when it registers evaluators (generators): the core's generic
+command over the library run layer (``maieutic.evaluate``, ``maieutic.generate``),
+offering the registered names as ``--evaluator`` (``--generator``).
 """
 
 from __future__ import annotations
@@ -148,10 +147,9 @@ class RootGroup(TaskGroup):
         rows = []
         for name in names:
             command = self.commands.get(name)  # never mounts: help stays fast
-            if summary := task_summary(name):  # the same line, mounted or not
-                rows.append((name, summary))
-            elif command is None:
-                rows.append((name, f"The {name} task (its commands: maieutic {name} --help)."))
+            summary = task_summary(name)  # the same line, mounted or not
+            if summary or command is None:
+                rows.append((name, summary or f"The {name} task (maieutic {name} --help)."))
             elif not command.hidden:
                 rows.append((name, command.get_short_help_str(limit)))
         if rows:

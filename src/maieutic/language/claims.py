@@ -12,13 +12,13 @@ to an expert or to experience, analogies, attacks on a person, value judgements.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from maieutic.language import syntax
 from maieutic.language.antecedents import resolve
+from maieutic.language.claim import Claim, Reading
 from maieutic.language.claim_kinds import (
     attacked_person,
     claim_kinds,
@@ -53,6 +53,7 @@ from maieutic.language.clause_syntax import (
     tense_of,
     trim,
 )
+from maieutic.language.inferences import inferences, linked_sentences, why_clause
 from maieutic.language.restate import (
     first_person_rewrites,
     lower_first,
@@ -62,69 +63,6 @@ from maieutic.language.restate import (
 
 if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
     from spacy.tokens import Doc, Span, Token
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One clause of a text, restated so a question can carry it."""
-
-    text: str
-    """The clause as a declarative that reads after "that" (no final punctuation)."""
-    kinds: tuple[str, ...]
-    """The kinds of claim it makes (see ``KINDS``), most specific first."""
-    sentence: int
-    """Index of its sentence in the text."""
-    source: str
-    """The sentence it comes from, as written."""
-    tense: str
-    """``past``, ``present``, ``future`` (will, going to, could, may, might) or
-    ``possible`` (would, can: a stance or an ability more often than a forecast)."""
-    action: str = ""
-    """For a proposal: what is proposed, in the base form ("ban cars from the centre")."""
-    cause: str = ""
-    effect: str = ""
-    """For a causal claim made of two clauses: each restated."""
-    person: str = ""
-    """For an attack: the person attacked."""
-    authority: str = ""
-    """For an appeal to authority: who is appealed to ("the DOJ", "the speaker")."""
-    terms: tuple[str, ...] = ()
-    """Noun phrases of the clause a reader might ask to have defined."""
-    lemmas: tuple[str, ...] = ()
-    """Its content words, lemmatised and lower-cased (no stop words, no "I")."""
-    words: str = ""
-    """The clause in the speaker's own words (no rewriting), to find it in the text."""
-    stance: bool = False
-    """The speaker stating their own view or wish ("I would support a ban", "I want…"):
-    asking for evidence of it challenges nothing."""
-    hedged: bool = False
-    """The speaker hedged it ("maybe", "probably"): restated without the hedge, which
-    the question carries instead."""
-    answered: bool = False
-    """Said in the message a forum reply answers, not by the speaker: the reply argues
-    with it, so it is worth a question, but never one that names the speaker."""
-    features: dict[str, float] = field(default_factory=dict, compare=False)
-    """Numeric description used to rank claims (by a model a task trains on them)."""
-
-    @property
-    def kind(self) -> str:
-        """The most specific kind."""
-        return self.kinds[0]
-
-
-@dataclass(frozen=True)
-class Reading:
-    """A text's speaker and claims."""
-
-    speaker: str
-    """How questions name the speaker ("Clinton", "the speaker")."""
-    speaker_label: str
-    """The label as written ("CLINTON", "JetJock"), or ""."""
-    claims: tuple[Claim, ...]
-    n_sentences: int
-    key_phrases: tuple[str, ...] = ()
-    """The text's key concepts as noun phrases, for questions of definition when its
-    claims give too few questions."""
 
 
 @dataclass
@@ -229,9 +167,15 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
         text = _with_condition(text, condition, ctx)
         if text is None:
             return None
+    return _described(head, subject, tokens, text, ctx, own, hedged=bool(lifted))
+
+
+def _described(
+    head: Token, subject: Token, tokens: list[Token], text: str, ctx: _Context, own: dict,
+    *, hedged: bool,
+) -> Claim:  # fmt: skip
+    """The claim of a clause that passed every check, with its kinds and features."""
     kinds = claim_kinds(head, tokens, ctx.sentence, text)
-    action = _proposed_action(head, ctx)
-    features = clause_features(head, subject, tokens, kinds, ctx.sentence_index)
     authority = ""
     if "authority" in kinds:
         authority = render(list(subject.subtree), ctx.rewrites(subject.subtree))
@@ -241,18 +185,18 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
     return Claim(
         words=render(tokens),
         stance=stance,
-        hedged=bool(lifted),
+        hedged=hedged,
         text=text,
         kinds=tuple(kinds),
         sentence=ctx.sentence_index,
         source=ctx.sentence.text,
         tense=tense_of(head),
-        action=action,
+        action=_proposed_action(head, ctx),
         person=attacked_person(subject),
         authority=authority,
         terms=defining_terms(tokens, ctx.sentence),
         lemmas=content_lemmas(tokens),
-        features=features,
+        features=clause_features(head, subject, tokens, kinds, ctx.sentence_index),
     )
 
 
@@ -261,7 +205,7 @@ def _sentence_claims(sentence: Span, ctx: _Context) -> list[Claim]:
         return []  # a question asks; it claims nothing to challenge
     split = split_points(sentence)
     heads = [sentence.root, *(sentence.doc[i] for i in sorted(split))]
-    if (why := _why_clause(sentence)) is not None:
+    if (why := why_clause(sentence)) is not None:
         # "That's why we must ban X": the claim is what follows "why" (without it)
         word = next(g for g in why.children if g.lower_ == "why")
         split = split | {why.i, word.i}
@@ -282,91 +226,7 @@ def _sentence_claims(sentence: Span, ctx: _Context) -> list[Claim]:
         if claim := _claim(head, ctx, own_split):
             out.append(claim)
             by_head[head.i] = claim
-    out += _inferences(sentence, by_head)
-    return out
-
-
-def _why_clause(sentence: Span) -> Token | None:
-    """The head of the clause after "That's why" / "This is why" opening ``sentence``."""
-    root = sentence.root
-    subject = subject_of(root)
-    if root.lemma_ != "be" or subject is None or subject.lower_ not in ("that", "this", "which"):
-        return None
-    for child in root.children:
-        if child.dep_ in ("ccomp", "advcl") and any(
-            g.lower_ == "why" and g.dep_ == "advmod" for g in child.children
-        ):
-            return child
-    return None
-
-
-_BECAUSE = {"because"}  # "since" is as often "from the time that"
-
-
-_THEREFORE = {"so", "therefore", "thus", "hence"}
-
-
-_CONCLUDING = re.compile(
-    r"^\W*(?:so|therefore|thus|hence|consequently|as a result|that's why|that is why|"
-    r"this is why|which is why|this means|that means|which means)\b",
-    re.IGNORECASE,
-)
-"""A sentence opening with one of these draws a conclusion from the one before."""
-
-
-def _inference(reason: Claim, conclusion: Claim) -> Claim:
-    """The inference from ``reason`` to ``conclusion``, itself a claim to question."""
-    reason.features["premise"] = 1.0
-    conclusion.features["concluded"] = 1.0
-    return Claim(
-        text=f"{conclusion.text} because {reason.text}",
-        kinds=("inference",),
-        sentence=conclusion.sentence,
-        source=conclusion.source,
-        tense=conclusion.tense,
-        cause=reason.text,
-        effect=conclusion.text,
-        lemmas=tuple(dict.fromkeys(conclusion.lemmas + reason.lemmas)),
-        features={
-            **conclusion.features,
-            "n_content": float(len(set(conclusion.lemmas + reason.lemmas))),
-        },
-    )
-
-
-def _linked_sentences(claims: list[Claim], sentences: list[str]) -> list[Claim]:
-    """Inferences across sentences: a sentence that opens with "So", "Therefore",
-    "That's why"… concludes its first claim from the last claim of the sentence before
-    (the argument a question should test is that link)."""
-    own: dict[int, list[Claim]] = {}
-    for claim in claims:
-        if claim.kind != "inference":
-            own.setdefault(claim.sentence, []).append(claim)
-    out = []
-    for n, sentence in enumerate(sentences):
-        if n == 0 or not _CONCLUDING.match(sentence):
-            continue
-        before, here = own.get(n - 1), own.get(n)
-        if before and here and not here[0].stance:
-            out.append(_inference(before[-1], here[0]))
-    return out
-
-
-def _inferences(sentence: Span, by_head: dict[int, Claim]) -> list[Claim]:
-    """A reason given for a claim in the same sentence ("X because Y", "Y, so X"): the
-    inference itself is worth a question ("does Y really show that X?")."""
-    out = []
-    for token in sentence:
-        reason = conclusion = None
-        if token.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in _BECAUSE
-                                         for c in token.children):  # fmt: skip
-            reason, conclusion = by_head.get(token.i), by_head.get(token.head.i)
-        elif token.dep_ == "conj" and any(c.lower_ in _THEREFORE and c.dep_ in ("advmod", "cc")
-                                          for c in token.children):  # fmt: skip
-            reason, conclusion = by_head.get(token.head.i), by_head.get(token.i)
-        if reason is None or conclusion is None:
-            continue
-        out.append(_inference(reason, conclusion))
+    out += inferences(sentence, by_head)
     return out
 
 
@@ -425,7 +285,7 @@ def read_claims(text: str) -> Reading:
             spans.append(sentence)
             claims.extend(_sentence_claims(sentence, ctx))
             sentences.append(sentence.text)
-    claims += _linked_sentences(claims, sentences)
+    claims += linked_sentences(claims, sentences)
     claims += _answered_claims(body, len(sentences))
     return Reading(speaker, label, tuple(claims), len(sentences), key_phrases(docs))
 

@@ -123,13 +123,6 @@ class LLMClient:
         try:
             return await asyncio.wait_for(self.backend.chat(request, timeout), timeout)
         except TimeoutError:
-            if getattr(self.backend, "in_process", False):
-                # the model is still computing in this process: another attempt would
-                # queue behind it and compete for the same cores
-                raise PermanentError(
-                    f"timed out after {timeout:g} s (a model run in this process is not "
-                    "retried; raise --timeout, or use a faster machine or a server)"
-                ) from None
             raise TransientError(f"timed out after {timeout:g} s") from None
 
     def _log(

@@ -36,8 +36,6 @@ class TransformersGGUFBackend:
     as safetensors: ``maieutic.llm.backends.converted``)."""
 
     kind = "local"
-    in_process = True
-    """It computes in this process: a timed-out call is not retried."""
     runtime = "transformers"
     secrets: tuple[str, ...] = ()
 

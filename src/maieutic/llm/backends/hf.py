@@ -50,8 +50,6 @@ class HFBackend:
     """
 
     kind = "hf"
-    in_process = True
-    """It computes in this process: a timed-out call is not retried."""
     secrets: tuple[str, ...] = ()
 
     def __init__(self, model: str, gguf_file: str | None = None, device: str | None = None):

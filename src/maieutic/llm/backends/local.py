@@ -57,8 +57,6 @@ class LocalLlamaBackend:
     """A GGUF model loaded in this process; calls run one at a time in a worker thread."""
 
     kind = "local"
-    in_process = True
-    """It computes in this process: a timed-out call is not retried."""
     runtime = "llamacpp"
     secrets: tuple[str, ...] = ()
 

@@ -148,10 +148,10 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
         **args,
     )
     echo_warnings(evaluator, run.evaluator_warnings)
-    print_results(task, run.results, console_for(out_path), out=out_path)
     from maieutic.tasks.cqs.presets import leaderboard_note
 
-    # said once, however many submissions share the setting
+    # said once, however many submissions share the setting, before the summary
     for note in dict.fromkeys(filter(None, (leaderboard_note(r.signature) for r in run.results))):
         click.echo(f"note: {note}", err=True)
+    print_results(task, run.results, console_for(out_path), out=out_path)
     fail_on_call_failures(run.failures, "judge")
