@@ -159,7 +159,7 @@ def test_a_full_disk_leaves_the_previous_scorer_as_it_was(trained, scorer_dir, m
         file.write(b"PK\x03\x04 half an archive")
         _disk_full()
 
-    monkeypatch.setattr(model_module.np, "savez", half_then_full)
+    monkeypatch.setattr(model_module.np, "savez_compressed", half_then_full)
     with pytest.raises(RunError, match="cannot write the scorer: No space left on device"):
         trained.save(scorer_dir)
     assert load_scorer(scorer_dir).identity() == before

@@ -61,7 +61,8 @@ def test_the_tasks_register_what_their_scorers_learn_from():
     cqs = example_source("cqs")
     assert (cqs.features, cqs.source) == ("pair-v3", {"examples": "references"})
     assert cqs.spec.to_json() == {
-        "kind": "scorer-examples", "task": "cqs", "name": "references", "args": {},
+        "kind": "scorer-examples", "task": "cqs", "name": "references",
+        "args": {"outputs": None},
     }  # fmt: skip
     assert example_source("aura").features == "pair-v1"
     templates = example_source("cqs", "templates")

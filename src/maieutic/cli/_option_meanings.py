@@ -71,6 +71,7 @@ MEANINGS: dict[str, Meaning] = {
     "--threshold-rule": _m(CHOICE, "whether a score must exceed (gt) or reach (ge) the threshold"),
     "--preset": _m(CHOICE, "a named setting that reproduces a published number"),
     "--unscored": _m(CHOICE, "how a question an LLM judge could not score is counted"),
+    "--nae-fallback": _m(CHOICE, "a reference-free judge for questions no reference matches"),
     "--answerability": _m(TEXT, "who decides that a question is answerable"),
     "--cross-encoder": _m(TEXT, "cross-encoder model name or directory"),
     "--top-k": _m(INTEGER, "candidates retrieved before reranking"),

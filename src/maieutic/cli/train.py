@@ -33,6 +33,16 @@ def figures_table(report: dict, title: str) -> Table:
         ("pairs / texts", f"{report['n']} / {report['n_groups']}"),
         ("positive rate", fmt(report["positive_rate"], "{:.3f}")),
     ]
+    outputs = report.get("system_outputs")
+    if outputs:
+        rows += [
+            ("systems' outputs: κ (positive vs rest)", _figure(outputs["kappa"])),
+            ("systems' outputs: ROC AUC", _figure(outputs["auc"])),
+            ("systems' outputs: positive rate of the top 3 per text",
+             _figure(outputs["top3_positive_rate"])),
+            ("systems' outputs: pairs / texts / positive rate",
+             f"{outputs['n']} / {outputs['n_groups']} / {outputs['positive_rate']:.3f}"),
+        ]  # fmt: skip
     for name, value in rows:
         if value != "—" or name != "κ (three classes)":
             table.add_row(name, value)
@@ -70,7 +80,15 @@ def scorer_options(func: Callable[..., Any]) -> Callable[..., Any]:
     )(func)
 
 
-def train_scorer(task: str, path: str, options: dict[str, Any], **kind: Any) -> None:
+def _command_line() -> str:
+    """The command as typed, from ``maieutic`` on (how to train the scorer again)."""
+    import shlex
+    import sys
+
+    return shlex.join(["maieutic", *sys.argv[1:]])
+
+
+def train_scorer(task: str, path: str | list[str], options: dict[str, Any], **kind: Any) -> None:
     """Learn task ``task``'s scorer from ``path``, print its grouped cross-validation
     figures, fit on all the data and save it to ``options["out_dir"]`` (``kind``: what
     it learns from, passed on to ``train_from_file``)."""
@@ -86,6 +104,7 @@ def train_scorer(task: str, path: str, options: dict[str, Any], **kind: Any) -> 
         task, path, encoder, c=options["c"], seed=options["seed"],
         cache=not options["no_cache"], **kind,
     )  # fmt: skip
+    trained.scorer.manifest["recipe"] = {"command": _command_line()}
     directory = trained.scorer.save(options["out_dir"])
     learned = f" ({kind['kind']})" if "kind" in kind else ""
     title = f"{task} scorer{learned}: grouped {trained.report['folds']}-fold cross-validation"

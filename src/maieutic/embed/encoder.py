@@ -231,6 +231,21 @@ class Encoder:
         self.n_encoded += len(texts)
         return np.asarray(np.concatenate(parts), dtype=np.float32)
 
+    def reading_limit(self) -> int | None:
+        """The most word pieces the model reads of a text (the rest is cut), or None
+        when the model does not say."""
+        limit = getattr(self.load(), "max_seq_length", None)
+        return int(limit) if limit else None
+
+    def over_limit(self, texts: Sequence[str]) -> int:
+        """How many of ``texts`` are longer than the model reads (and so are cut)."""
+        limit = self.reading_limit()
+        tokenizer = getattr(self.load(), "tokenizer", None)
+        if limit is None or tokenizer is None or not texts:
+            return 0
+        ids = tokenizer(list(texts), add_special_tokens=True, truncation=False)["input_ids"]
+        return sum(len(row) > limit for row in ids)
+
     @property
     def piece(self) -> int:
         """Texts per model call (a progress step; one call for small inputs). Results

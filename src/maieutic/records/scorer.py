@@ -29,3 +29,5 @@ class ScorerManifest(Record):
     trained_contexts: list[str] | None = optional()
     cv: dict[str, Any] | None = optional()
     maieutic_version: str | None = optional()
+    recipe: dict[str, Any] | None = optional()
+    """How to train it again: {"command"} (not part of the scorer's identity)."""

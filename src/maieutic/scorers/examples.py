@@ -57,6 +57,17 @@ class Examples:
         self.ordinal.append(ordinal)
         self.systems.append(system)
 
+    @property
+    def from_systems(self) -> np.ndarray:
+        """True where the pair is a system's output that people labelled."""
+        return np.array([bool(system) for system in self.systems])
+
+    def binary(self) -> Examples:
+        """The same pairs labelled the positive class or ``other``."""
+        out = self.subset(range(len(self)))
+        out.labels = [label if label == self.positive else "other" for label in self.labels]
+        return out
+
     def subset(self, rows) -> Examples:
         """The pairs at ``rows``, in that order."""
         pick = lambda values: [values[i] for i in rows]  # noqa: E731

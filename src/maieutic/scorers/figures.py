@@ -74,3 +74,23 @@ def three_class_kappa(
 ) -> dict:
     """Three-class κ with a group-bootstrap interval."""
     return _grouped(_kappa, groups, np.asarray(truth), np.asarray(predicted), seed=seed)
+
+
+def top_k_rate(
+    truth: np.ndarray, scores: np.ndarray, groups: Sequence[str], k: int, seed: int = 0
+) -> dict:
+    """The positive rate of the ``k`` highest-scored items of each group (a reranker's
+    choice), with a bootstrap interval over groups."""
+    by_group: dict[str, list[int]] = {}
+    for i, g in enumerate(groups):
+        by_group.setdefault(g, []).append(i)
+    picks = [
+        [bool(truth[i]) for i in sorted(rows, key=lambda i: -scores[i])[:k]]
+        for rows in by_group.values()
+    ]
+
+    def rate(chosen) -> float:
+        return float(np.mean([x for block in chosen for x in block]))
+
+    interval = bootstrap_ci(rate, picks, n_resamples=1000, seed=seed)
+    return {"value": interval.estimate, "low": interval.low, "high": interval.high, "k": k}

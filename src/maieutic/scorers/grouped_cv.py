@@ -8,18 +8,26 @@ robin, so the split is reproducible and balanced in number of groups (scikit-lea
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 
-def grouped_folds(groups: Sequence[str], k: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``k`` (train indices, test indices) pairs; each group is tested exactly once."""
+def grouped_folds(
+    groups: Sequence[str], k: int, seed: int, strata: Mapping[str, str] | None = None
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``k`` (train indices, test indices) pairs; each group is tested exactly once.
+
+    With ``strata`` (group -> stratum) the shuffled groups are dealt stratum by stratum,
+    so each fold holds its share of every stratum (e.g. the few texts whose system
+    outputs people labelled); without it the split is as it always was."""
     distinct = sorted(set(groups))
     if len(distinct) < k:
         raise ValueError(f"{len(distinct)} groups cannot make {k} folds")
     order = np.random.default_rng(seed).permutation(len(distinct))
+    if strata:  # a stable sort keeps the shuffled order within each stratum
+        order = sorted(order, key=lambda g: strata.get(distinct[g], ""))
     fold_of = {distinct[g]: i % k for i, g in enumerate(order)}
     assignment = np.array([fold_of[g] for g in groups])
     return [(np.flatnonzero(assignment != f), np.flatnonzero(assignment == f)) for f in range(k)]
@@ -49,13 +57,14 @@ def out_of_fold(
     choose_threshold: Callable[[np.ndarray, np.ndarray], float],
     k: int = 5,
     seed: int = 0,
+    strata: Mapping[str, str] | None = None,
 ) -> OutOfFold:
     """Fit on each fold's training side, predict its test side; the threshold of each
     fold is chosen from the training side only (its targets and in-sample scores)."""
     scores = np.zeros(len(target))
     fold = np.zeros(len(target), dtype=int)
     thresholds = []
-    for f, (train, test) in enumerate(grouped_folds(groups, k, seed)):
+    for f, (train, test) in enumerate(grouped_folds(groups, k, seed, strata)):
         predict = fit(features[train], target[train])
         thresholds.append(choose_threshold(predict(features[train]), target[train]))
         scores[test] = predict(features[test])

@@ -168,7 +168,7 @@ class LearnedScorer:
         manifest = (json.dumps(self.manifest, indent=1) + "\n").encode("utf-8")
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            _save_pair(directory, lambda f: np.savez(f, **arrays), manifest)
+            _save_pair(directory, lambda f: np.savez_compressed(f, **arrays), manifest)
         except OSError as exc:
             raise RunError(
                 f"cannot write the scorer: {exc.strerror or exc}", where=str(directory)

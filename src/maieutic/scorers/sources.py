@@ -26,6 +26,8 @@ DEFAULT = "references"
 
 Reader = Callable[[Path, Any, Any], Examples]
 """``(path, encoder or None, embedding store or None) -> Examples``."""
+ManyReader = Callable[[list[Path], Any, Any], Examples]
+"""``(paths, encoder or None, embedding store or None) -> Examples``."""
 
 
 @dataclass
@@ -39,6 +41,13 @@ class ExampleSource:
     """What the pairs are (e.g. ``{"examples": "references"}``), recorded in the
     manifest's training data."""
     spec: Any = None
+    read_many: ManyReader | None = None
+    """Reads several files as one training set (``--data`` given more than once), for
+    sources whose files depend on each other; None: one file only."""
+    recipe: dict[str, Any] = field(default_factory=dict)
+    """How the model learns from these pairs, when not the default: ``c``,
+    ``system_weight`` (the weight of a pair from a system's labelled output),
+    ``binary`` (positive vs the rest). Recorded in the manifest's model."""
 
 
 def scorer_tasks() -> list[str]:

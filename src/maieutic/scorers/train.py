@@ -27,8 +27,8 @@ from maieutic.progress import progress
 from maieutic.records.scorer import ScorerManifest
 from maieutic.scorers.examples import Examples
 from maieutic.scorers.features import WITH_NGRAMS, QuestionNgrams, with_ngrams
-from maieutic.scorers.figures import binary_figures, three_class_kappa
-from maieutic.scorers.grouped_cv import out_of_fold
+from maieutic.scorers.figures import binary_figures, three_class_kappa, top_k_rate
+from maieutic.scorers.grouped_cv import grouped_folds, out_of_fold
 from maieutic.scorers.model import (
     LearnedScorer,
     LinearModel,
@@ -60,21 +60,26 @@ def base_rate_threshold(scores: np.ndarray, target: np.ndarray) -> float:
     return float(np.quantile(scores, 1 - rate)) if 0 < rate < 1 else 0.5
 
 
-def fit_linear(features: np.ndarray, labels: list[str], c: float, seed: int):
-    """A fitted scaler + logistic regression pipeline."""
+def fit_linear(features: np.ndarray, labels: list[str], c: float, seed: int, weights=None):
+    """A fitted scaler + logistic regression pipeline (``weights``: one per pair)."""
     pipeline = make_pipeline(
         StandardScaler(), LogisticRegression(C=c, max_iter=3000, random_state=seed)
     )
-    return pipeline.fit(features, labels)
+    return pipeline.fit(features, labels, logisticregression__sample_weight=weights)
 
 
 def fit_with_ngrams(
-    dense: np.ndarray, questions: list[str], labels: list[str], c: float, seed: int
+    dense: np.ndarray,
+    questions: list[str],
+    labels: list[str],
+    c: float,
+    seed: int,
+    weights: np.ndarray | None = None,
 ) -> tuple[LinearModel, QuestionNgrams]:
     """A logistic regression over the standardised, down-weighted dense block and the
     questions' n-grams (vocabulary learned from ``questions``), as one ``LinearModel``
     over ``np.hstack([dense, ngrams])``: the dense block's scale absorbs the weight and
-    the n-gram block keeps mean 0 and scale 1."""
+    the n-gram block keeps mean 0 and scale 1. ``weights``: one per pair (None: equal)."""
     ngrams = QuestionNgrams.fit(questions)
     mean = dense.mean(axis=0)
     scale = dense.std(axis=0)
@@ -82,7 +87,7 @@ def fit_with_ngrams(
     # sparse: the n-gram block is mostly zeros and can be tens of thousands wide
     z = sparse.hstack([sparse.csr_matrix((dense - mean) / scale), ngrams.transform(questions)])
     regression = LogisticRegression(C=c, max_iter=3000, random_state=seed)
-    regression.fit(z.tocsr(), labels)
+    regression.fit(z.tocsr(), labels, sample_weight=weights)
     model = LinearModel(
         np.concatenate([mean, np.zeros(len(ngrams))]),
         np.concatenate([scale, np.ones(len(ngrams))]),
@@ -94,21 +99,48 @@ def fit_with_ngrams(
 
 
 def _fit(
-    dense: np.ndarray, questions: list[str], labels: list[str], ngrams: bool, c: float, seed: int
+    dense: np.ndarray,
+    questions: list[str],
+    labels: list[str],
+    ngrams: bool,
+    c: float,
+    seed: int,
+    weights: np.ndarray | None = None,
 ) -> tuple[LinearModel, QuestionNgrams | None]:
     if ngrams:
-        return fit_with_ngrams(dense, questions, labels, c, seed)
-    return LinearModel.from_sklearn(fit_linear(dense, labels, c, seed)), None
+        return fit_with_ngrams(dense, questions, labels, c, seed, weights)
+    return LinearModel.from_sklearn(fit_linear(dense, labels, c, seed, weights)), None
 
 
 def fit_model(
-    examples: Examples, features: np.ndarray, features_version: str, c: float, seed: int
+    examples: Examples,
+    features: np.ndarray,
+    features_version: str,
+    c: float,
+    seed: int,
+    weights: np.ndarray | None = None,
 ) -> tuple[LinearModel, QuestionNgrams | None]:
     """The model fitted on all of ``examples`` (``features``: their dense part), and the
     n-gram vocabulary when the feature set has one."""
-    return _fit(
-        features, examples.questions, examples.labels, features_version in WITH_NGRAMS, c, seed
-    )
+    ngrams = features_version in WITH_NGRAMS
+    return _fit(features, examples.questions, examples.labels, ngrams, c, seed, weights)
+
+
+def system_weights(examples: Examples, weight: float) -> np.ndarray | None:
+    """Each pair's weight: ``weight`` for a system's labelled output, 1 for the rest
+    (None when all are 1)."""
+    from_systems = examples.from_systems
+    if weight == 1.0 or not from_systems.any():
+        return None
+    return np.where(from_systems, weight, 1.0)
+
+
+def threshold_rows(examples: Examples) -> np.ndarray:
+    """The pairs whose positive rate the threshold accepts: the systems' labelled
+    outputs when there are any (a judge of generated questions is set by them), else
+    every pair."""
+    from_systems = examples.from_systems
+    return from_systems if from_systems.any() else np.ones(len(examples), dtype=bool)
 
 
 @dataclass
@@ -133,16 +165,66 @@ def _check_training_side(examples: Examples, labels: np.ndarray, fold: int) -> N
         )
 
 
+INNER_FOLDS = 3
+"""Inner folds that set a fold's threshold on out-of-fold scores of its training side,
+when the threshold follows the systems' outputs (in-sample scores of a model are
+higher than on unseen texts: a threshold set on them accepts too much)."""
+
+
+def _fitter(examples: Examples, features: np.ndarray, c, seed, ngrams, weights):
+    """``fit(rows) -> predict(query rows)``, with ``predict.classes`` for the class."""
+    labels = np.array(examples.labels)
+
+    def fit(rows):
+        questions = [examples.questions[i] for i in rows]
+        w = None if weights is None else weights[rows]
+        model, vocabulary = _fit(features[rows], questions, list(labels[rows]), ngrams, c, seed, w)
+        column = model.classes.index(examples.positive)
+
+        def probabilities(query):
+            texts = [examples.questions[i] for i in query]
+            return model.probabilities(with_ngrams(features[query], texts, vocabulary))
+
+        def predict(query):
+            return probabilities(query)[:, column]
+
+        predict.classes = lambda q: np.array(model.classes)[probabilities(q).argmax(axis=1)]
+        return predict
+
+    return fit
+
+
+def _inner_threshold(examples: Examples, fit, rows: np.ndarray, seed: int) -> float:
+    """The threshold accepting the positive rate of the systems' outputs among ``rows``,
+    on inner out-of-fold scores."""
+    inner = np.zeros(len(rows))
+    groups = [examples.groups[i] for i in rows]
+    for inner_train, inner_test in grouped_folds(groups, INNER_FOLDS, seed):
+        inner[inner_test] = fit(rows[inner_train])(rows[inner_test])
+    chosen = threshold_rows(examples)[rows]
+    return base_rate_threshold(inner[chosen], examples.target[rows][chosen])
+
+
 def cross_validate(
-    examples: Examples, features: np.ndarray, c: float, seed: int, ngrams: bool = False
+    examples: Examples,
+    features: np.ndarray,
+    c: float,
+    seed: int,
+    ngrams: bool = False,
+    weights: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """Grouped CV figures (and the out-of-fold probabilities, for the final threshold).
 
     With ``ngrams`` each fold learns its n-gram vocabulary from its training side's
-    questions only, beside the dense ``features``."""
+    questions only, beside the dense ``features``. When some pairs are systems'
+    labelled outputs, the texts that have them are dealt evenly across the folds, each
+    fold's threshold accepts the outputs' positive rate (on inner out-of-fold scores),
+    and the figures on the outputs alone are reported too (``system_outputs``)."""
     labels = np.array(examples.labels)
     target = examples.target
-    predicted_class = np.empty(len(labels), dtype=object)
+    from_systems = examples.from_systems
+    strata = {g: "systems" for g, s in zip(examples.groups, from_systems, strict=True) if s}
+    fit = _fitter(examples, features, c, seed, ngrams, weights)
 
     # The fold loop hands out rows of its feature matrix; passing row indices keeps the
     # three-class labels aligned with them (the model learns all classes).
@@ -151,42 +233,70 @@ def cross_validate(
     def fit_rows(rows, _y):
         rows = rows[:, 0]
         _check_training_side(examples, labels[rows], len(fitted))
-        questions = [examples.questions[i] for i in rows]
-        model, vocabulary = _fit(features[rows], questions, list(labels[rows]), ngrams, c, seed)
-        column = model.classes.index(examples.positive)
-
-        def probabilities(query):
-            texts = [examples.questions[i] for i in query]
-            return model.probabilities(with_ngrams(features[query], texts, vocabulary))
-
-        probability = lambda q: probabilities(q)[:, column]  # noqa: E731
-        classes = lambda q: np.array(model.classes)[probabilities(q).argmax(axis=1)]  # noqa: E731
+        predict_rows = fit(rows)
 
         def predict(query_rows):
-            return probability(query_rows[:, 0])
+            return predict_rows(query_rows[:, 0])
 
-        predict.classes = classes
+        predict.classes = predict_rows.classes
+        predict.threshold = _inner_threshold(examples, fit, rows, seed) if strata else None
         fitted.append(predict)
         update(len(fitted), FOLDS)
         return predict
 
+    def choose_threshold(scores, truth):
+        chosen = fitted[-1].threshold
+        return base_rate_threshold(scores, truth) if chosen is None else chosen
+
     fitted: list = []
     with progress(f"cross-validating ({FOLDS} grouped folds)", FOLDS) as update:
         oof = out_of_fold(
-            index, target, examples.groups, fit_rows, base_rate_threshold, FOLDS, seed
-        )
-    for f, predict in enumerate(fitted):  # three-class decisions, on each fold's test side
-        test = np.flatnonzero(oof.fold == f)
-        predicted_class[test] = predict.classes(test)
+            index, target, examples.groups, fit_rows, choose_threshold, FOLDS, seed,
+            strata or None,
+        )  # fmt: skip
     figures = binary_figures(
         target, oof.scores, oof.decisions(), np.array(examples.ordinal), examples.groups, seed
     )
     if len(set(examples.labels)) > 2:
-        figures["kappa_3class"] = three_class_kappa(
-            examples.labels, list(predicted_class), examples.groups, seed
-        )
+        figures["kappa_3class"] = _three_class(examples, fitted, oof, seed)
+    if strata:
+        figures["system_outputs"] = _system_figures(examples, oof, seed)
     figures["folds"] = FOLDS
     return {"figures": figures, "oof_scores": oof.scores}
+
+
+def _three_class(examples: Examples, fitted: list, oof, seed: int) -> dict[str, Any]:
+    """Three-class κ of each fold's class decisions on its test side."""
+    predicted_class = np.empty(len(examples), dtype=object)
+    for f, predict in enumerate(fitted):
+        test = np.flatnonzero(oof.fold == f)
+        predicted_class[test] = predict.classes(test)
+    return three_class_kappa(examples.labels, list(predicted_class), examples.groups, seed)
+
+
+def _system_figures(examples: Examples, oof, seed: int) -> dict[str, Any]:
+    """The out-of-fold figures on the systems' labelled outputs alone, and the positive
+    rate of the 3 each text's scores rank first (a reranker's choice)."""
+    rows = np.flatnonzero(examples.from_systems)
+    groups = [examples.groups[i] for i in rows]
+    target = examples.target[rows]
+    figures = binary_figures(
+        target, oof.scores[rows], oof.decisions()[rows],
+        np.array(examples.ordinal)[rows], groups, seed,
+    )  # fmt: skip
+    figures["top3_positive_rate"] = top_k_rate(target, oof.scores[rows], groups, 3, seed)
+    return figures
+
+
+def _model_record(c: float, ngrams: QuestionNgrams | None, recipe: dict[str, Any]) -> dict:
+    """The manifest's account of the model: family, C, scaling, and the recipe's rest."""
+    return {
+        "family": "logistic-regression",
+        "C": c,
+        "standardised": True if ngrams is None else "dense block",
+        **({"ngrams": len(ngrams), "dense_weight": NGRAM_DENSE_WEIGHT} if ngrams else {}),
+        **{k: v for k, v in recipe.items() if k != "c"},
+    }
 
 
 def train(
@@ -202,28 +312,34 @@ def train(
     seed: int = 0,
     features_version: str = "pair-v2",
     source: dict[str, Any] | None = None,
+    recipe: dict[str, Any] | None = None,
 ) -> Trained:
     """Cross-validate, then fit on all the data and build the saved scorer.
 
     ``source`` says what the pairs are (e.g. ``{"examples": "templates", ...}``); it is
-    recorded with the training data and so enters the scorer's identity."""
-    c = default_c(features_version) if c is None else c
+    recorded with the training data and so enters the scorer's identity. ``recipe``
+    (the example source's): ``c`` when none is given, ``system_weight`` for pairs from
+    systems' labelled outputs, ``binary`` to learn the positive class against the
+    rest."""
+    recipe = dict(recipe or {})
+    if c is None:
+        c = recipe.get("c", default_c(features_version))
+    if recipe.get("binary"):
+        examples = examples.binary()
+    weights = system_weights(examples, recipe.get("system_weight", 1.0))
     with_ngrams = features_version in WITH_NGRAMS
-    cv = cross_validate(examples, features, c, seed, ngrams=with_ngrams)
-    model, ngrams = fit_model(examples, features, features_version, c, seed)
-    threshold = base_rate_threshold(cv["oof_scores"], examples.target)
+    cv = cross_validate(examples, features, c, seed, ngrams=with_ngrams, weights=weights)
+    model, ngrams = fit_model(examples, features, features_version, c, seed, weights)
+    chosen = threshold_rows(examples)
+    threshold = base_rate_threshold(cv["oof_scores"][chosen], examples.target[chosen])
+    whose = "the data's" if chosen.all() else "the labelled system outputs'"
     manifest = ScorerManifest(
         task=task,
         positive=examples.positive,
         classes=sorted(set(examples.labels)),
         threshold=threshold,
-        threshold_rule="accept the data's positive rate (out-of-fold probabilities)",
-        model={
-            "family": "logistic-regression",
-            "C": c,
-            "standardised": True if ngrams is None else "dense block",
-            **({"ngrams": len(ngrams), "dense_weight": NGRAM_DENSE_WEIGHT} if ngrams else {}),
-        },
+        threshold_rule=f"accept {whose} positive rate (out-of-fold probabilities)",
+        model=_model_record(c, ngrams, recipe),
         features={
             "version": features_version,
             "encoder": encoder_identity,

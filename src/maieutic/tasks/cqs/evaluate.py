@@ -26,6 +26,7 @@ from maieutic.tasks.cqs.references import LabelledSubmission, with_extra_referen
 from maieutic.tasks.cqs.scoring import (
     AS_NAE,
     NAE,
+    NAE_FALLBACK,
     InterventionResult,
     QuestionResult,
     check_unscored_rule,
@@ -91,6 +92,10 @@ class CQEvaluator(BaseEvaluator):
         unscored: how a question an LLM judge could not score enters the score:
             ``as-nae`` (the paper's rule: not Useful, in every denominator) or
             ``drop-and-rescale`` (left out, the rest scaled up).
+        nae_fallback: a reference-free judge (a scorer's matcher) that labels the
+            questions no reference matches (not_able_to_evaluate otherwise); each such
+            question says so (``labelled_by``) and the summary keeps the figures by
+            the references alone beside the ones with the judge.
     """
 
     spec: Spec
@@ -101,8 +106,10 @@ class CQEvaluator(BaseEvaluator):
         threshold: float | None,
         extra_references: Sequence[LabelledSubmission] = (),
         unscored: str = AS_NAE,
+        nae_fallback: Matcher | None = None,
     ) -> None:
         self.matcher = matcher
+        self.nae_fallback = nae_fallback
         self.threshold = threshold
         self.extra_references = list(extra_references)
         self.unscored = check_unscored_rule(unscored)
@@ -120,6 +127,13 @@ class CQEvaluator(BaseEvaluator):
         return [f for extra in self.extra_references for f in extra.flags]
 
     @property
+    def warnings(self) -> list[str]:
+        """What the matcher, and the NAE fallback's judge, warned about."""
+        own = list(getattr(self.matcher, "warnings", []))
+        judge = getattr(self.nae_fallback, "warnings", [])
+        return own + [f"--nae-fallback: {w}" for w in judge]
+
+    @property
     def failures(self) -> list[str]:
         """Model calls that failed for good (their questions are unscored)."""
         return list(getattr(self.matcher, "failures", []))
@@ -129,6 +143,9 @@ class CQEvaluator(BaseEvaluator):
         fields = dict(self.matcher.signature_fields())
         if getattr(self.matcher, "may_leave_unscored", False):
             fields["unscored"] = self.unscored  # the same replies, another score
+        if self.nae_fallback is not None:  # the same matches, other labels
+            judge = dict(self.nae_fallback.signature_fields())
+            fields["nae_fallback"] = f"scorer:{judge['scorer']}@{judge['threshold']:.4f}"
         return Signature(
             task="cqs",
             evaluator=self.spec.name,
@@ -189,11 +206,27 @@ class CQEvaluator(BaseEvaluator):
                 judge_question(q.id, q.cq, m, intervention, self.threshold)
                 for q, m in zip(entry.cqs, matches, strict=True)
             ]
+            if self.nae_fallback is not None:
+                fall_back(self.nae_fallback, intervention, questions)
             for question in questions:  # a flag beside the label, never part of the score
                 flaws = check_question(question.cq, intervention.intervention)
                 question.form_flaws = [str(f) for f in flaws]
             results.append(InterventionResult(key, questions, flags, self.unscored))
         return _finish(dataset, submission, signature, self.spec, results, unknown)
+
+
+def fall_back(judge: Matcher, intervention: Intervention, questions: list[QuestionResult]) -> None:
+    """Label with ``judge`` the questions no reference matched (not_able_to_evaluate),
+    each marked ``labelled_by`` the fallback; the others keep their reference's label."""
+    unmatched = [q for q in questions if q.label == NAE]
+    if not unmatched:
+        return
+    for question, verdict in zip(
+        unmatched, judge.match(intervention, [q.cq for q in unmatched]), strict=True
+    ):
+        question.label = verdict.label or NAE
+        question.labelled_by = NAE_FALLBACK
+        question.note = f"no reference matched; the judge's {verdict.note}"
 
 
 def _work(dataset: CQDataset, submissions: Sequence[Submission]):

@@ -19,6 +19,9 @@ from maieutic.tasks.cqs.judges import JudgeMatcher
 from maieutic.tasks.cqs.matchers import ChrfMatcher, EmbeddingMatcher
 from maieutic.tasks.cqs.references import load_labelled_submission
 from maieutic.tasks.cqs.scoring import AS_NAE, check_unscored_rule
+from maieutic.tasks.cqs.usefulness import NAME as USEFULNESS
+from maieutic.tasks.cqs.usefulness import PREFIX as SCORER_PREFIX
+from maieutic.tasks.cqs.usefulness import judge_matcher
 
 COSINE = ThresholdScale(
     -1.0,
@@ -55,17 +58,24 @@ def sts(
     batch_size: int = 64,
     cache: bool = True,
     extra_references: Sequence[str] = (),
+    nae_fallback: str | None = None,
 ) -> CQEvaluator:
     """Cosine similarity of sentence embeddings to the most similar reference."""
     encoder = Encoder(embedding_model, backend=embedding_backend, batch_size=batch_size)
     matcher = EmbeddingMatcher(encoder, EmbeddingStore() if cache else None)
-    return CQEvaluator(matcher, threshold, _extras(extra_references))
+    fallback = judge_matcher(nae_fallback, batch_size, cache) if nae_fallback else None
+    return CQEvaluator(matcher, threshold, _extras(extra_references), nae_fallback=fallback)
 
 
 @register("evaluator", "cqs", "chrf", threshold=CHRF)
-def chrf(threshold: float | None = None, extra_references: Sequence[str] = ()) -> CQEvaluator:
+def chrf(
+    threshold: float | None = None,
+    extra_references: Sequence[str] = (),
+    nae_fallback: str | None = None,
+) -> CQEvaluator:
     """Character n-gram F-score (sacrebleu chrF, 0–100) to the best-scoring reference."""
-    return CQEvaluator(ChrfMatcher(), threshold, _extras(extra_references))
+    fallback = judge_matcher(nae_fallback) if nae_fallback else None
+    return CQEvaluator(ChrfMatcher(), threshold, _extras(extra_references), nae_fallback=fallback)
 
 
 def _register_judge(kind: str, summary: str) -> None:
@@ -122,14 +132,14 @@ def scorer(scorer: str | None = None, batch_size: int = 64, cache: bool = True) 
     """A learned scorer (``maieutic train scorer``) labels each question without
     references: Useful when P(Useful) reaches its stored threshold."""
     from maieutic.errors import DataError
-    from maieutic.scorers.model import load_scorer
-    from maieutic.tasks.cqs.scorer_matcher import ScorerMatcher
 
     if not scorer:
         raise DataError("the scorer evaluator needs its directory: --evaluator scorer:DIR")
-    learned = load_scorer(scorer)
-    if learned.manifest["task"] != "cqs":
-        raise DataError(f"a scorer for task {learned.manifest['task']!r}", where=scorer)
-    model = learned.manifest["features"].get("encoder_model", DEFAULT_MODEL)
-    encoder = Encoder(model, batch_size=batch_size)
-    return CQEvaluator(ScorerMatcher(learned, encoder, EmbeddingStore() if cache else None), None)
+    return CQEvaluator(judge_matcher(SCORER_PREFIX + scorer, batch_size, cache), None)
+
+
+@register("evaluator", "cqs", "usefulness")
+def usefulness(batch_size: int = 64, cache: bool = True) -> CQEvaluator:
+    """The shipped usefulness judge labels each question without references: Useful
+    when its P(Useful) reaches the judge's threshold."""
+    return CQEvaluator(judge_matcher(USEFULNESS, batch_size, cache), None)

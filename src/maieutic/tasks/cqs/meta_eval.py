@@ -26,8 +26,10 @@ from maieutic.run import evaluate
 from maieutic.signature import Signature
 from maieutic.stats import UndefinedStatistic, pearson, spearman
 from maieutic.tasks.cqs.data import LABELS, CQDataset, Intervention, ReferenceQuestion, Submission
-from maieutic.tasks.cqs.evaluate import CQEvaluator, judge_question
+from maieutic.tasks.cqs.evaluate import CQEvaluator, fall_back, judge_question
 from maieutic.tasks.cqs.scoring import AS_NAE, NAE, label_for
+
+USEFUL = "Useful"
 
 PREDICTED_LABELS = (*LABELS, NAE)
 
@@ -95,6 +97,8 @@ def leave_one_out(
     for pseudo, ref in tasks:
         [m] = matcher.match(pseudo, [ref.cq])
         verdict = judge_question(ref.id, ref.cq, m, pseudo, evaluator.threshold)
+        if evaluator.nae_fallback is not None:
+            fall_back(evaluator.nae_fallback, pseudo, [verdict])
         matched = pseudo.cqs[m.reference_index].label if m.reference_index is not None else None
         out.append(
             LooItem(
@@ -119,9 +123,25 @@ def report(items: Sequence[LooItem], unscored: str = AS_NAE) -> dict[str, Any]:
     predicted = [i.predicted for i in items]
     if unscored == AS_NAE:
         predicted = as_nae(predicted)
-    result = agreement_report([i.human for i in items], predicted, labels=LABELS, abstain=NAE)
+    human = [i.human for i in items]
+    result = agreement_report(human, predicted, labels=LABELS, abstain=NAE)
     result["n_unscored"] = sum(i.predicted == UNSCORED for i in items)
+    result.update(useful_vs_rest(human, predicted))
     return result
+
+
+def useful_vs_rest(human: Sequence[str], predicted: Sequence[str]) -> dict[str, Any]:
+    """κ of Useful against the rest in both settings: NAE kept (not Useful) and NAE
+    dropped (the questions the evaluator could judge)."""
+    useful = [h == USEFUL for h in human]
+    said = [p == USEFUL for p in predicted]
+    judged = [(h, s) for h, s, p in zip(useful, said, predicted, strict=True) if p != NAE]
+    return {
+        "kappa_useful_nae_kept": kappa_or_none(useful, said),
+        "kappa_useful_nae_dropped": kappa_or_none([h for h, _ in judged], [s for _, s in judged])
+        if judged
+        else None,
+    }
 
 
 def as_nae(labels: Sequence[str]) -> list[str]:

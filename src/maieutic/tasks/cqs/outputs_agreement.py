@@ -34,7 +34,7 @@ import numpy as np
 from maieutic.errors import DataError
 from maieutic.evaluate.agreement import kappa_or_none
 from maieutic.tasks.cqs.data import CQDataset
-from maieutic.tasks.cqs.evaluate import CQEvaluator, judge_question
+from maieutic.tasks.cqs.evaluate import CQEvaluator, fall_back, judge_question
 from maieutic.tasks.cqs.labelled_outputs import LabelledOutput, LabelledOutputs
 from maieutic.tasks.cqs.scoring import NAE
 
@@ -75,8 +75,13 @@ def judge_outputs(
     for key, questions in grouped.items():
         intervention = dataset.interventions[key]
         matches = matcher.match(intervention, [o.cq for o in questions])
-        for output, match in zip(questions, matches, strict=True):
-            verdict = judge_question(output.id, output.cq, match, intervention, evaluator.threshold)
+        verdicts = [
+            judge_question(output.id, output.cq, match, intervention, evaluator.threshold)
+            for output, match in zip(questions, matches, strict=True)
+        ]
+        if evaluator.nae_fallback is not None:
+            fall_back(evaluator.nae_fallback, intervention, verdicts)
+        for output, match, verdict in zip(questions, matches, verdicts, strict=True):
             matched = (
                 intervention.cqs[match.reference_index].label
                 if match.reference_index is not None

@@ -19,13 +19,16 @@ label, which a sentence vector blurs (AUC 0.698 → 0.726, κ 0.298 → 0.346).
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
+from maieutic.data.files import read_bytes
 from maieutic.errors import DataError
 from maieutic.registry import register
 from maieutic.scorers.examples import Examples
 from maieutic.scorers.sources import ExampleSource
 from maieutic.tasks.cqs.data import CQDataset, load_cq_dataset
+from maieutic.tasks.cqs.labelled_outputs import LabelledOutputs, load_labelled_outputs
 
 USEFUL = "Useful"
 ORDINAL = {"Invalid": 0.0, "Unhelpful": 1.0, "Useful": 2.0}
@@ -33,8 +36,10 @@ FEATURES = "pair-v3"
 """The usefulness judge's feature set."""
 
 
-def cqs_examples(dataset: CQDataset) -> Examples:
-    """Every labelled reference question of ``dataset``."""
+def cqs_examples(dataset: CQDataset, outputs: LabelledOutputs | None = None) -> Examples:
+    """Every labelled reference question of ``dataset`` and, with ``outputs``, every
+    generated question people labelled (its ``system`` is its submission, e.g.
+    ``system01``; a reference's is empty)."""
     out = Examples(positive=USEFUL)
     for item in dataset.interventions.values():
         for ref in item.cqs:
@@ -48,16 +53,74 @@ def cqs_examples(dataset: CQDataset) -> Examples:
                 group=item.intervention_id,
                 scheme=item.schemes[0] if item.schemes else "",
             )
+    for output in outputs.outputs if outputs is not None else ():
+        item = dataset.interventions[output.intervention_id]
+        if output.label not in ORDINAL or not output.cq.strip():
+            continue
+        out.add(
+            item.intervention,
+            output.cq,
+            output.label,
+            ORDINAL[output.label],
+            group=item.intervention_id,
+            scheme=item.schemes[0] if item.schemes else "",
+            system=f"system{output.block + 1:02d}",
+        )
     return out
 
 
+JUDGE_RECIPE = {"c": 0.1, "system_weight": 2.0, "binary": True}
+"""How the usefulness judge learns when people's labels of system outputs are at hand
+(``--outputs``): each output pair counts twice, Useful against the rest, C = 0.1, and
+the threshold accepts the outputs' Useful rate. Chosen by grouped cross-validation on
+the development data (``benchmarks/bench_judge.py``): among output weights 1 / 2 / 4,
+C 0.1 / 0.3 and three-class / binary models, this one had the best ranking of the
+systems' questions (AUC 0.616, top-3 Useful rate 0.646); every variant was within
+0.01 AUC of it."""
+
+
+def pooled_dataset(paths: list[Path]) -> CQDataset:
+    """Several labelled datasets read as one (an intervention id in two files is an
+    error: its references would be counted twice)."""
+    interventions: dict = {}
+    for path in paths:
+        dataset = load_cq_dataset(path)
+        for key, item in dataset.interventions.items():
+            if key in interventions:
+                raise DataError(f"{key!r}: intervention id already in another --data file",
+                                where=str(path))  # fmt: skip
+            interventions[key] = item
+    return CQDataset(interventions, source=", ".join(str(p) for p in paths))
+
+
 @register("scorer-examples", "cqs", "references")
-def references() -> ExampleSource:
-    """The labelled reference questions: a usefulness judge, P(Useful)."""
+def references(outputs: str | None = None) -> ExampleSource:
+    """The labelled reference questions: a usefulness judge, P(Useful). With
+    ``outputs`` (generated questions people labelled, the benchmark's extended layout,
+    on interventions of the ``--data`` files), those too, with the judge's recipe."""
+
+    def read_many(paths: list[Path], _encoder, _store) -> Examples:
+        dataset = pooled_dataset(paths)
+        labelled = load_labelled_outputs(outputs, dataset) if outputs else None
+        return cqs_examples(dataset, labelled)
+
+    if outputs is None:
+        return ExampleSource(
+            lambda path, _encoder, _store: cqs_examples(load_cq_dataset(path)),
+            FEATURES,
+            {"examples": "references"},
+            read_many=read_many,
+        )
     return ExampleSource(
-        lambda path, _encoder, _store: cqs_examples(load_cq_dataset(path)),
+        lambda path, encoder, store: read_many([path], encoder, store),
         FEATURES,
-        {"examples": "references"},
+        {
+            "examples": "references",
+            "outputs": Path(outputs).name,
+            "outputs_sha256": hashlib.sha256(read_bytes(outputs)).hexdigest(),
+        },
+        read_many=read_many,
+        recipe=dict(JUDGE_RECIPE),
     )
 
 

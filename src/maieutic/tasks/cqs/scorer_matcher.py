@@ -26,9 +26,13 @@ class ScorerMatcher:
         self.scorer = scorer
         self.encoder = encoder
         self.store = store
-        self.warnings: list[str] = []
+        self._warnings: list[str] = []
+        self._cut = 0
+        """Questions longer than the encoder reads (judged on their first part)."""
+        self._seen: set[str] = set()
+        """Texts (hashes) scored here that were in the scorer's training data."""
         if scorer.manifest.get("training", {}).get("examples") == "templates":
-            self.warnings.append(
+            self._warnings.append(
                 "this scorer learned from template candidates (train scorer --examples "
                 "templates): its labels predict a match with a Useful reference, not "
                 "people's labels; evaluate with a scorer trained on references"
@@ -51,12 +55,27 @@ class ScorerMatcher:
         scores = self.scorer.score(self.encoder, contexts, questions, schemes, self.store)
         for (intervention, q), p in zip(pairs, scores, strict=True):
             self._probability[(intervention.intervention_id, q)] = float(p)
-        seen = self.scorer.seen({i.intervention for i, _ in pairs})
-        if seen:
-            self.warnings.append(
-                f"{seen} intervention text(s) were in the scorer's training data: "
-                "its labels there are not a fair evaluation"
+        texts = {i.intervention for i, _ in pairs}
+        self._seen |= {text for text in texts if self.scorer.seen([text])}
+        over_limit = getattr(self.encoder, "over_limit", None)
+        self._cut += over_limit(list(dict.fromkeys(questions))) if over_limit else 0
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the scorer's use here warns about (said once, however many calls)."""
+        out = list(self._warnings)
+        if self._cut:
+            limit = self.encoder.reading_limit()
+            out.append(
+                f"{self._cut} question(s) longer than the encoder reads ({limit} word "
+                f"pieces): judged on their first {limit}"
             )
+        if self._seen:
+            out.append(
+                f"{len(self._seen)} intervention text(s) were in the scorer's training "
+                "data: its labels there are not a fair evaluation"
+            )
+        return out
 
     def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:
         """The label of each question from its probability."""

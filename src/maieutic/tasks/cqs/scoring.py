@@ -34,6 +34,8 @@ from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, LABELS, MISSING_CQS
 
 NAE = "not_able_to_evaluate"
 MISSING = "missing_cqs"
+NAE_FALLBACK = "nae-fallback"
+"""``labelled_by`` of a question no reference matched, labelled by a reference-free judge."""
 ALL_LABELS: tuple[str, ...] = (*LABELS, NAE, MISSING, UNSCORED)
 
 AS_NAE = "as-nae"
@@ -72,6 +74,9 @@ class QuestionResult:
     form_flaws: list[str] | None = None
     """What the well-formedness check found (empty: well formed; None: not checked).
     A flag beside the label: it never changes the label or the score."""
+    labelled_by: str | None = None
+    """``nae-fallback`` when no reference matched and a reference-free judge gave the
+    label (None: the label is the matched reference's, or the evaluator's own)."""
 
     @property
     def well_formed(self) -> bool | None:
@@ -85,6 +90,8 @@ class QuestionResult:
         out["similarity"] = self.similarity
         if self.note:
             out["note"] = self.note
+        if self.labelled_by:
+            out["labelled_by"] = self.labelled_by
         if self.form_flaws is not None:
             out["well_formed"] = not self.form_flaws
             if self.form_flaws:
@@ -154,6 +161,28 @@ def _score_key(score: float) -> str:
     return str(Fraction(score).limit_denominator(EXPECTED_QUESTIONS * 100))
 
 
+def _by_references(results: list[InterventionResult], n_labels: int) -> dict[str, Any] | None:
+    """With an NAE fallback: how many labels the judge gave, and the figures the
+    references alone give (each judged question back to not_able_to_evaluate)."""
+    judged = [q for r in results for q in r.questions or [] if q.labelled_by == NAE_FALLBACK]
+    if not judged:
+        return None
+    scores = [
+        sum(q.label == "Useful" and q.labelled_by != NAE_FALLBACK for q in r.questions)
+        / EXPECTED_QUESTIONS
+        if r.questions is not None
+        else 0.0
+        for r in results
+    ]
+    useful = Counter(q.label for q in judged)
+    return {
+        "n_questions": len(judged),
+        "labels": dict(sorted(useful.items())),
+        "rate": len(judged) / n_labels if n_labels else None,
+        "overall_by_references": sum(scores) / len(scores) if scores else None,
+    }
+
+
 def summarize(results: list[InterventionResult], unscored_rule: str = AS_NAE) -> dict[str, Any]:
     """Overall score, label and score distributions, rates and diversity for one run.
 
@@ -170,7 +199,9 @@ def summarize(results: list[InterventionResult], unscored_rule: str = AS_NAE) ->
     else:
         n_scored, n_nae = n_labels - n_unscored, label_counts.get(NAE, 0)
     score_counts = Counter(_score_key(s) for s in scores)
+    fallback = _by_references(results, n_scored)
     return {
+        **({"nae_fallback": fallback} if fallback else {}),
         "overall": sum(scores) / len(scores) if scores else None,
         "n_interventions": len(results),
         "n_scored_interventions": len(scores),

@@ -126,11 +126,11 @@ def scorer(scorer: str | None = None, max_similarity: float = 0.85) -> Selector:
     from maieutic.embed.encoder import shared_encoder
     from maieutic.embed.store import EmbeddingStore, embed_texts
     from maieutic.errors import DataError
-    from maieutic.scorers.model import load_scorer
+    from maieutic.tasks.cqs.usefulness import PREFIX, load_judge
 
     if not scorer:
         raise DataError("the scorer selector needs its directory: --selector scorer:DIR")
-    learned = load_scorer(scorer)
+    learned = load_judge(PREFIX + scorer)
     model = learned.manifest["features"].get("encoder_model") or None
 
     def select(intervention: Intervention, candidates: Sequence[str], k: int = 3) -> list[str]:
@@ -146,6 +146,15 @@ def scorer(scorer: str | None = None, max_similarity: float = 0.85) -> Selector:
         return ranked_diverse_k(candidates, scores, vectors, k, max_similarity)
 
     return select
+
+
+@register("selector", "cqs", "usefulness")
+def usefulness(max_similarity: float = 0.85) -> Selector:
+    """The most useful candidates by the shipped usefulness judge, no two above a cosine
+    of ``max_similarity``."""
+    from maieutic.tasks.cqs.usefulness import DIRECTORY
+
+    return scorer(str(DIRECTORY), max_similarity)
 
 
 def make_selector(name: str) -> Selector:

@@ -28,7 +28,12 @@ from maieutic.cli._options import (
 from maieutic.data.files import write_json
 from maieutic.report.tables import print_results
 from maieutic.tasks import get_task
-from maieutic.tasks.cqs.cli.options import apply_preset, preset_option, unscored_option
+from maieutic.tasks.cqs.cli.options import (
+    apply_preset,
+    nae_fallback_option,
+    preset_option,
+    unscored_option,
+)
 from maieutic.tasks.cqs.evaluate import official_layout
 
 
@@ -73,6 +78,7 @@ def _cqs_options(func):
         embedding_options,
         llm_options,
         unscored_option,
+        nae_fallback_option,
         preset_option,
         click.option(
             "--extra-references",
@@ -153,5 +159,21 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
     # said once, however many submissions share the setting, before the summary
     for note in dict.fromkeys(filter(None, (leaderboard_note(r.signature) for r in run.results))):
         click.echo(f"note: {note}", err=True)
+    for result in run.results:
+        if note := fallback_note(result):
+            click.echo(f"note: {result.submission}: {note}", err=True)
     print_results(task, run.results, console_for(out_path), out=out_path)
     fail_on_call_failures(run.failures, "judge")
+
+
+def fallback_note(result) -> str | None:
+    """What the NAE fallback did to a result, in one line (None: it did nothing)."""
+    fallback = result.summary.get("nae_fallback")
+    if not fallback:
+        return None
+    labels = ", ".join(f"{n} {label}" for label, n in fallback["labels"].items())
+    return (
+        f"{fallback['n_questions']} question(s) no reference matched were labelled by the "
+        f"judge ({labels}); overall by the references alone: "
+        f"{fallback['overall_by_references']:.4f}"
+    )

@@ -30,7 +30,12 @@ from maieutic.provenance import provenance
 from maieutic.registry import entry
 from maieutic.report.tables import fmt
 from maieutic.tasks import get_task
-from maieutic.tasks.cqs.cli.options import apply_preset, preset_option, unscored_option
+from maieutic.tasks.cqs.cli.options import (
+    apply_preset,
+    nae_fallback_option,
+    preset_option,
+    unscored_option,
+)
 from maieutic.tasks.cqs.labelled_outputs import load_labelled_outputs
 from maieutic.tasks.cqs.meta_eval import (
     PREDICTED_LABELS,
@@ -74,7 +79,10 @@ def _headline(evaluator: str, result: dict, seconds: float, on_outputs: bool = F
         f"kappa(NAE kept)={fmt(result['kappa_nae_kept'], '{:.3f}')} "
         f"kappa(NAE dropped)={fmt(result['kappa_nae_dropped'], '{:.3f}')} "
         f"NAE={fmt(result['nae_rate'], '{:.1%}')} unscored={result['n_unscored']} "
-        f"time={seconds:.1f}s"
+        f"time={seconds:.1f}s\n"
+        f"  Useful vs rest: kappa(NAE kept)="
+        f"{fmt(result.get('kappa_useful_nae_kept'), '{:.3f}')} kappa(NAE dropped)="
+        f"{fmt(result.get('kappa_useful_nae_dropped'), '{:.3f}')}"
     )
 
 
@@ -206,6 +214,7 @@ _META_EVAL_OPTIONS = [
     embedding_options,
     llm_options,
     unscored_option,
+    nae_fallback_option,
     click.option("--sweep", "do_sweep", is_flag=True, help="Kappa and NAE rate across thresholds."),
     click.option(
         "--curve",
@@ -291,7 +300,7 @@ def meta_eval_cqs(
     start = time.perf_counter()
     items = _judge(dataset, outputs, scorer, sample, seed)
     seconds = time.perf_counter() - start
-    echo_warnings(evaluator, getattr(scorer.matcher, "warnings", []))
+    echo_warnings(evaluator, scorer.warnings)
     result = report(items, scorer.unscored)
     curve_setting = (batch, draws) if do_curve else None
     signature = meta_signature(dataset, scorer, sample, seed, outputs, curve_setting)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
+from maieutic.cli._options import SCORER_PREFIX, RegisteredOrScorer
 from maieutic.tasks.cqs.scoring import AS_NAE, UNSCORED_RULES
 
 unscored_option = click.option(
@@ -36,3 +39,33 @@ def apply_preset(ctx: click.Context, preset: str | None, evaluator: str, options
 
     given = {p.name for p in ctx.command.params if p.name and is_explicit(ctx, p.name)}
     return preset_options(preset, evaluator, options, given)
+
+
+class _JudgeName(RegisteredOrScorer):
+    """``usefulness`` (the shipped judge) or ``scorer:DIR`` (made absolute, so the
+    spec recorded in a results file rebuilds from any directory)."""
+
+    def __init__(self) -> None:
+        super().__init__("judge", "cqs")
+
+    def _known(self) -> list[str]:
+        from maieutic.tasks.cqs.usefulness import NAME
+
+        return [NAME]
+
+    def convert(self, value, param, ctx) -> str:
+        text = super().convert(value, param, ctx)
+        if text.startswith(SCORER_PREFIX):
+            return SCORER_PREFIX + str(Path(text.removeprefix(SCORER_PREFIX)).resolve())
+        return text
+
+
+nae_fallback_option = click.option(
+    "--nae-fallback",
+    "nae_fallback",
+    type=_JudgeName(),
+    help="sts / chrf: label the questions no reference matches with a reference-free "
+    "judge (usefulness: the shipped one) instead of not_able_to_evaluate; each says "
+    "so, and the figures by the references alone are kept beside.",
+)
+"""``--nae-fallback``: a reference-free judge for the questions no reference matches."""
