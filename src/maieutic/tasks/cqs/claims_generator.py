@@ -28,6 +28,7 @@ from maieutic.generate.protocol import GenerationRun
 from maieutic.language.claims import Reading, read_claims
 from maieutic.language.wellformed import check_question
 from maieutic.registry import Spec
+from maieutic.scorers.model import LearnedScorer
 from maieutic.signature import Signature
 from maieutic.tasks.cqs.claim_ranker import ClaimRanker, builtin_ranker
 from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset
@@ -153,13 +154,32 @@ class ClaimsCQGenerator:
     uses_llm = False
     spec: Spec
 
-    def __init__(self, ranker: ClaimRanker | None = None) -> None:
+    def __init__(self, ranker: ClaimRanker | None = None, judge: LearnedScorer | None = None):
         self.ranker = ranker or builtin_ranker()
+        self.judge = judge
+        """A usefulness judge whose P(Useful) multiplies each candidate's score before
+        the final choice (None: the generator's own scores alone)."""
+
+    def _judged(self, scored: list[Scored], text: str) -> list[Scored]:
+        """``scored`` with each score multiplied by the judge's P(Useful)."""
+        if self.judge is None or not scored:
+            return scored
+        from maieutic.embed.encoder import shared_encoder
+        from maieutic.embed.store import EmbeddingStore
+
+        model = self.judge.manifest["features"].get("encoder_model") or None
+        encoder = shared_encoder(model) if model else shared_encoder()
+        questions = [s.candidate.question for s in scored]
+        p = self.judge.score(encoder, [text] * len(questions), questions, None, EmbeddingStore())
+        return [
+            Scored(s.candidate, s.score * float(q), s.flaws) for s, q in zip(scored, p, strict=True)
+        ]
 
     def questions_for(self, text: str, k: int = EXPECTED_QUESTIONS) -> ClaimQuestions:
         """Up to ``k`` questions about ``text``, with every scored candidate."""
         reading = read_claims(text)
         scored = score_candidates(reading, candidates(reading), self.ranker, text)
+        scored = self._judged(scored, text)
         chosen = select(scored, k)
         note = None
         if len(chosen) < k:
@@ -217,7 +237,11 @@ class ClaimsCQGenerator:
             task="cqs",
             generator="claims",
             dataset=dataset.fingerprint(),
-            extra={"ranker": self.ranker.identity, "parser": pipeline_id()},
+            extra={
+                "ranker": self.ranker.identity,
+                "parser": pipeline_id(),
+                **({"judge": self.judge.identity()} if self.judge is not None else {}),
+            },
         )
 
 

@@ -27,11 +27,24 @@ def scheme_library(schemes: str | None, scheme_mapping: str | None) -> SchemeLib
 
 
 @register("generator", "cqs", "claims")
-def claims() -> ClaimsCQGenerator:
+def claims(selector: str = "first") -> ClaimsCQGenerator:
     """Model-free (the default): the text's own claims, read with a syntactic parser,
     each challenged in the framings that fit it; three chosen for usefulness,
-    well-formedness and variety."""
-    return ClaimsCQGenerator()
+    well-formedness and variety.
+
+    ``selector``: ``first`` keeps the generator's own scores; ``usefulness`` (the
+    shipped judge) or ``scorer:DIR`` multiplies each candidate's score by the judge's
+    P(Useful) before the same choice."""
+    if selector == "first":
+        return ClaimsCQGenerator()
+    from maieutic.tasks.cqs.usefulness import NAME, PREFIX, load_judge
+
+    if selector != NAME and not selector.startswith(PREFIX):
+        raise DataError(
+            f"--selector {selector}: the claims generator takes first (its own choice), "
+            f"{NAME} or scorer:DIR"
+        )
+    return ClaimsCQGenerator(judge=load_judge(selector))
 
 
 @register("generator", "cqs", "template")
