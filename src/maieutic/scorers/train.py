@@ -262,7 +262,7 @@ def cross_validate(
     if strata:
         figures["system_outputs"] = _system_figures(examples, oof, seed)
     figures["folds"] = FOLDS
-    return {"figures": figures, "oof_scores": oof.scores}
+    return {"figures": figures, "oof_scores": oof.scores, "oof_decisions": oof.decisions()}
 
 
 def _three_class(examples: Examples, fitted: list, oof, seed: int) -> dict[str, Any]:
