@@ -236,6 +236,18 @@ def test_leaderboard_with_the_default_embedding_evaluator(client):
     assert 0 <= float(score) <= 1 and "eval:sts" in page.text
 
 
+@pytest.mark.slow
+def test_leaderboard_with_the_usefulness_judge(client):
+    page = client.get("/leaderboard")
+    assert re.search(r'<option value="usefulness"\s*>usefulness — judge, no references<', page.text)
+    files, data = sample_files("usefulness")
+    board = finish(
+        client, client.post("/leaderboard", files=files, data=data, follow_redirects=False)
+    )
+    assert '<td class="system">sample_submission</td>' in board.text
+    assert "eval:usefulness" in board.text and "scorer:" in board.text
+
+
 def test_leaderboard_refuses_swapped_files_before_any_work(client):
     dataset = sample_path("cqs/sample_dataset.json").read_bytes()
     page = client.post(

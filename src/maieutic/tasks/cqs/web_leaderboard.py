@@ -1,5 +1,6 @@
 """The critical-questions page of the web app's Leaderboard: a labelled dataset and
-submissions, scored by the evaluators that need no language model."""
+submissions, scored by the evaluators that need no language model (the reference
+evaluators and the shipped usefulness judge)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ LEADERBOARD = LeaderboardPage(
         # short enough to show whole in a phone's drop-down (a test measures it at 390 px)
         "sts": "sts — reference similarity (default)",
         "chrf": "chrf — character overlap (no model)",
+        "usefulness": "usefulness — judge, no references",
     },
     describe=_describe,
     check_ids=_check_ids,
