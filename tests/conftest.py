@@ -9,6 +9,8 @@ import pytest
 
 from maieutic.cli.main import run
 
+pytest_plugins = ["tests._ci_skips"]  # under CI a skip is a failure (see the module)
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 FIXTURES = REPO / "tests" / "fixtures"

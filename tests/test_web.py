@@ -259,7 +259,6 @@ def test_leaderboard_refuses_swapped_files_before_any_work(client):
 
 
 def test_report_page_shows_the_html_report(client):
-    pytest.importorskip("maieutic.report.html")
     files, data = sample_files("chrf")
     board = finish(
         client, client.post("/leaderboard", files=files, data=data, follow_redirects=False)
