@@ -311,3 +311,28 @@ def test_a_judge_for_another_task_is_refused(cli, tmp_path):
     result = cli("evaluate", "cqs", "--data", dataset, _submission(tmp_path),
                  "--nae-fallback", f"scorer:{other}")  # fmt: skip
     assert result.code == 2 and "a scorer for task 'aura'" in result.err
+
+
+@pytest.mark.parametrize("mode", ["--sweep", "--curve"])
+def test_a_sweep_or_curve_never_drops_the_fallback_silently(cli, tmp_path, mode):
+    dataset = tmp_path / "d.json"
+    dataset.write_text(json.dumps({"A": {"intervention_id": "A", "intervention": "Taxes.",
+        "cqs": [{"id": "r", "cq": "Why?", "label": "Useful"}]}}))  # fmt: skip
+    result = cli("meta-eval", "cqs", "--data", dataset, "--nae-fallback", "usefulness", mode)
+    assert result.code == 2
+    assert f"{mode} measures the references alone: drop --nae-fallback" in result.err
+
+
+def test_the_official_layout_with_a_fallback_never_takes_the_plain_files_name():
+    from types import SimpleNamespace
+
+    from maieutic.tasks.cqs.cli.evaluate import official_name
+
+    def result(extra):
+        return SimpleNamespace(
+            submission="sub", signature=SimpleNamespace(threshold=0.6, extra=extra)
+        )
+
+    fallback = result({"nae_fallback": "scorer:abc@0.5000"})
+    assert official_name("sts", fallback) == "sts_0.6_nae-fallback_sub.json"
+    assert official_name("sts", result({})) == "sts_0.6_sub.json"

@@ -46,6 +46,8 @@ def official_name(evaluator: str, result) -> str:
     rule = result.signature.extra.get("unscored")
     if rule and rule != "as-nae":  # its labels differ: never over the default's file
         middle += f"_{rule}"
+    if result.signature.extra.get("nae_fallback"):  # so do a fallback judge's
+        middle += "_nae-fallback"
     return f"{evaluator}{middle}_{name}.json"
 
 

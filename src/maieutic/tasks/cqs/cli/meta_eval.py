@@ -292,6 +292,11 @@ def meta_eval_cqs(
     evaluator = apply_preset(ctx, preset, evaluator, options)
     registered = split_evaluator(evaluator, options)
     scale = entry("evaluator", "cqs", registered).threshold
+    if options.get("nae_fallback") and (do_sweep or do_curve):
+        # both relabel from the stored similarities alone: their figures would not be
+        # the fallback's, under a signature that says it
+        what = "--sweep" if do_sweep else "--curve"
+        raise click.UsageError(f"{what} measures the references alone: drop --nae-fallback")
     _check_modes(evaluator, scale, do_sweep, do_curve, plot_path, outputs_path, sample)
     dataset = get_task("cqs").load_reference(data_path)
     outputs = load_labelled_outputs(outputs_path, dataset) if outputs_path else None
