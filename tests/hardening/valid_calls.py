@@ -131,6 +131,8 @@ CALLS: dict[str, tuple[Call, ...]] = {
         Call(("--data", "@cqs_data.json", "--schemes", "@cqs_schemes.jsonl", "--scheme-mapping",
               "@cqs_mapping.csv", "--out-dir", "@scorer", "--examples", "templates", *_AURA),
              model="embedding"),
+        Call(("--data", "@cqs_data.json", "--outputs", "@cqs_outputs.json", "--out-dir",
+              "@scorer", *_AURA), model="embedding"),
     ),
     "train scorer": (  # a pass-through to `train TASK`: its options are not its own
         Call(("--task", "cqs", "--data", "@cqs_data.json", "--out-dir", "@scorer", *_AURA),
