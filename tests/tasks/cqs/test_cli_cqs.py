@@ -147,7 +147,7 @@ def test_chrf_end_to_end_writes_results_and_official_layout(cli, tmp_path, files
         "kind": "evaluator",
         "task": "cqs",
         "name": "chrf",
-        "args": {"threshold": 30.0, "extra_references": []},
+        "args": {"threshold": 30.0, "extra_references": [], "nae_fallback": None},
     }
     plain = json.loads((official / "chrf_30_sub.json").read_text())
     assert plain["A_1"]["cqs"][0]["label"] == "Useful"
