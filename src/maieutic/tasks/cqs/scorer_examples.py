@@ -41,30 +41,22 @@ def cqs_examples(dataset: CQDataset, outputs: LabelledOutputs | None = None) -> 
     generated question people labelled (its ``system`` is its submission, e.g.
     ``system01``; a reference's is empty)."""
     out = Examples(positive=USEFUL)
-    for item in dataset.interventions.values():
-        for ref in item.cqs:
-            if ref.label not in ORDINAL or not ref.cq.strip():
-                continue
-            out.add(
-                item.intervention,
-                ref.cq,
-                ref.label,
-                ORDINAL[ref.label],
-                group=item.intervention_id,
-                scheme=item.schemes[0] if item.schemes else "",
-            )
+    labelled = [(item, ref.cq, ref.label, "") for item in dataset.interventions.values()
+                for ref in item.cqs]  # fmt: skip
     for output in outputs.outputs if outputs is not None else ():
         item = dataset.interventions[output.intervention_id]
-        if output.label not in ORDINAL or not output.cq.strip():
+        labelled.append((item, output.cq, output.label, f"system{output.block + 1:02d}"))
+    for item, question, label, system in labelled:
+        if label not in ORDINAL or not question.strip():
             continue
         out.add(
             item.intervention,
-            output.cq,
-            output.label,
-            ORDINAL[output.label],
+            question,
+            label,
+            ORDINAL[label],
             group=item.intervention_id,
             scheme=item.schemes[0] if item.schemes else "",
-            system=f"system{output.block + 1:02d}",
+            system=system,
         )
     return out
 
