@@ -25,3 +25,6 @@ def test_the_python_guide_runs_as_written(capsys):
     questions = generated.output["text"]["cqs"]
     assert len(questions) == 3 and all(q["cq"] in printed for q in questions)
     assert generated.record["generator"]["name"] == "claims"
+    pair = namespace["comparison"].pairs[0]
+    assert (pair.baseline, pair.other) == ("sample_submission", "claims")
+    assert pair.sentence() in printed and pair.test.exact  # five texts: every shuffle

@@ -299,11 +299,11 @@ def test_server_stays_responsive_while_a_job_runs(app):
         view = http.post("/ask", data={"text": ARGUMENT}).headers["location"]
         assert started.wait(timeout=10)
         job = view.split("/")[2]
-        begin = time.monotonic()
         assert http.get("/healthz").json()["jobs_busy"] == 1
         assert http.get("/").status_code == 200
         state = http.get(f"/jobs/{job}").json()
-        assert time.monotonic() - begin < 2.0  # answered at once, not after the job
+        # the job cannot end before ``release`` is set: an answer saying it is running
+        # was given while it ran, not after it (a count of states, not a timing)
         assert state["status"] == "running" and state["step"] == "thinking very slowly"
         assert 'data-poll="/jobs/' in http.get(view).text  # the pending page polls
         release.set()

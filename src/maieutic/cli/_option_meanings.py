@@ -128,6 +128,12 @@ MEANINGS: dict[str, Meaning] = {
     "--curve": _m(FLAG, "also add other systems' labelled questions as references, in batches"),
     "--batch": _m(INTEGER, "extra references added per step of a curve"),
     "--draws": _m(INTEGER, "seeded draws a figure is averaged over"),
+    # paired comparisons
+    "--baseline": _m(TEXT, "the system others are tested against, by name"),
+    "--pairwise": _m(FLAG, "test every pair of systems"),
+    "--trials": _m(INTEGER, "approximate-randomization shuffles"),
+    "--resamples": _m(INTEGER, "bootstrap resamples"),
+    "--confidence": _m(NUMBER, "coverage of an interval (significance: p < 1 − it)"),
     # servers and set-up
     "--host": _m(TEXT, "interface to listen on"),
     "--allow-host": _m(TEXT, "another Host name the web app answers to (repeatable)"),

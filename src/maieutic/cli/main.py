@@ -16,6 +16,7 @@ from maieutic._version import __version__
 from maieutic.apps.ask import ask
 from maieutic.apps.demo import demo
 from maieutic.cli._tree import CommandGroups, RootGroup, TaskGroup
+from maieutic.cli.compare import compare
 from maieutic.cli.report import report
 from maieutic.cli.serve import serve
 from maieutic.cli.serve_llm import serve_llm
@@ -75,7 +76,7 @@ def train() -> None:
 def _mount_core() -> CommandGroups:
     """The core commands, the applications (``ask`` and ``demo`` compose several
     tasks; they are not tasks), and the groups the tasks' commands join on demand."""
-    for command in (report, serve, serve_llm, setup_llm, ask, demo):
+    for command in (compare, report, serve, serve_llm, setup_llm, ask, demo):
         cli.add_command(command)
     train.add_command(scorer)
     tree = CommandGroups(cli, generate, evaluate, meta_eval, train)

@@ -28,6 +28,7 @@ from maieutic.records.base import (
     record,
     record_class,
 )
+from maieutic.records.comparison import ComparisonRecord
 from maieutic.records.generation import GenerationRecord
 from maieutic.records.results import ResultsRecord
 from maieutic.records.scorer import ScorerManifest
@@ -35,6 +36,7 @@ from maieutic.records.scorer import ScorerManifest
 __all__ = [
     "FORMATS",
     "READABLE",
+    "ComparisonRecord",
     "GenerationRecord",
     "Record",
     "ResultsRecord",

@@ -11,10 +11,13 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from maieutic.evaluate.compare import TopMarks, top_marks
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.runs import group_runs, summarize_runs
 from maieutic.tasks import Column, Task
 
+SAME = "≈"
+"""Marks a result not significantly different from the top one."""
 UNRANKED = "—"
 """The rank cell of a result without a score: it is listed, never numbered."""
 
@@ -102,20 +105,57 @@ def _signature_parts(results: Sequence[EvalResult]) -> tuple[list[str], list[lis
     return shared, [[p for p in own if p not in shared] for own in parts]
 
 
-def leaderboard_table(task: Task, results: Sequence[EvalResult]) -> Table:
-    """Several submissions ranked by score; a signature column only when they differ."""
+def marks_against_top(task: Task, results: Sequence[EvalResult]) -> TopMarks | str:
+    """Each scored result tested against the top one (paired, seeded), or why not."""
+    return top_marks(results, task.paired_units)
+
+
+def top_cell(marks: TopMarks | str, result: EvalResult) -> str:
+    """The ``vs #1`` cell: ``≈ p 0.31`` when not significantly below the top one,
+    ``p 0.0020`` when it is, empty for the top one and for unscored results."""
+    if isinstance(marks, str):
+        return ""
+    found = marks.tests.get(id(result))
+    if found is None:
+        return ""
+    p = found.test.p_value
+    return f"{SAME} p {p:.4f}" if not found.significant else f"p {p:.4f}"
+
+
+def top_note(marks: TopMarks | str) -> str | None:
+    """The legend line of the ``vs #1`` column, or why the column is not shown."""
+    if isinstance(marks, str):
+        if marks.startswith("fewer than two"):
+            return None
+        return f"vs #1: no paired test — {marks}"
+    return (
+        f"vs #1: approximate-randomization p-value against {marks.top.submission} (#1); "
+        f"{SAME}: not significantly different from #1 ({marks.method}; "
+        "maieutic compare gives intervals and every pair)"
+    )
+
+
+def leaderboard_table(
+    task: Task, results: Sequence[EvalResult], marks: TopMarks | str | None = None
+) -> Table:
+    """Several submissions ranked by score; a ``vs #1`` column when ``marks`` has the
+    tests against the top one; a signature column only when signatures differ."""
     _, own = _signature_parts(results)
     differ = any(own)
+    tested = marks is not None and not isinstance(marks, str)
     table = Table(title=f"{task.name} leaderboard", title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("submission", no_wrap=True)
     for column in (score_column(task), *task.columns):
         table.add_column(column.header, justify="right")
+    if tested:
+        table.add_column("vs #1", justify="right", no_wrap=True)
     if differ:
         table.add_column("signature (own part)", overflow="fold")
     own_part = {id(r): "|".join(parts) for r, parts in zip(results, own, strict=True)}
     for rank, r in ranked(results):
         cells = [fmt(c.value(r), c.fmt) for c in (score_column(task), *task.columns)]
+        cells += [top_cell(marks, r)] if tested else []  # type: ignore[arg-type]
         tail = [own_part[id(r)]] if differ else []
         table.add_row(UNRANKED if rank is None else str(rank), r.submission, *cells, *tail)
     return table
@@ -127,15 +167,19 @@ def _names(names: Sequence[str], shown: int = 5) -> str:
     return f"{', '.join(names[:shown])}, … ({len(names)} in all)"
 
 
-def leaderboard_notes(task: Task, results: Sequence[EvalResult]) -> list[str]:
-    """The lines under a leaderboard: the shared signature, the legend, and which
-    submissions are not ranked and why."""
+def leaderboard_notes(
+    task: Task, results: Sequence[EvalResult], marks: TopMarks | str | None = None
+) -> list[str]:
+    """The lines under a leaderboard: the shared signature, the legend (the ``vs #1``
+    column's when ``marks`` is given), and which submissions are not ranked and why."""
     shared, own = _signature_parts(results)
     label = "signature (every row)" if not any(own) else "signature (shared; own part per row)"
     lines = [f"{label}: {'|'.join(shared)}"]
     lines.append(f"#: rank by score, highest first; {UNRANKED}: no score, listed last")
     columns = (score_column(task), *task.columns)
     lines += [_legend_line(c, results) for c in columns if c.description]
+    if marks is not None and (note := top_note(marks)) is not None:
+        lines.append(note)
     return lines + unranked_lines(task, results)
 
 
@@ -201,10 +245,11 @@ def print_results(
         console.print(summary_table(task, results[0]))
         notes = summary_notes(task, results[0])
     else:
-        console.print(leaderboard_table(task, results))
+        marks = marks_against_top(task, results)
+        console.print(leaderboard_table(task, results, marks))
         if (table := runs_table(task, results)) is not None:
             console.print(table)
-        notes = leaderboard_notes(task, results)
+        notes = leaderboard_notes(task, results, marks)
     for renderable in extra:
         console.print(renderable)
     for line in [*notes, kept_line(out)]:
@@ -219,11 +264,14 @@ __all__ = [
     "leaderboard_notes",
     "leaderboard_table",
     "legend",
+    "marks_against_top",
     "print_results",
     "ranked",
     "runs_table",
     "summary_notes",
     "summary_table",
+    "top_cell",
+    "top_note",
     "unranked_lines",
     "unscored_reason",
 ]

@@ -8,6 +8,7 @@ the same specs and signatures, and return typed results (``Evaluation``,
 layer through its ``TaskIO`` hooks (``maieutic.run.hooks``).
 """
 
+from maieutic.run.comparison import compare
 from maieutic.run.evaluation import Evaluation, evaluate
 from maieutic.run.generation import Generation, generate
 from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO
@@ -18,6 +19,7 @@ __all__ = [
     "Generation",
     "RecordContext",
     "TaskIO",
+    "compare",
     "evaluate",
     "generate",
 ]

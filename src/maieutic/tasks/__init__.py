@@ -68,6 +68,10 @@ class Task:
     """The headline score as a function of a result's items, for the report's bootstrap
     intervals: ``EvalResult -> maieutic.report.hooks.ItemStatistic``, or a string saying
     why there is none (default: the mean item score)."""
+    paired_units: Callable[[Any], Any] | None = None
+    """The headline score as a sum over the task's units, for paired comparisons
+    (``maieutic compare``, the leaderboards' marks): ``EvalResult ->
+    maieutic.evaluate.units.Units``, or a string saying why there are none."""
     report_formats: tuple[Any, ...] = ()
     """The task's own files the report reads besides results files (meta-evaluations,
     sweeps, tables): ``maieutic.report.hooks.ReportFormat``."""

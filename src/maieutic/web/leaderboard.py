@@ -66,16 +66,19 @@ def _evaluator(task: Task, name: str) -> tuple[Any, bool]:
     return built, isinstance(encoder, Encoder)
 
 
-def _rows(task: Task, results: Sequence[Any]) -> list[dict[str, Any]]:
-    from maieutic.report.tables import fmt
+def _rows(task: Task, results: Sequence[Any], marks: Any) -> list[dict[str, Any]]:
+    """The ranked rows; the ``vs #1`` cell last when ``marks`` has the tests."""
+    from maieutic.report.tables import fmt, top_cell
 
+    tested = not isinstance(marks, str)
     ranked = sorted(results, key=lambda r: -(r.score if r.score is not None else -1))
     return [
         {
             "rank": rank,
             "submission": r.submission,
             "score": fmt(r.score),
-            "cells": [fmt(c.value(r), c.fmt) for c in task.columns],
+            "cells": [fmt(c.value(r), c.fmt) for c in task.columns]
+            + ([top_cell(marks, r)] if tested else []),
             "signature": str(r.signature),
             "warnings": list(r.warnings),
         }
@@ -99,8 +102,9 @@ def run_leaderboard(
     skip_unknown: bool,
     step: Step,
 ) -> dict[str, Any]:
-    """Score the submissions; the leaderboard rows, the legend and the results file."""
-    from maieutic.report.tables import legend
+    """Score the submissions; the leaderboard rows (each tested against the top one),
+    the legend and the results file."""
+    from maieutic.report.tables import legend, marks_against_top, top_note
     from maieutic.run import evaluate
 
     built, embeds = _evaluator(task, evaluator)
@@ -121,13 +125,16 @@ def run_leaderboard(
         skip_unknown=skip_unknown,
         provenance=options,
     )
+    marks = marks_against_top(task, run.results)
+    note = top_note(marks)
+    headers = [(c.header, c.description) for c in task.columns]
     return {
         "evaluator": evaluator,
         "dataset": options["data"],
         "size": task.web_leaderboard.describe(dataset),
-        "headers": [(c.header, c.description) for c in task.columns],
-        "rows": _rows(task, run.results),
-        "legend": legend(task),
+        "headers": headers + ([("vs #1", note or "")] if not isinstance(marks, str) else []),
+        "rows": _rows(task, run.results, marks),
+        "legend": legend(task) + ([note] if note else []),
         "warnings": dataset_warnings(dataset) + run.evaluator_warnings,
         "payload": run.to_json(),
     }

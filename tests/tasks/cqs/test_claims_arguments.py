@@ -37,6 +37,7 @@ def test_no_evidence_is_asked_for_a_proposal_or_a_value_judgement():
         "MAYOR: We should ban diesel cars from the centre. Cycling lanes are a wonderful "
         "idea. Pollution causes asthma in children."
     )
+    assert found, "a generator that asks nothing must not pass"
     assert not any(q.startswith("What evidence shows that we should") for q in found)
     assert not any("evidence" in q and "wonderful idea" in q for q in found)
     assert any(q.startswith("What evidence shows that pollution causes asthma") for q in found)
@@ -44,6 +45,7 @@ def test_no_evidence_is_asked_for_a_proposal_or_a_value_judgement():
 
 def test_a_norm_gets_no_better_way_cost_or_risk_question():
     found = questions("CLINTON: We should respect the law. We must obey the courts.")
+    assert found, "a generator that asks nothing must not pass"
     assert not any(
         word in q for q in found for word in ("better ways", "possible to", "go wrong")
     ), found
@@ -55,6 +57,7 @@ def test_definitions_only_for_terms_whose_meaning_is_at_issue():
         "supply of credit. The poor pay more than their fair share of interest."
     )
     definitions = [q for q in found if "mean by" in q]
+    assert found, "a generator that asks nothing must not pass"
     assert not any('"short-term' in q or "regulatory action" in q for q in definitions)
 
 

@@ -61,7 +61,7 @@ def test_a_huge_unpunctuated_text_is_read_in_bounded_chunks(generator):
     assert len(chunks) > 1 and max(map(len, chunks)) <= syntax.MAX_CHUNK_CHARS
     assert sum(map(len, syntax.sentence_chunks(text * 10))) <= syntax.MAX_READ_CHARS
     found = generator.questions_for(text)
-    assert len(found.questions) <= 3
+    assert 1 <= len(found.questions) <= 3  # read, not given up on
     assert len(set(found.questions)) == len(found.questions)
     assert all(is_well_formed(q, text) for q in found.questions)
 

@@ -10,6 +10,7 @@ from typing import Any
 from markupsafe import Markup
 
 from maieutic.errors import DataError
+from maieutic.evaluate.compare import TopMarks
 from maieutic.evaluate.result import EvalResult
 from maieutic.report.html.intervals import system_interval
 from maieutic.report.html.loader import InputFile
@@ -17,7 +18,14 @@ from maieutic.report.html.plots import IntervalRow, interval_chart
 from maieutic.report.html.svg import finite
 from maieutic.report.html.tables import Cell, Header, Table, code, headers, number
 from maieutic.report.html.templating import Block, render
-from maieutic.report.tables import UNRANKED, ranked, unranked_lines
+from maieutic.report.tables import (
+    UNRANKED,
+    marks_against_top,
+    ranked,
+    top_cell,
+    top_note,
+    unranked_lines,
+)
 from maieutic.tasks import Task
 
 
@@ -102,7 +110,7 @@ def _known(task: str) -> Task | None:
         return None
 
 
-def leaderboard(task: str, entries: Sequence[Entry]) -> Table:
+def leaderboard(task: str, entries: Sequence[Entry], marks: TopMarks | str | None = None) -> Table:
     """Systems ranked by score as ``maieutic evaluate`` prints them (those without a
     score last, in input order, with no number), the task's own columns, and the
     signature of every row."""
@@ -116,12 +124,14 @@ def leaderboard(task: str, entries: Sequence[Entry]) -> Table:
             ("flags", "tolerated problems in the input", "{}", lambda r: len(r.flags)),
         ]
     several_files = len({e.file.index for e in entries}) > 1
+    tested = marks is not None and not isinstance(marks, str)
     table = Table(
         [Header("#", f"rank by score, highest first; {UNRANKED}: no score", numeric=True)]
         + [Header("submission")]
         + ([Header("file")] if several_files else [])
         + [Header("score", "the task's headline figure", numeric=True)]
         + [Header(name, about, numeric=True) for name, about, _, _ in columns]
+        + ([Header("vs #1", top_note(marks) or "", numeric=True)] if tested else [])  # type: ignore[arg-type]
         + [Header("signature", "the settings the score depends on")],
         caption=f"Ranked by score ({UNRANKED}: no score, listed last); click a header "
         "to sort by another column.",
@@ -135,19 +145,29 @@ def leaderboard(task: str, entries: Sequence[Entry]) -> Table:
             *([Cell(e.file.name)] if several_files else []),
             number(e.result.score),
             *(_cell(value, e.result, pattern) for _, _, pattern, value in columns),
+            *([Cell(top_cell(marks, e.result))] if tested else []),  # type: ignore[arg-type]
             code(str(e.result.signature)),
         )
     return table
 
 
 def summary_block(task: str, entries: Sequence[Entry]) -> Block:
-    """The leaderboard under its comparability note, with a line under it per reason
-    some rows have no score (as the terminal leaderboard prints them)."""
+    """The leaderboard under its comparability note (and the legend of its ``vs #1``
+    column), with a line under it per reason some rows have no score (as the terminal
+    leaderboard prints them)."""
     labels = {id(e.result): e.label for e in entries}
-    lines = unranked_lines(_known(task), [e.result for e in entries], lambda r: labels[id(r)])
+    known = _known(task)
+    results = [e.result for e in entries]
+    marks = marks_against_top(known, results) if known and len(entries) > 1 else None
+    lines = unranked_lines(known, results, lambda r: labels[id(r)])
     html = Markup("").join(Markup('<p class="note unranked">{}</p>').format(line) for line in lines)
+    if marks is not None and (note := top_note(marks)) is not None:
+        html = Markup('<p class="note">{}</p>').format(note) + html
     return Block(
-        "Summary", comparability_note(entries), table=leaderboard(task, entries), html=html or None
+        "Summary",
+        comparability_note(entries),
+        table=leaderboard(task, entries, marks),
+        html=html or None,
     )
 
 

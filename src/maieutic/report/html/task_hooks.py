@@ -33,10 +33,20 @@ def _tasks() -> Iterator[Task]:
             yield task
 
 
+def _compare_section(file: Any) -> tuple[str, list[Any]]:
+    from maieutic.report.html.sections_compare import compare_section
+
+    return compare_section(file)
+
+
+CORE_FORMATS = (ReportFormat("maieutic.compare/1", section=_compare_section),)
+"""The files the core writes besides results files (``maieutic compare --out``)."""
+
+
 def report_formats() -> dict[str, ReportFormat]:
-    """Every file format the tasks declare, by its ``format`` field (the first task to
-    declare a format keeps it)."""
-    found: dict[str, ReportFormat] = {}
+    """Every file format the core and the tasks declare, by its ``format`` field (the
+    core's first, then the first task to declare a format keeps it)."""
+    found: dict[str, ReportFormat] = {layout.format: layout for layout in CORE_FORMATS}
     for task in _tasks():
         for layout in task.report_formats:
             found.setdefault(layout.format, layout)

@@ -116,6 +116,7 @@ def task() -> Task:
         axis_label="score",
         report_blocks=_report_blocks,
         interval_statistic=report_hooks.interval_statistic,
+        paired_units=report_hooks.paired_units,
         report_formats=report_hooks.FORMATS,
         name="aura",
         description=task.__doc__ or "",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from maieutic.evaluate.units import Units, whole_result_unit
 from maieutic.report.hooks import ReportFormat
 from maieutic.tasks.aura.records import AuraAgree, AuraCompare, AuraMetaEval, AuraSweep
 
@@ -18,6 +19,12 @@ def interval_statistic(result: Any) -> str:
     """None: coverage, non-redundancy and entropy are properties of the whole set."""
     del result
     return "a set-level score (coverage, non-redundancy and entropy are not item means)"
+
+
+def paired_units(result: Any) -> Units:
+    """One unit per result, its document: systems are compared over documents (results
+    of one set name on several documents make one system)."""
+    return whole_result_unit(str(result.signature.dataset), result.score, "documents")
 
 
 def _meta_eval(file: Any) -> tuple[str, list[Any]]:

@@ -154,6 +154,7 @@ def task() -> Task:
         report_blocks=_report_blocks,
         report_texts=report_hooks.TEXTS,
         interval_statistic=report_hooks.interval_statistic,
+        paired_units=report_hooks.paired_units,
         report_formats=report_hooks.FORMATS,
         report_input_hint=report_hooks.input_hint,
         web_leaderboard=web_leaderboard.LEADERBOARD,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from maieutic.errors import DataError
+from maieutic.evaluate.units import Units, grouped_mean, item_values
 from maieutic.report.hooks import (
     DataFile,
     ItemStatistic,
@@ -43,6 +44,15 @@ def interval_statistic(result: Any) -> ItemStatistic:
     """The overall score: the mean of the interventions' scores."""
     scores = numbers(item_records(result), "score")
     return ItemStatistic(scores, mean, "mean intervention score")
+
+
+def paired_units(result: Any) -> Units:
+    """Each intervention adds its score to the mean over interventions (an intervention
+    whose every question went unscored under drop-and-rescale adds nothing)."""
+    ids, values = item_values(
+        item_records(result), lambda r: str(r.get("intervention_id")), "score"
+    )
+    return grouped_mean(ids, values, "interventions")
 
 
 def input_hint(data: dict[str, Any]) -> str | None:

@@ -124,6 +124,7 @@ def task() -> Task:
         report_blocks=_report_blocks,
         report_texts=report_hooks.TEXTS,
         interval_statistic=report_hooks.macro_f1_statistic,
+        paired_units=report_hooks.paired_units,
         report_formats=report_hooks.FORMATS,
         name="focus",
         description=task.__doc__ or "",

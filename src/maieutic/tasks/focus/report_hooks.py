@@ -7,7 +7,7 @@ from __future__ import annotations
 from maieutic.errors import DataError
 from maieutic.report.hooks import DataFile, ReportFormat, Texts, TextSource
 from maieutic.tasks.focus.records import FocusAgreement
-from maieutic.tasks.focus.report_intervals import macro_f1_statistic
+from maieutic.tasks.focus.report_intervals import macro_f1_statistic, paired_units
 
 
 def read_texts(data: DataFile) -> Texts | None:
@@ -34,4 +34,4 @@ TEXTS = TextSource("gold_path", read_texts)
 FORMATS = (ReportFormat(FocusAgreement.FORMAT),)
 """Shown as their figures and tables (the generic view)."""
 
-__all__ = ["FORMATS", "TEXTS", "macro_f1_statistic", "read_texts"]
+__all__ = ["FORMATS", "TEXTS", "macro_f1_statistic", "paired_units", "read_texts"]
