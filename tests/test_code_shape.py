@@ -37,3 +37,16 @@ def test_no_function_is_over_60_lines():
                 if length > MAX_FUNCTION_LINES:
                     long.append(f"{path.relative_to(SRC)}:{node.lineno} {node.name} ({length})")
     assert not long, long
+
+
+def test_the_formatter_lays_out_every_line():
+    # The limits above are guides for readers: a function is not squeezed under them by
+    # switching the formatter off (a long word list is written as text instead, see
+    # maieutic.language.word_lists), so the lines counted are the lines a reader reads.
+    escapes = [
+        f"{p.relative_to(SRC)}:{n}"
+        for p in _sources()
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), start=1)
+        if "fmt: skip" in line or "fmt: off" in line
+    ]
+    assert not escapes, escapes

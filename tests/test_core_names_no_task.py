@@ -75,3 +75,22 @@ def test_the_core_imports_no_task_module():
         if path.suffix == ".py"
     }
     assert not {k: v for k, v in offenders.items() if v}
+
+
+def _application_files() -> list[Path]:
+    return sorted(p for name in APPLICATIONS for p in (SRC / name).rglob("*.py"))
+
+
+def test_applications_use_tasks_through_their_public_api_only():
+    # ask and the demo compose tasks: they import a task's package or its ``api`` module
+    # (what it offers to applications), never the modules behind them
+    assert _application_files()
+    private = {
+        str(path.relative_to(SRC)): sorted(
+            m
+            for m in _imported(path)
+            if m.startswith("maieutic.tasks.") and m.count(".") > 2 and not m.endswith(".api")
+        )
+        for path in _application_files()
+    }
+    assert not {k: v for k, v in private.items() if v}

@@ -30,8 +30,14 @@ from typing import Any
 from maieutic.errors import DataError
 
 KINDS = (
-    "task", "evaluator", "judge", "generator", "selector", "strategy", "scorer-examples",
-)  # fmt: skip
+    "task",
+    "evaluator",
+    "judge",
+    "generator",
+    "selector",
+    "strategy",
+    "scorer-examples",
+)
 
 
 @dataclass(frozen=True)

@@ -123,6 +123,7 @@ CALLS: dict[str, tuple[Call, ...]] = {
               "--no-span-embedding")),
     ),
     "report": (Call(("@results.json", "--out", "@out.html")),),
+    "compare": (Call(("@results.json", "--out", "@out.json")),),
     "train aura": (
         Call(("--qgeval", "@aura_qgeval.json", "--out-dir", "@scorer", *_AURA),
              model="embedding"),

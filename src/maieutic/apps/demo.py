@@ -84,8 +84,10 @@ def demo(out_dir: str | None) -> None:
         ("CQs, the headline figures explained, every figure kept in cqs.json", next_cqs(cqs)),
         ("FOCUS, per type", next_focus(focus)),
         ("CompQA, with a judge (after maieutic setup-llm)", next_compqa(compqa)),
-        ("your own text", 'maieutic ask "We should ban cars downtown because pollution '
-         'harms children."'),
-    ):  # fmt: skip
+        (
+            "your own text",
+            'maieutic ask "We should ban cars downtown because pollution harms children."',
+        ),
+    ):
         story.say(f"{task}:", indent=2)
         story.command(command, indent=4)

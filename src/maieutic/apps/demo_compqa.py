@@ -46,7 +46,7 @@ def _question(record: dict[str, Any]) -> str:
 
 
 def _answer(story: Story, record: dict[str, Any], people: dict, open_to_judge: set[int]) -> None:
-    from maieutic.tasks.compqa.data import rubric
+    from maieutic.tasks.compqa.api import rubric
 
     criteria = rubric()
     decided = {int(c): v for c, v in record["score_dict"].items()}
@@ -81,7 +81,7 @@ def _answer(story: Story, record: dict[str, Any], people: dict, open_to_judge: s
 def show_compqa(story: Story, run: CompqaRun) -> None:
     """The block: each answer with the criteria the rules decided, then why the rules
     alone give no total."""
-    from maieutic.tasks.compqa.data import rubric
+    from maieutic.tasks.compqa.api import rubric
 
     criteria = rubric()
     records = run.result.records()

@@ -52,7 +52,7 @@ def _shown(run: FocusRun) -> list[Any]:
 
 
 def _argument(story: Story, item: Any, record: dict[str, Any]) -> None:
-    from maieutic.tasks.focus.typology import typology
+    from maieutic.tasks.focus.api import typology
 
     name = typology().name
     story.gap()

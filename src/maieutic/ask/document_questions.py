@@ -12,7 +12,8 @@ import re
 from collections import Counter
 
 from maieutic.language.wellformed import is_well_formed
-from maieutic.tasks.aura.data import blocks, sentences
+from maieutic.language.word_lists import words
+from maieutic.tasks.aura.api import blocks, sentences
 
 MAX_QUESTIONS = 12
 _COPULA = re.compile(
@@ -27,12 +28,16 @@ _SUBJECT = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_WORDS = {"that", "which", "who", "say", "says", "said", "think", "thinks", "if"}
-_QUANTIFIERS = {"some", "many", "most", "such", "all", "any", "several", "few", "both",
-                "each", "every", "no", "other", "more", "much"}  # fmt: skip
+_QUANTIFIERS = words(
+    """some, many, most, such, all, any, several, few, both, each, every, no, other, more,
+    much"""
+)
 """A copula subject opening with one of these is a set of things, not one thing to
 define ("Some devices are designed…" does not ask "What are some devices?")."""
-_IDIOMS = {"example", "instance", "fact", "addition", "contrast", "course", "case", "turn",
-           "general", "particular", "short", "sum", "order", "spite"}  # fmt: skip
+_IDIOMS = words(
+    """example, instance, fact, addition, contrast, course, case, turn, general,
+    particular, short, sum, order, spite"""
+)
 """Nouns of fixed connective phrases ("for example", "in fact", "in addition"): never a
 topic."""
 _DROPPED = {"DT", "PDT", "PRP$", "WDT", "POS"}

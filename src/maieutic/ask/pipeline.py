@@ -27,7 +27,7 @@ from maieutic.errors import DataError
 from maieutic.language.wellformed import is_well_formed
 from maieutic.llm.budget import SPENT
 from maieutic.registry import create
-from maieutic.tasks.cqs.data import CQDataset, Intervention
+from maieutic.tasks.cqs.api import CQDataset, Intervention
 from maieutic.terminal_text import has_visible_text, terminal_safe
 
 MAX_ASSESSED_CHARS = 50_000
@@ -86,9 +86,13 @@ def critical_questions(text: str, options: AskOptions) -> Part:
     selector = f"scorer:{options.scorer}" if options.scorer else "dedup"
     if options.uses_llm:
         generator = create(
-            "generator", "cqs", "llm", candidates=options.candidates, selector=selector,
+            "generator",
+            "cqs",
+            "llm",
+            candidates=options.candidates,
+            selector=selector,
             **llm_args(options),
-        )  # fmt: skip
+        )
     elif options.scorer:
         generator = create("generator", "cqs", "template", selector=selector)
     else:
@@ -127,10 +131,13 @@ def _claims_part(text: str, dataset: CQDataset) -> Part:
     found = generator.questions_for(text)
     chosen = {s.candidate.question: s.candidate for s in found.candidates}
     questions = [
-        {"question": q, "claim": _challenged(found.reading, chosen[q].claim),
-         "framing": chosen[q].framing}
+        {
+            "question": q,
+            "claim": _challenged(found.reading, chosen[q].claim),
+            "framing": chosen[q].framing,
+        }
         for q in found.questions
-    ]  # fmt: skip
+    ]
     warnings = [f"critical questions: {found.note}"] if found.note else []
     return Part(questions, str(generator.signature(dataset)), CLAIMS_ORIGIN, warnings)
 
@@ -152,7 +159,7 @@ class NoDocumentQuestions(DataError):
 def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
     """A question set about the document and its four AURA scores (with the spec of
     the registered evaluator that gave them)."""
-    from maieutic.tasks.aura.data import Document
+    from maieutic.tasks.aura.api import Document
 
     document = Document(text, "<ask>")
     if options.uses_llm:
@@ -212,7 +219,7 @@ def _aura_evaluator():
 
 
 def _question_set(questions: list[str]):
-    from maieutic.tasks.aura.evaluate import QuestionSet
+    from maieutic.tasks.aura.api import QuestionSet
 
     return QuestionSet(questions, "<ask>", "ask")
 

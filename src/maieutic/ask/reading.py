@@ -30,7 +30,7 @@ def _read_file(path: Path) -> str:
     if path.is_dir():
         raise DataError("is a directory, expected a text, Markdown or PDF file", where=str(path))
     if path.suffix.lower() == ".pdf":
-        from maieutic.tasks.aura.data import read_pdf
+        from maieutic.tasks.aura.api import read_pdf
 
         return read_pdf(path).text  # its printed lines reflowed into paragraphs
     try:

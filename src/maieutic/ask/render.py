@@ -26,9 +26,16 @@ def safe_result(result: AskResult) -> AskResult:
     wrote, a file's name, the warnings. The text is already clean (``ask_text``), so
     the spans' offsets still hold."""
     fields = (
-        "text", "source", "cqs", "focus", "aura", "signatures", "origins", "warnings",
+        "text",
+        "source",
+        "cqs",
+        "focus",
+        "aura",
+        "signatures",
+        "origins",
+        "warnings",
         "failures",
-    )  # fmt: skip
+    )
     return replace(result, **{name: terminal_safe_all(getattr(result, name)) for name in fields})
 
 
@@ -146,9 +153,11 @@ def to_markdown(result: AskResult) -> str:
         for q in aura["questions"]:
             cell = _md_escape(q["question"])
             lines.append(f"| {cell} | {'yes' if q['answerable'] else 'no'} | {q['score']:.2f} |")
-        lines += ["", f"AURA score {aura['score']:.3f}: " + ", ".join(
-            f"{k.replace('_', '-')} {v + 0.0:.2f}" for k, v in aura["scores"].items()
-        )]  # fmt: skip
+        lines += [
+            "",
+            f"AURA score {aura['score']:.3f}: "
+            + ", ".join(f"{k.replace('_', '-')} {v + 0.0:.2f}" for k, v in aura["scores"].items()),
+        ]
     if result.warnings:
         lines += [""] + [f"*Warning: {_md_escape(w)}*" for w in result.warnings]
     lines += ["", "Signatures:", "", "```"]

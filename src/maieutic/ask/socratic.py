@@ -16,10 +16,15 @@ from maieutic.ask.options import AskOptions, Part, llm_args, model_origin
 from maieutic.language.syntax import split_speaker
 from maieutic.llm.budget import SPENT
 from maieutic.registry import create
-from maieutic.tasks.focus.generate import FocusOutcome
-from maieutic.tasks.focus.reply_parsing import NO_TYPES, parse_reply
-from maieutic.tasks.focus.type_labels import FocusItem, FocusSet
-from maieutic.tasks.focus.typology import NONE_ID, typology
+from maieutic.tasks.focus.api import (
+    NO_TYPES,
+    NONE_ID,
+    FocusItem,
+    FocusOutcome,
+    FocusSet,
+    parse_reply,
+    typology,
+)
 
 OFFLINE = "offline claims generator"
 

@@ -1,10 +1,13 @@
 """Glue shared by the subcommands: loading inputs, building registered components from
-options, printing warnings and progress, and the exit code for failed model calls."""
+options, printing warnings and progress, the exit code for failed model calls, and the
+guard that keeps a command from writing over one of its inputs (``guarded``)."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -13,6 +16,7 @@ from typing import Any
 import click
 from rich.console import Console
 
+from maieutic.data import guard
 from maieutic.data.files import is_stdout
 from maieutic.registry import entry
 
@@ -142,3 +146,70 @@ def add_examples(root: click.Group, examples: dict[str, str]) -> None:
             assert isinstance(command, click.Group), path
             command = command.commands[name]
         add_example(command, line)
+
+
+# -- output guard: a command never writes over one of its inputs ----------------------
+
+OUTPUT_FILES = ("--out", "--plot")
+"""Options naming a file the command writes (checked against its inputs before it runs)."""
+OUTPUT_FOLDERS = ("--out-dir", "--official-dir")
+"""Options naming a folder the command writes into (each file checked as it is written)."""
+OUTPUT_ARGUMENTS = ("target",)
+"""Arguments naming a file the command writes (``convert SOURCE TARGET``)."""
+
+
+def guarded(command: click.Command) -> click.Command:
+    """``command`` (a group: each of its commands) run in a ``maieutic.data.guard``
+    scope: the files its options name are its inputs, and its ``--out`` (with the
+    names derived from it) and ``--plot`` are refused up front when they lead to one;
+    anything it writes later is checked again as it is written."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            guarded(sub)
+        return command
+    if getattr(command, "_maieutic_guarded", False) or command.callback is None:
+        return command
+    original = command.callback
+
+    @functools.wraps(original)
+    def callback(*args: Any, **kwargs: Any) -> Any:
+        with guard.command_scope():
+            _check_paths(click.get_current_context())
+            return original(*args, **kwargs)
+
+    command.callback = callback
+    command._maieutic_guarded = True  # type: ignore[attr-defined]
+    return command
+
+
+def _check_paths(ctx: click.Context) -> None:
+    runs = ctx.params.get("runs")
+    outputs: list[tuple[str, Any]] = []
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name or "")
+        names = set(getattr(param, "opts", ()))
+        if isinstance(param, click.Argument) and param.name in OUTPUT_ARGUMENTS:
+            outputs.append((param.name.upper(), value))
+        elif names & set(OUTPUT_FILES):
+            outputs.append((min(names & set(OUTPUT_FILES)), value))
+        elif not names & set(OUTPUT_FOLDERS):
+            guard.note_inputs(p for p in _values(value) if _names_a_path(p))
+    for option, value in outputs:
+        if value is not None and not is_stdout(value):
+            count = runs if option == "--out" and isinstance(runs, int) else 1
+            guard.check_derived(value, count, option)
+
+
+def _values(value: Any) -> Iterator[Any]:
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _values(item)
+    elif value is not None:
+        yield value
+
+
+def _names_a_path(value: Any) -> bool:
+    if not isinstance(value, (str, Path)) or isinstance(value, bool):
+        return False
+    text = str(value)
+    return 0 < len(text) < 4096 and "\n" not in text and text != "-" and os.path.exists(text)

@@ -326,9 +326,14 @@ def deprecated_alias(
             return func(*args, **kwargs)
 
         option = click.option(
-            old, hidden, cls=DeprecatedAlias, replacement=new, default=None,
-            help=f"Deprecated spelling of {new}.", **attrs,
-        )  # fmt: skip
+            old,
+            hidden,
+            cls=DeprecatedAlias,
+            replacement=new,
+            default=None,
+            help=f"Deprecated spelling of {new}.",
+            **attrs,
+        )
         return option(merged)
 
     return decorate

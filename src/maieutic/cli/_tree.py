@@ -18,17 +18,13 @@ offering the registered names as ``--evaluator`` (``--generator``).
 
 from __future__ import annotations
 
-import functools
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import click
 
-from maieutic.data import guard
-from maieutic.data.files import is_stdout
+from maieutic.cli._common import guarded
 
 VERBS = ("generate", "evaluate", "meta_eval", "train")
 """The verb groups a task's commands go into (attribute names of ``CommandGroups``)."""
@@ -199,10 +195,12 @@ def _threshold_option(task: str) -> list[Callable[[Any], Any]]:
         return []
     return [
         click.option(
-            "--threshold", type=float, default=None,
+            "--threshold",
+            type=float,
+            default=None,
             help="The evaluator's threshold, on its own scale (default: its own).",
         )
-    ]  # fmt: skip
+    ]
 
 
 def generic_evaluate(task: str) -> click.Command:
@@ -213,7 +211,9 @@ def generic_evaluate(task: str) -> click.Command:
     options = stack(
         [
             click.option(
-                "--data", "data_path", type=click.Path(dir_okay=False),
+                "--data",
+                "data_path",
+                type=click.Path(dir_okay=False),
                 help="The task's reference data (labelled dataset) to score against.",
             ),
             click.argument("submissions", nargs=-1, type=click.Path()),
@@ -221,12 +221,13 @@ def generic_evaluate(task: str) -> click.Command:
             *_threshold_option(task),
             out_option,
             click.option(
-                "--skip-unknown", is_flag=True,
+                "--skip-unknown",
+                is_flag=True,
                 help="Warn about and skip ids absent from --data (default: error).",
             ),
             _strict_option(),
         ]
-    )  # fmt: skip
+    )
     help_text = (
         f"Score SUBMISSIONS of the {task} task against --data with a registered evaluator "
         "(one submission prints a summary, several a leaderboard). Made by maieutic from "
@@ -279,22 +280,31 @@ def generic_generate(task: str) -> click.Command:
     options = stack(
         [
             click.option(
-                "--data", "data_path", required=True, type=click.Path(dir_okay=False),
+                "--data",
+                "data_path",
+                required=True,
+                type=click.Path(dir_okay=False),
                 help="The task's input to generate for.",
             ),
             _component_option("generator", task),
             click.option(
-                "--out", "out_path", required=True, type=click.Path(dir_okay=False),
+                "--out",
+                "out_path",
+                required=True,
+                type=click.Path(dir_okay=False),
                 help="File to write, with OUT.meta.json (how it was made) beside it; "
                 "with --runs K, OUT-runK for each run.",
             ),
             click.option(
-                "--runs", type=click.IntRange(1), default=1, show_default=True,
+                "--runs",
+                type=click.IntRange(1),
+                default=1,
+                show_default=True,
                 help="Independent runs (each with its own seed).",
             ),
             _strict_option(),
         ]
-    )  # fmt: skip
+    )
     help_text = (
         f"Generate the {task} task's output for --data with a registered generator and "
         "write it to --out (made by maieutic from the task's registry entries: "
@@ -309,17 +319,28 @@ def generic_generate(task: str) -> click.Command:
 
 
 def _run_generate(
-    ctx: click.Context, task: str, data_path: str, generator: str, out_path: str, runs: int,
+    ctx: click.Context,
+    task: str,
+    data_path: str,
+    generator: str,
+    out_path: str,
+    runs: int,
     strict: bool,
-) -> None:  # fmt: skip
+) -> None:
     import maieutic.run
     from maieutic.cli._common import echo_warnings
     from maieutic.progress import progress
 
     done = maieutic.run.generate(
-        task, data_path, generator, runs=runs, strict=strict, out=out_path,
-        progress=progress, provenance=dict(ctx.params),
-    )  # fmt: skip
+        task,
+        data_path,
+        generator,
+        runs=runs,
+        strict=strict,
+        out=out_path,
+        progress=progress,
+        provenance=dict(ctx.params),
+    )
     echo_warnings(task, done.warnings)
     for path in done.written:
         click.echo(f"wrote {path}", err=True)
@@ -333,68 +354,3 @@ def _run_generate(
     if done.failed:
         click.echo(f"{len(done.failed)} item(s) got nothing; see {out_path}", err=True)
         raise SystemExit(1)
-
-
-OUTPUT_FILES = ("--out", "--plot")
-"""Options naming a file the command writes (checked against its inputs before it runs)."""
-OUTPUT_FOLDERS = ("--out-dir", "--official-dir")
-"""Options naming a folder the command writes into (each file checked as it is written)."""
-OUTPUT_ARGUMENTS = ("target",)
-"""Arguments naming a file the command writes (``convert SOURCE TARGET``)."""
-
-
-def guarded(command: click.Command) -> click.Command:
-    """``command`` (a group: each of its commands) run in a ``maieutic.data.guard``
-    scope: the files its options name are its inputs, and its ``--out`` (with the
-    names derived from it) and ``--plot`` are refused up front when they lead to one;
-    anything it writes later is checked again as it is written."""
-    if isinstance(command, click.Group):
-        for sub in command.commands.values():
-            guarded(sub)
-        return command
-    if getattr(command, "_maieutic_guarded", False) or command.callback is None:
-        return command
-    original = command.callback
-
-    @functools.wraps(original)
-    def callback(*args: Any, **kwargs: Any) -> Any:
-        with guard.command_scope():
-            _check_paths(click.get_current_context())
-            return original(*args, **kwargs)
-
-    command.callback = callback
-    command._maieutic_guarded = True  # type: ignore[attr-defined]
-    return command
-
-
-def _check_paths(ctx: click.Context) -> None:
-    runs = ctx.params.get("runs")
-    outputs: list[tuple[str, Any]] = []
-    for param in ctx.command.params:
-        value = ctx.params.get(param.name or "")
-        names = set(getattr(param, "opts", ()))
-        if isinstance(param, click.Argument) and param.name in OUTPUT_ARGUMENTS:
-            outputs.append((param.name.upper(), value))
-        elif names & set(OUTPUT_FILES):
-            outputs.append((min(names & set(OUTPUT_FILES)), value))
-        elif not names & set(OUTPUT_FOLDERS):
-            guard.note_inputs(p for p in _values(value) if _names_a_path(p))
-    for option, value in outputs:
-        if value is not None and not is_stdout(value):
-            count = runs if option == "--out" and isinstance(runs, int) else 1
-            guard.check_derived(value, count, option)
-
-
-def _values(value: Any) -> Iterator[Any]:
-    if isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _values(item)
-    elif value is not None:
-        yield value
-
-
-def _names_a_path(value: Any) -> bool:
-    if not isinstance(value, (str, Path)) or isinstance(value, bool):
-        return False
-    text = str(value)
-    return 0 < len(text) < 4096 and "\n" not in text and text != "-" and os.path.exists(text)

@@ -139,9 +139,15 @@ def run(argv: list[str] | None = None) -> int:
 
 
 _DISK_ERRORS = {
-    errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG,
-    errno.EACCES, errno.EPERM, errno.ENOTDIR,
-}  # fmt: skip
+    errno.ENOSPC,
+    errno.EDQUOT,
+    errno.EROFS,
+    errno.EIO,
+    errno.EFBIG,
+    errno.EACCES,
+    errno.EPERM,
+    errno.ENOTDIR,
+}
 
 
 def _silence_stdout() -> None:

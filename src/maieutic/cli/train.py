@@ -38,11 +38,15 @@ def figures_table(report: dict, title: str) -> Table:
         rows += [
             ("systems' outputs: κ (positive vs rest)", _figure(outputs["kappa"])),
             ("systems' outputs: ROC AUC", _figure(outputs["auc"])),
-            ("systems' outputs: positive rate of the top 3 per text",
-             _figure(outputs["top3_positive_rate"])),
-            ("systems' outputs: pairs / texts / positive rate",
-             f"{outputs['n']} / {outputs['n_groups']} / {outputs['positive_rate']:.3f}"),
-        ]  # fmt: skip
+            (
+                "systems' outputs: positive rate of the top 3 per text",
+                _figure(outputs["top3_positive_rate"]),
+            ),
+            (
+                "systems' outputs: pairs / texts / positive rate",
+                f"{outputs['n']} / {outputs['n_groups']} / {outputs['positive_rate']:.3f}",
+            ),
+        ]
     for name, value in rows:
         if value != "—" or name != "κ (three classes)":
             table.add_row(name, value)
@@ -101,9 +105,14 @@ def train_scorer(task: str, path: str | list[str], options: dict[str, Any], **ki
         batch_size=options["batch_size"],
     )
     trained = train_from_file(
-        task, path, encoder, c=options["c"], seed=options["seed"],
-        cache=not options["no_cache"], **kind,
-    )  # fmt: skip
+        task,
+        path,
+        encoder,
+        c=options["c"],
+        seed=options["seed"],
+        cache=not options["no_cache"],
+        **kind,
+    )
     trained.scorer.manifest["recipe"] = {"command": _command_line()}
     directory = trained.scorer.save(options["out_dir"])
     learned = f" ({kind['kind']})" if "kind" in kind else ""

@@ -165,7 +165,9 @@ def derived_outputs(out: str | Path, runs: int = 1) -> list[Path]:
     """The files a generation writes for ``--out OUT``: ``OUT``, its ``.meta.json``,
     and with several runs ``OUT-runK`` and theirs."""
     out = Path(out)
-    names = [out] if runs <= 1 else [
-        out.with_name(f"{out.stem}-run{k}{out.suffix}") for k in range(1, runs + 1)
-    ]  # fmt: skip
+    names = (
+        [out]
+        if runs <= 1
+        else [out.with_name(f"{out.stem}-run{k}{out.suffix}") for k in range(1, runs + 1)]
+    )
     return [p for name in names for p in (name, name.with_name(f"{name.stem}.meta.json"))]

@@ -45,14 +45,17 @@ def encode_on_ray(encoder: Any, texts: list[str], piece: int, engine: Any):
     dataset = ray.data.from_items(rows).map(
         _EncodePiece,
         fn_constructor_kwargs={
-            "model": encoder.model_name, "backend": encoder.backend,
-            "batch_size": encoder.batch_size, "device": encoder.device,
-            "env": worker_environment(), "threads": _driver_threads(),
+            "model": encoder.model_name,
+            "backend": encoder.backend,
+            "batch_size": encoder.batch_size,
+            "device": encoder.device,
+            "env": worker_environment(),
+            "threads": _driver_threads(),
         },
         compute=ray.data.ActorPoolStrategy(size=engine.actors),
         num_cpus=1,
         num_gpus=engine.gpus_per_actor or None,
-    )  # fmt: skip
+    )
     parts = {int(row["start"]): row["vectors"] for row in dataset.iter_rows()}
     return np.concatenate([parts[s] for s in sorted(parts)]).astype(np.float32)
 

@@ -83,10 +83,14 @@ class _GenerateBatch:
             first = n == 0
             out.append(
                 _row(
-                    row, group, None, run.stats if first else FanOutStats(),
-                    run.warnings if first else [], run.notes if first else [],
+                    row,
+                    group,
+                    None,
+                    run.stats if first else FanOutStats(),
+                    run.warnings if first else [],
+                    run.notes if first else [],
                 )
-            )  # fmt: skip
+            )
         return out
 
 
@@ -162,10 +166,13 @@ def actor_arguments(task: str, component: Any, io: Any, data: Any, run_index: in
     """What each actor is built with: the generator's spec, the input with no items
     (each batch fills it), the run, the driver's environment, the whole-input context."""
     return {
-        "task": task, "spec": component.spec, "template": to_plain(io.with_items(data, {})),
-        "run_index": run_index, "env": worker_environment(),
+        "task": task,
+        "spec": component.spec,
+        "template": to_plain(io.with_items(data, {})),
+        "run_index": run_index,
+        "env": worker_environment(),
         "whole": _whole_input(component, io, data),
-    }  # fmt: skip
+    }
 
 
 def _whole_input(component: Any, io: Any, data: Any) -> Any:

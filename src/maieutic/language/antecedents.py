@@ -17,16 +17,29 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from maieutic.language.restate import render
+from maieutic.language.word_lists import words
 
 if TYPE_CHECKING:  # spaCy loads only when a parser runs
     from spacy.tokens import Span, Token
 
 _ROLES = ("nsubj", "nsubjpass", "dobj", "pobj", "attr")
 _NOT_THINGS = {"PERSON", "DATE", "TIME", "CARDINAL", "MONEY", "PERCENT", "QUANTITY", "ORDINAL"}
-_VAGUE_HEADS = {"one", "thing", "things", "lot", "lots", "way", "kind", "sort", "part", "bit",
-                "time", "times", "people", "guys", "folks", "everything", "something"}  # fmt: skip
-_CLITICS = {"'re": "are", "’re": "are", "'s": "is", "’s": "is", "'ve": "have", "’ve": "have",
-            "'ll": "will", "’ll": "will", "'d": "would", "’d": "would"}  # fmt: skip
+_VAGUE_HEADS = words(
+    """one, thing, things, lot, lots, way, kind, sort, part, bit, time, times, people,
+    guys, folks, everything, something"""
+)
+_CLITICS = {
+    "'re": "are",
+    "’re": "are",
+    "'s": "is",
+    "’s": "is",
+    "'ve": "have",
+    "’ve": "have",
+    "'ll": "will",
+    "’ll": "will",
+    "'d": "would",
+    "’d": "would",
+}
 MAX_WORDS = 6
 
 

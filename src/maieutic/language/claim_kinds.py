@@ -11,12 +11,13 @@ import re
 from typing import TYPE_CHECKING
 
 from maieutic.language.clause_syntax import (
-    is_figure,
     modal_action,
     subject_of,
     tense_of,
 )
+from maieutic.language.figures import is_figure
 from maieutic.language.restate import render
+from maieutic.language.word_lists import words
 
 if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
     from spacy.tokens import Span, Token
@@ -37,10 +38,10 @@ KINDS = (
 )
 
 
-QUANTIFIERS = {
-    "all", "every", "everyone", "everybody", "everything", "always", "never", "nobody",
-    "none", "nothing", "no one", "anyone", "anybody", "each", "entire", "whole",
-}  # fmt: skip
+QUANTIFIERS = words(
+    """all, every, everyone, everybody, everything, always, never, nobody, none, nothing,
+    no one, anyone, anybody, each, entire, whole"""
+)
 
 
 CAUSAL_VERBS = {"cause", "lead", "result", "produce", "trigger"}
@@ -49,11 +50,11 @@ CAUSAL_VERBS = {"cause", "lead", "result", "produce", "trigger"}
 CAUSAL_MARKS = {"because", "since", "as", "so"}
 
 
-EXPERT_WORDS = {
-    "expert", "experts", "scientist", "scientists", "doctor", "doctors", "physician",
-    "professor", "study", "studies", "research", "researchers", "survey", "report", "data",
-    "statistics", "according", "economist", "economists", "evidence", "poll", "polls",
-}  # fmt: skip
+EXPERT_WORDS = words(
+    """expert, experts, scientist, scientists, doctor, doctors, physician, professor,
+    study, studies, research, researchers, survey, report, data, statistics, according,
+    economist, economists, evidence, poll, polls"""
+)
 
 
 EXPERIENCE = re.compile(
@@ -73,27 +74,26 @@ ANALOGY = re.compile(
 )
 
 
-NEGATIVE = {
-    "liar", "lie", "lied", "lying", "corrupt", "incompetent", "stupid", "idiot", "insult",
-    "insulted", "dismissive", "disgrace", "disaster", "failed", "fail", "weak", "dishonest",
-    "crook", "racist", "hypocrite", "hypocritical", "ignorant", "terrible", "horrible",
-    "dangerous", "unfit", "crooked", "nasty", "rude", "selfish", "greedy", "lazy",
-}  # fmt: skip
+NEGATIVE = words(
+    """liar, lie, lied, lying, corrupt, incompetent, stupid, idiot, insult, insulted,
+    dismissive, disgrace, disaster, failed, fail, weak, dishonest, crook, racist,
+    hypocrite, hypocritical, ignorant, terrible, horrible, dangerous, unfit, crooked,
+    nasty, rude, selfish, greedy, lazy"""
+)
 
 
-EVALUATIVE = {
-    "good", "bad", "right", "wrong", "fair", "unfair", "best", "worst", "better", "worse",
-    "important", "necessary", "essential", "dangerous", "safe", "unsafe", "great", "terrible",
-    "ridiculous", "absurd", "moral", "immoral", "acceptable", "unacceptable", "enough",
-    "effective", "ineffective", "reasonable", "unreasonable", "wise", "foolish", "harmful",
-    "wonderful", "excellent", "terrific", "awful", "horrible", "disgraceful", "outrageous",
-    "brilliant", "smart", "stupid", "crazy", "shameful", "appalling", "perfect", "fantastic",
-    "unjust", "just", "irresponsible", "responsible", "pointless", "useless", "worthless",
-}  # fmt: skip
+EVALUATIVE = words(
+    """good, bad, right, wrong, fair, unfair, best, worst, better, worse, important,
+    necessary, essential, dangerous, safe, unsafe, great, terrible, ridiculous, absurd,
+    moral, immoral, acceptable, unacceptable, enough, effective, ineffective,
+    reasonable, unreasonable, wise, foolish, harmful, wonderful, excellent, terrific,
+    awful, horrible, disgraceful, outrageous, brilliant, smart, stupid, crazy, shameful,
+    appalling, perfect, fantastic, unjust, just, irresponsible, responsible, pointless,
+    useless, worthless"""
+)
 
 
-PRONOUN_SUBJECTS = {"it", "this", "that", "they", "them", "these", "those", "he", "she",
-                     "which", "who", "there"}  # fmt: skip
+PRONOUN_SUBJECTS = words("it, this, that, they, them, these, those, he, she, which, who, there")
 
 
 def evaluates(head: Token) -> bool:
@@ -111,8 +111,10 @@ def evaluates(head: Token) -> bool:
     return False
 
 
-PERMISSION_VERBS = {"permit", "allow", "entitle", "forbid", "prohibit", "require", "oblige",
-                    "authorize", "authorise", "grant"}  # fmt: skip
+PERMISSION_VERBS = words(
+    """permit, allow, entitle, forbid, prohibit, require, oblige, authorize, authorise,
+    grant"""
+)
 """Verbs of a rule: "everyone is permitted to copy" grants a right, it does not describe
 everyone, so it is no generalisation to test case by case."""
 
@@ -204,10 +206,11 @@ def defining_terms(tokens: list[Token], sentence: Span) -> tuple[str, ...]:
 
 
 _CLASSIFYING = re.compile(r"(?:al|ic|ary|an|ese|ish|ar|ed|ing|ous)$")
-_NOT_JUDGING = {"same", "other", "different", "many", "several", "more", "most", "such",
-                "certain", "own", "new", "old", "last", "next", "first", "few", "much", "whole",
-                "entire", "little", "main", "total", "small", "large", "big", "long", "high",
-                "low", "full", "general", "current", "recent", "public", "private"}  # fmt: skip
+_NOT_JUDGING = words(
+    """same, other, different, many, several, more, most, such, certain, own, new, old,
+    last, next, first, few, much, whole, entire, little, main, total, small, large, big,
+    long, high, low, full, general, current, recent, public, private"""
+)
 
 
 def _judging(token: Token) -> bool:
@@ -240,8 +243,14 @@ def key_phrases(docs, limit: int = 3) -> tuple[str, ...]:
                 content = [t for t in words if not t.is_punct]
                 if not 2 <= len(content) <= 5 or chunk.root.lower_ in EMPTY_HEADS:
                     continue
-                if any(t.pos_ in ("PRON", "PROPN", "NUM", "PART") or t.ent_type_ or t.like_num
-                       or t.text.isupper() or t.dep_ == "case" for t in words):  # fmt: skip
+                if any(
+                    t.pos_ in ("PRON", "PROPN", "NUM", "PART")
+                    or t.ent_type_
+                    or t.like_num
+                    or t.text.isupper()
+                    or t.dep_ == "case"
+                    for t in words
+                ):
                     continue
                 if not any(_judging(t) for t in content) or any(
                     t.text in "\"“”'‘’" or t.pos_ == "ADV" for t in words
@@ -254,24 +263,26 @@ def key_phrases(docs, limit: int = 3) -> tuple[str, ...]:
     return tuple(ranked[:limit])
 
 
-EMPTY_HEADS = {"one", "sort", "kind", "lot", "deal", "part", "bit", "way", "thing", "things",
-                "type", "lots", "number", "amount", "couple"}  # fmt: skip
+EMPTY_HEADS = words(
+    """one, sort, kind, lot, deal, part, bit, way, thing, things, type, lots, number,
+    amount, couple"""
+)
 
 
-VAGUE = {
-    "fair", "sense", "real", "proper", "reasonable", "appropriate", "affordable", "decent",
-    "normal", "natural", "extreme", "radical", "mainstream", "excessive", "adequate",
-    "sufficient", "meaningful", "legitimate", "unnecessary", "unreasonable", "unfair",
-}  # fmt: skip
+VAGUE = words(
+    """fair, sense, real, proper, reasonable, appropriate, affordable, decent, normal,
+    natural, extreme, radical, mainstream, excessive, adequate, sufficient, meaningful,
+    legitimate, unnecessary, unreasonable, unfair"""
+)
 """Words whose meaning depends on who judges: a phrase built on one is worth defining."""
 
-LOADED = {
-    "cavalier", "reckless", "rigged", "corrupt", "crooked", "secret", "disastrous",
-    "terrible", "horrible", "ridiculous", "absurd", "massive", "tremendous", "huge",
-    "enormous", "tough", "toughest", "strong", "strongest", "weak", "smart", "stupid",
-    "dangerous", "failed", "failing", "broken", "bad", "worst", "best", "great",
-    "greatest", "true", "wrong", "right", "unfair", "fair", "common", "serious", "safe",
-}  # fmt: skip
+LOADED = words(
+    """cavalier, reckless, rigged, corrupt, crooked, secret, disastrous, terrible,
+    horrible, ridiculous, absurd, massive, tremendous, huge, enormous, tough, toughest,
+    strong, strongest, weak, smart, stupid, dangerous, failed, failing, broken, bad,
+    worst, best, great, greatest, true, wrong, right, unfair, fair, common, serious,
+    safe"""
+)
 """Charged words a speaker leans on: what they mean here is often the point at issue."""
 
 
@@ -283,10 +294,10 @@ def contested(phrase: str) -> bool:
     return bool(words & (VAGUE | LOADED))
 
 
-STANCE = {
-    "support", "want", "hope", "like", "love", "hate", "believe", "think", "feel", "agree",
-    "prefer", "wish", "oppose", "favor", "favour", "urge", "ask", "need",
-}  # fmt: skip
+STANCE = words(
+    """support, want, hope, like, love, hate, believe, think, feel, agree, prefer, wish,
+    oppose, favor, favour, urge, ask, need"""
+)
 
 
 def clause_features(

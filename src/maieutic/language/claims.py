@@ -60,6 +60,7 @@ from maieutic.language.restate import (
     render,
     speaker_reference,
 )
+from maieutic.language.word_lists import words
 
 if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
     from spacy.tokens import Doc, Span, Token
@@ -79,8 +80,10 @@ class _Context:
         return first_person_rewrites(tokens, self.speaker, self.referent)
 
 
-_NOT_ACTIONS = {"be", "have", "look", "know", "think", "understand", "remember", "realize",
-                "see", "get", "talk", "say", "go", "do", "take"}  # fmt: skip
+_NOT_ACTIONS = words(
+    """be, have, look, know, think, understand, remember, realize, see, get, talk, say, go,
+    do, take"""
+)
 
 
 def _action_text(tokens: list[Token], ctx: _Context) -> str:
@@ -94,9 +97,12 @@ def _action_text(tokens: list[Token], ctx: _Context) -> str:
 
 def _speaker_confusion(tokens: list[Token], rewrites: dict, head: Token, ctx: _Context) -> bool:
     """Whether restating the speaker's words would leave them unclear."""
-    if any(t.lemma_ in AFFIRMING and t != head and any(
-        c.i in rewrites and c.dep_ in SUBJECTS for c in t.children
-    ) for t in tokens):  # fmt: skip
+    if any(
+        t.lemma_ in AFFIRMING
+        and t != head
+        and any(c.i in rewrites and c.dep_ in SUBJECTS for c in t.children)
+        for t in tokens
+    ):
         return True  # "all the speaker is saying is that the speaker thinks X": X is read alone
     # "the speaker's son … our destination": whose is "our"?
     return (
@@ -171,9 +177,15 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
 
 
 def _described(
-    head: Token, subject: Token, tokens: list[Token], text: str, ctx: _Context, own: dict,
-    *, hedged: bool,
-) -> Claim:  # fmt: skip
+    head: Token,
+    subject: Token,
+    tokens: list[Token],
+    text: str,
+    ctx: _Context,
+    own: dict,
+    *,
+    hedged: bool,
+) -> Claim:
     """The claim of a clause that passed every check, with its kinds and features."""
     kinds = claim_kinds(head, tokens, ctx.sentence, text)
     authority = ""

@@ -14,11 +14,12 @@ from maieutic.language.clause_syntax import (
     REPORTING,
     content_lemmas,
     extraposed,
-    is_figure,
     is_finite,
     subject_of,
 )
+from maieutic.language.figures import is_figure
 from maieutic.language.restate import third_person_singular
+from maieutic.language.word_lists import words
 
 if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
     from spacy.tokens import Token
@@ -51,11 +52,15 @@ def reads_as_clause(text: str) -> bool:
     return subject_of(root) is not None and is_finite(root)
 
 
-AMBIGUOUS = {"he", "she", "him", "his", "her", "hers", "they", "them", "their", "theirs",
-              "you", "your", "yours", "it", "its", "this", "that", "these", "those"}  # fmt: skip
+AMBIGUOUS = words(
+    """he, she, him, his, her, hers, they, them, their, theirs, you, your, yours, it, its,
+    this, that, these, those"""
+)
 
-HEDGES = {"maybe", "perhaps", "probably", "possibly", "supposedly", "apparently",
-          "reportedly", "allegedly", "seemingly", "may", "might"}  # fmt: skip
+HEDGES = words(
+    """maybe, perhaps, probably, possibly, supposedly, apparently, reportedly, allegedly,
+    seemingly, may, might"""
+)
 
 HEDGING_VERBS = {"seem", "appear"}
 
@@ -134,8 +139,10 @@ def _known_words() -> frozenset[str]:
     return frozenset(words)
 
 
-PROFANITY = {"shit", "fuck", "fucking", "fucked", "crap", "damn", "bullshit", "ass", "asshole",
-             "bitch", "piss", "pissed", "hell"}  # fmt: skip
+PROFANITY = words(
+    """shit, fuck, fucking, fucked, crap, damn, bullshit, ass, asshole, bitch, piss,
+    pissed, hell"""
+)
 
 
 def copied_errors(tokens: list[Token]) -> str | None:
@@ -166,9 +173,11 @@ def unhedge(head: Token) -> dict[int, str]:
     if head.lemma_ not in HEDGING_VERBS or head.tag_ not in ("VBZ", "VBP"):
         return {}
     xcomp = next((c for c in head.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
-    to = next((c for c in xcomp.children if c.dep_ == "aux" and c.lower_ == "to"), None) if (
-        xcomp is not None
-    ) else None  # fmt: skip
+    to = (
+        next((c for c in xcomp.children if c.dep_ == "aux" and c.lower_ == "to"), None)
+        if (xcomp is not None)
+        else None
+    )
     if xcomp is None or to is None:
         return {}
     verb = xcomp.text

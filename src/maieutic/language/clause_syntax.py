@@ -12,15 +12,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from maieutic.language.word_lists import words
+
 if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
     from spacy.tokens import Span, Token
 
 
-REPORTING = {
-    "think", "believe", "say", "mean", "know", "feel", "guess", "suppose", "argue",
-    "claim", "agree", "hope", "understand", "suggest", "show", "prove", "find", "determine",
-    "conclude", "report", "state", "tell", "realize", "realise", "assume", "doubt", "bet",
-}  # fmt: skip
+REPORTING = words(
+    """think, believe, say, mean, know, feel, guess, suppose, argue, claim, agree, hope,
+    understand, suggest, show, prove, find, determine, conclude, report, state, tell,
+    realize, realise, assume, doubt, bet"""
+)
 
 
 OBLIGATION = {"should", "must", "ought"}
@@ -35,9 +37,10 @@ FUTURE = {"will", "'ll", "wo", "shall", "could", "may", "might"}
 POSSIBLE = {"would", "can", "ca", "'d"}
 
 
-DISCOURSE = {"well", "look", "now", "so", "again", "frankly", "honestly", "actually", "also",
-              "anyway", "and", "but", "or", "then", "oh", "yes", "no", "okay", "ok", "plus",
-              "however", "still", "yet", "because", "though", "although"}  # fmt: skip
+DISCOURSE = words(
+    """well, look, now, so, again, frankly, honestly, actually, also, anyway, and, but, or,
+    then, oh, yes, no, okay, ok, plus, however, still, yet, because, though, although"""
+)
 
 
 SELF_OR_ANAPHOR = {"i", "we", "you", "that", "this", "it", "he", "she", "they"}
@@ -69,8 +72,10 @@ def subject_of(head: Token) -> Token | None:
 def is_finite(head: Token) -> bool:
     if head.tag_ in ("VBD", "VBZ", "VBP", "MD"):
         return True
-    return any(c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBD", "VBZ", "VBP", "MD")
-               for c in head.children)  # fmt: skip
+    return any(
+        c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBD", "VBZ", "VBP", "MD")
+        for c in head.children
+    )
 
 
 def tense_of(head: Token) -> str:
@@ -147,8 +152,9 @@ def trim(tokens: list[Token]) -> list[Token]:
         tokens = trim(tokens[:-1])
     # a vocative at the start: "Mr. Trump, you have…"
     comma = next((n for n, t in enumerate(tokens[:4]) if t.text == ","), None)
-    if comma and all(t.ent_type_ == "PERSON" or t.text in ("Mr.", "Mrs.", "Ms.", "Dr.")
-                     for t in tokens[:comma]):  # fmt: skip
+    if comma and all(
+        t.ent_type_ == "PERSON" or t.text in ("Mr.", "Mrs.", "Ms.", "Dr.") for t in tokens[:comma]
+    ):
         tokens = tokens[comma + 1 :]
     # a vocative at the end: "…, Donald"
     if len(tokens) > 3 and tokens[-2].text == "," and tokens[-1].ent_type_ == "PERSON":
@@ -167,14 +173,13 @@ prepositional phrase or adverbial clause would change the claim, so such a claus
 left out instead."""
 
 
-CONNECTIVES = {
-    "in addition", "on the other hand", "at the same time", "after all", "in any case",
-    "for example", "for instance", "as a matter of fact", "in fact", "of course",
-    "in other words", "by the way", "however", "though", "also", "too", "as well",
-    "in turn", "then again", "moreover", "furthermore", "besides", "meanwhile",
-    "nevertheless", "nonetheless", "still", "anyway", "by contrast", "in contrast",
-    "on the contrary", "similarly", "likewise", "instead", "conversely",
-}  # fmt: skip
+CONNECTIVES = words(
+    """in addition, on the other hand, at the same time, after all, in any case, for
+    example, for instance, as a matter of fact, in fact, of course, in other words, by
+    the way, however, though, also, too, as well, in turn, then again, moreover,
+    furthermore, besides, meanwhile, nevertheless, nonetheless, still, anyway, by
+    contrast, in contrast, on the contrary, similarly, likewise, instead, conversely"""
+)
 """Phrases that link a clause to what came before: a restated claim stands alone, so
 they are left out wherever they sit ("in addition, United cancels…", "we also, though,
 need…" → "United cancels…", "we need…")."""
@@ -229,9 +234,11 @@ def modal_action(head: Token) -> tuple[str, list[Token]] | None:
         if any(c.dep_ == "neg" for c in head.children):
             return None  # "we should not X": a proposal to refrain, restated poorly
         reasons = {t.i for c in head.children if _gives_reason(c) for t in c.subtree}
-        return "modal", [t for t in head.subtree if t.i not in reasons and (
-            t.dep_ not in ("nsubj", "aux", "neg") or t.head != head
-        )]  # fmt: skip
+        return "modal", [
+            t
+            for t in head.subtree
+            if t.i not in reasons and (t.dep_ not in ("nsubj", "aux", "neg") or t.head != head)
+        ]
     if any(c.dep_ == "neg" for c in head.children):
         return None  # "an individual doesn't have to…" is no proposal
     got_to = head.lower_ in ("got", "gotta") and any(
@@ -243,8 +250,12 @@ def modal_action(head: Token) -> tuple[str, list[Token]] | None:
             # "we've got to do everything we can to vacuum up…": the parser may hang the
             # purpose clause on "got"; it belongs to the action
             tokens = [t for t in xcomp.subtree if not (t.head == xcomp and t.dep_ == "aux")]
-            tail = [t for c in head.children if c.dep_ in ("xcomp", "advcl") and c.i > xcomp.i
-                    for t in c.subtree]  # fmt: skip
+            tail = [
+                t
+                for c in head.children
+                if c.dep_ in ("xcomp", "advcl") and c.i > xcomp.i
+                for t in c.subtree
+            ]
             return "need", tokens + tail
     return _announced_plan(head)
 
@@ -258,9 +269,11 @@ def _announced_plan(head: Token) -> tuple[str, list[Token]] | None:
         return None
     auxes = {c.lower_.replace("’", "'") for c in head.children if c.dep_ == "aux"}
     if auxes & {"will", "'ll", "shall"} and head.tag_ == "VB":
-        return "plan", [t for t in head.subtree if not (
-            t.head == head and t.dep_ in ("nsubj", "aux", "neg", "advmod") and t.i < head.i
-        )]  # fmt: skip
+        return "plan", [
+            t
+            for t in head.subtree
+            if not (t.head == head and t.dep_ in ("nsubj", "aux", "neg", "advmod") and t.i < head.i)
+        ]
     if head.lower_ in ("going", "gon") and "to" not in auxes:
         xcomp = next((c for c in head.children if c.dep_ == "xcomp" and c.tag_ == "VB"), None)
         if xcomp is not None:
@@ -292,28 +305,30 @@ def starts_well(tokens: list[Token], subject: Token) -> bool:
             "case",
             "cc",
         ):
-            return False  # fmt: skip
+            return False
     return True
 
 
-UNRESOLVED = {"it", "this", "that", "these", "those", "they", "them", "which", "one",
-               "both", "some", "all"}  # fmt: skip
+UNRESOLVED = words("it, this, that, these, those, they, them, which, one, both, some, all")
 
 
 def extraposed(head: Token) -> bool:
     """ "It's important that we act", "it is time that…": "it" stands for the clause."""
     return any(c.dep_ in ("ccomp", "xcomp", "csubj") for c in head.children) or any(
         g.dep_ in ("ccomp", "acl", "xcomp")
-        for c in head.children if c.dep_ in ("acomp", "attr")
+        for c in head.children
+        if c.dep_ in ("acomp", "attr")
         for g in c.children
-    )  # fmt: skip
+    )
 
 
 CONDITIONS = {"if", "when", "once", "unless", "whenever"}
 
 
-EMPHASIS = {"clearly", "really", "actually", "basically", "frankly", "honestly",
-             "obviously", "certainly", "literally", "just", "totally", "absolutely"}  # fmt: skip
+EMPHASIS = words(
+    """clearly, really, actually, basically, frankly, honestly, obviously, certainly,
+    literally, just, totally, absolutely"""
+)
 
 
 def fronted_condition(head: Token, subject: Token) -> Token | None:
@@ -330,13 +345,17 @@ def fronted_condition(head: Token, subject: Token) -> Token | None:
 
 def content_lemmas(tokens) -> tuple[str, ...]:
     """Distinct content lemmas of ``tokens`` (alphabetic, not stop words, 3+ letters)."""
-    return tuple(dict.fromkeys(
-        t.lemma_.lower() for t in tokens if t.is_alpha and not t.is_stop and len(t) > 2
-    ))  # fmt: skip
+    return tuple(
+        dict.fromkeys(
+            t.lemma_.lower() for t in tokens if t.is_alpha and not t.is_stop and len(t) > 2
+        )
+    )
 
 
-AFFIRMING = {"think", "believe", "know", "mean", "feel", "guess", "suppose", "say", "bet",
-              "agree", "understand", "realize", "realise", "argue"}  # fmt: skip
+AFFIRMING = words(
+    """think, believe, know, mean, feel, guess, suppose, say, bet, agree, understand,
+    realize, realise, argue"""
+)
 
 
 FINDING = {"show", "prove", "find", "determine", "conclude", "report", "state", "confirm"}
@@ -375,23 +394,3 @@ def _stands_alone(token: Token) -> bool:
     if token.dep_ == "advcl":
         return any(c.dep_ == "mark" and c.lower_ in CONTRAST_OR_REASON for c in token.children)
     return False
-
-
-def is_figure(token: Token) -> bool:
-    """A number that states a quantity ("3000 members", "40 percent", "$5 billion"); not
-    a date, an ordinal or "one"."""
-    if token.ent_type_ in ("DATE", "TIME", "ORDINAL"):
-        return False
-    if token.ent_type_ in ("PERCENT", "MONEY", "QUANTITY"):
-        return True
-    if token.lower_ in ("million", "millions", "billion", "billions", "trillion", "thousands",
-                        "hundreds", "percent"):  # fmt: skip
-        return True
-    if not token.like_num or not any(ch.isdigit() for ch in token.text):
-        return False
-    # "the crew gets 3": a small count is an example, not a statistic to source
-    digits = re.sub(r"[^\d.]", "", token.text).strip(".")
-    try:
-        return float(digits) >= 10
-    except ValueError:
-        return False

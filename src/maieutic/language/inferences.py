@@ -87,11 +87,13 @@ def inferences(sentence: Span, by_head: dict[int, Claim]) -> list[Claim]:
     out = []
     for token in sentence:
         reason = conclusion = None
-        if token.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in _BECAUSE
-                                         for c in token.children):  # fmt: skip
+        if token.dep_ == "advcl" and any(
+            c.dep_ == "mark" and c.lower_ in _BECAUSE for c in token.children
+        ):
             reason, conclusion = by_head.get(token.i), by_head.get(token.head.i)
-        elif token.dep_ == "conj" and any(c.lower_ in _THEREFORE and c.dep_ in ("advmod", "cc")
-                                          for c in token.children):  # fmt: skip
+        elif token.dep_ == "conj" and any(
+            c.lower_ in _THEREFORE and c.dep_ in ("advmod", "cc") for c in token.children
+        ):
             reason, conclusion = by_head.get(token.head.i), by_head.get(token.i)
         if reason is None or conclusion is None:
             continue

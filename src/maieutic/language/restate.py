@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from maieutic.language.word_lists import words
+
 if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
     from spacy.tokens import Token
 
@@ -27,14 +29,14 @@ _NAME_LIKE = re.compile(r"^[A-Z]{4,14}$")
 _CONSONANT_RUN = re.compile(r"[^AEIOUY]{4,}")
 
 
-ROLES = {
-    "resident", "vendor", "moderator", "host", "speaker", "audience", "citizen", "caller",
-    "reporter", "user", "guest", "member", "voter", "parent", "teacher", "student", "doctor",
-    "nurse", "official", "chair", "chairman", "chairwoman", "presenter", "interviewer",
-    "panelist", "participant", "commentator", "narrator", "customer", "employee", "owner",
-    "councillor", "mayor", "principal", "senator", "president", "minister", "judge", "critic",
-    "expert", "witness", "author", "writer", "editor", "questioner", "respondent",
-}  # fmt: skip
+ROLES = words(
+    """resident, vendor, moderator, host, speaker, audience, citizen, caller, reporter,
+    user, guest, member, voter, parent, teacher, student, doctor, nurse, official,
+    chair, chairman, chairwoman, presenter, interviewer, panelist, participant,
+    commentator, narrator, customer, employee, owner, councillor, mayor, principal,
+    senator, president, minister, judge, critic, expert, witness, author, writer,
+    editor, questioner, respondent"""
+)
 """Labels that name a role, not a person: "VENDOR:" is "the vendor"."""
 _TITLE = re.compile(r"^[A-Z][A-Z.]{1,14}$")
 
@@ -55,8 +57,9 @@ def speaker_reference(label: str) -> str:
     return label.title() if named else "the speaker"
 
 
-_SAME_IN_PAST = {"read", "put", "set", "cut", "hit", "let", "cost", "hurt", "shut", "spread",
-                 "quit", "bet", "beat"}  # fmt: skip
+_SAME_IN_PAST = words(
+    """read, put, set, cut, hit, let, cost, hurt, shut, spread, quit, bet, beat"""
+)
 
 
 def third_person_singular(verb: str) -> str:
@@ -189,14 +192,13 @@ def tidy(text: str) -> str:
     return text.rstrip(".!?…").rstrip(" ,;:")
 
 
-_NAMED = {"PERSON", "ORG", "GPE", "NORP", "LOC", "FAC", "PRODUCT", "EVENT", "LAW",
-          "WORK_OF_ART", "LANGUAGE"}  # fmt: skip
+_NAMED = words("PERSON, ORG, GPE, NORP, LOC, FAC, PRODUCT, EVENT, LAW, WORK_OF_ART, LANGUAGE")
 
 
-_TITLES = {
-    "secretary", "president", "senator", "governor", "mayor", "general", "judge",
-    "professor", "minister", "chancellor", "prime", "vice", "justice", "speaker",
-}  # fmt: skip
+_TITLES = words(
+    """secretary, president, senator, governor, mayor, general, judge, professor, minister,
+    chancellor, prime, vice, justice, speaker"""
+)
 
 
 def lower_first(text: str, first: Token | None) -> str:

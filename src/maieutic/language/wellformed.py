@@ -33,6 +33,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from maieutic.language.word_lists import words
+
 FLAWS = (
     "repeated-phrase",
     "fragment",
@@ -68,11 +70,11 @@ _CLAIM_AFTER = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"^\s*(?:[?,.;:!]|$)")
-_SUBORDINATORS = {
-    "because", "although", "though", "when", "whenever", "if", "since", "while", "unless",
-    "which", "who", "whom", "whose", "where", "whereas", "until", "after", "before", "as",
-    "so", "and", "but", "or", "nor", "than", "whether",
-}  # fmt: skip
+_SUBORDINATORS = words(
+    """because, although, though, when, whenever, if, since, while, unless, which, who,
+    whom, whose, where, whereas, until, after, before, as, so, and, but, or, nor, than,
+    whether"""
+)
 _FUNCTION_END = {"DT", "IN", "CC", "TO", "PRP$", "MD", "WDT", "WP", "POS"}
 _PREDICTION = re.compile(
     r"\bhow likely is it that\b|\bwill really happen\b|\bwould follow\b|\bwill happen\b",
@@ -84,17 +86,19 @@ _MIDDLE_CAPITAL = re.compile(
     r"On|And|But|Or|Our|My|Your|Their|His|Her|You|There|What|Which|Who|Because|If|For)\b"
 )
 _CAPS_RUN = re.compile(r"\b[A-Z]{3,}\b(?:\W+\b[A-Z]{3,}\b)+")
-_FULL_STOP_INSIDE = re.compile(r"(?<![A-Z])(?<!\b[a-z])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)"
-                               r"(?<!\bvs)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)"
-                               r"\.\s+[a-z]")  # fmt: skip
+_FULL_STOP_INSIDE = re.compile(
+    r"(?<![A-Z])(?<!\b[a-z])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)"
+    r"(?<!\bvs)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bSt)"
+    r"\.\s+[a-z]"
+)
 _SPACE_BEFORE = re.compile(r"\s[,;:?!.](?!\.)")
 _BROKEN_HYPHEN = re.compile(r"\w- \w")
 _DOUBLED = re.compile(r"\?\s*\?|[.,;:]\s*\?|,\s*,")
 _WORD = re.compile(r"[A-Za-z0-9']+")
-_SHOUTED = {
-    "is", "are", "was", "were", "not", "the", "all", "and", "or", "of", "to", "never",
-    "always", "no", "do", "does", "did", "will", "can", "must", "should", "very",
-}  # fmt: skip
+_SHOUTED = words(
+    """is, are, was, were, not, the, all, and, or, of, to, never, always, no, do, does,
+    did, will, can, must, should, very"""
+)
 _AN_CONSONANT = re.compile(
     r"\ban\s+(?!h|u[bcdfgklmnprstvz]{2}|one\b|x-|\d)([bcdfgjklmnpqrstvwxyz]\w*)", re.I
 )
@@ -208,8 +212,14 @@ def _surface(question: str) -> list[Flaw]:
         flaws.append(Flaw("casing", f"a capitalised {m.group(1)!r} mid-sentence"))
     if m := _CAPS_RUN.search(stripped):
         flaws.append(Flaw("casing", f"words in capitals: {m.group(0)[:30]!r}"))
-    elif shouted := next((w for w in _WORD.findall(stripped[1:]) if len(w) > 1 and w.isupper()
-                          and w.lower() in _SHOUTED), None):  # fmt: skip
+    elif shouted := next(
+        (
+            w
+            for w in _WORD.findall(stripped[1:])
+            if len(w) > 1 and w.isupper() and w.lower() in _SHOUTED
+        ),
+        None,
+    ):
         flaws.append(Flaw("casing", f"a word in capitals for emphasis: {shouted!r}"))
     if not re.search(r"\?[\"”'’)\]]*$", stripped):
         flaws.append(Flaw("punctuation", "does not end with a question mark"))

@@ -161,8 +161,15 @@ class LLMClient:
         while True:
             attempts += 1
             if budget.remaining() == 0.0:
-                self._log(request, key, None, latency=0.0, cache_hit=False,
-                          attempts=attempts - 1, error=budget.SPENT)  # fmt: skip
+                self._log(
+                    request,
+                    key,
+                    None,
+                    latency=0.0,
+                    cache_hit=False,
+                    attempts=attempts - 1,
+                    error=budget.SPENT,
+                )
                 raise CallFailed(budget.SPENT, request)
             async with semaphore:
                 start = time.perf_counter()

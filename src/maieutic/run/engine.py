@@ -111,13 +111,26 @@ class Engine:
             from maieutic.engines.ray_corpus import generate_corpus_on_ray
 
             return generate_corpus_on_ray(
-                generation.task, component, generation.data, store, run_index=run_index,
-                folder=folder, manifest=manifest, options=self.options, on_progress=update,
-            )  # fmt: skip
+                generation.task,
+                component,
+                generation.data,
+                store,
+                run_index=run_index,
+                folder=folder,
+                manifest=manifest,
+                options=self.options,
+                on_progress=update,
+            )
         return generate_on_ray(
-            generation.task, component, generation.data, run_index=run_index,
-            folder=folder, manifest=manifest, options=self.options, on_progress=update,
-        )  # fmt: skip
+            generation.task,
+            component,
+            generation.data,
+            run_index=run_index,
+            folder=folder,
+            manifest=manifest,
+            options=self.options,
+            on_progress=update,
+        )
 
     def written(self, out: str | Path, run_index: int) -> None:
         """After a run's files are written: its shards are no longer needed."""

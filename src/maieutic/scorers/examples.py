@@ -72,6 +72,12 @@ class Examples:
         """The pairs at ``rows``, in that order."""
         pick = lambda values: [values[i] for i in rows]  # noqa: E731
         return Examples(
-            pick(self.contexts), pick(self.questions), pick(self.schemes), pick(self.groups),
-            pick(self.labels), pick(self.ordinal), pick(self.systems), self.positive,
-        )  # fmt: skip
+            pick(self.contexts),
+            pick(self.questions),
+            pick(self.schemes),
+            pick(self.groups),
+            pick(self.labels),
+            pick(self.ordinal),
+            pick(self.systems),
+            self.positive,
+        )

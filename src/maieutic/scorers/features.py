@@ -34,15 +34,16 @@ import numpy as np
 from scipy import sparse
 
 from maieutic.embed.store import EmbeddingStore, embed_texts
+from maieutic.language.word_lists import words
 
 if TYPE_CHECKING:
     from sklearn.feature_extraction.text import TfidfVectorizer
 
 WH_CLASSES = ("what", "why", "how", "when|where", "who|which|whose", "aux", "other")
-_AUX = {
-    "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would",
-    "will", "has", "have", "had", "may", "might", "must", "shall",
-}  # fmt: skip
+_AUX = words(
+    """is, are, was, were, do, does, did, can, could, should, would, will, has, have, had,
+    may, might, must, shall"""
+)
 _WORD = re.compile(r"[a-z']{4,}")
 SCHEME_BUCKETS = 16
 N_SURFACE = 3 + len(WH_CLASSES) + SCHEME_BUCKETS

@@ -263,9 +263,15 @@ _AGAIN = "train the scorer again"
 # what reading a damaged .npz can raise: a broken zip, a bad array header (parsed with
 # ast.literal_eval), data cut short, a size too large to allocate, a missing member
 _UNREADABLE = (
-    OSError, EOFError, ValueError, KeyError, SyntaxError, MemoryError, zipfile.BadZipFile,
+    OSError,
+    EOFError,
+    ValueError,
+    KeyError,
+    SyntaxError,
+    MemoryError,
+    zipfile.BadZipFile,
     zlib.error,
-)  # fmt: skip
+)
 
 
 def read_manifest(path: Path) -> dict[str, Any]:
@@ -350,9 +356,12 @@ def read_weights(path: Path) -> tuple[LinearModel, QuestionNgrams | None]:
         raise DataError(f"damaged or unreadable ({reason}): {_AGAIN}", where=str(path)) from None
     _check_arrays(arrays, str(path))
     model = LinearModel(
-        arrays["mean"], arrays["scale"], arrays["coef"], arrays["intercept"],
+        arrays["mean"],
+        arrays["scale"],
+        arrays["coef"],
+        arrays["intercept"],
         [str(c) for c in arrays["classes"]],
-    )  # fmt: skip
+    )
     ngrams = None
     if "ngram_terms" in arrays:
         ngrams = QuestionNgrams([str(t) for t in arrays["ngram_terms"]], arrays["ngram_idf"])

@@ -81,9 +81,10 @@ def example_source(task: str, kind: str = DEFAULT, **options: Any) -> ExampleSou
     extra = [name for name in given if name not in entry(KIND, task, kind).parameters]
     if extra:
         owners = [
-            n for n in names(KIND, task)
+            n
+            for n in names(KIND, task)
             if all(name in entry(KIND, task, n).parameters for name in extra)
-        ]  # fmt: skip
+        ]
         where = f"--examples {' or '.join(owners)}" if owners else f"--task {task}"
         raise DataError(f"{_option_flags(extra)}: only with {where}")
     return create(KIND, task, kind, **given)

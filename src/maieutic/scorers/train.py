@@ -157,8 +157,11 @@ def _check_training_side(examples: Examples, labels: np.ndarray, fold: int) -> N
     positive = labels == examples.positive
     if positive.all() or not positive.any():
         missing = f"non-{examples.positive}" if positive.all() else examples.positive
-        groups = {g for g, label in zip(examples.groups, examples.labels, strict=True)
-                  if (label == examples.positive) != positive.all()}  # fmt: skip
+        groups = {
+            g
+            for g, label in zip(examples.groups, examples.labels, strict=True)
+            if (label == examples.positive) != positive.all()
+        }
         raise DataError(
             f"fold {fold + 1} has no {missing} pair to learn from: {missing} pairs occur in "
             f"only {len(groups)} text(s), too few for {FOLDS}-fold grouped cross-validation"
@@ -251,15 +254,33 @@ def cross_validate(
     fitted: list = []
     with progress(f"cross-validating ({FOLDS} grouped folds)", FOLDS) as update:
         oof = out_of_fold(
-            index, target, examples.groups, fit_rows, choose_threshold, FOLDS, seed,
+            index,
+            target,
+            examples.groups,
+            fit_rows,
+            choose_threshold,
+            FOLDS,
+            seed,
             strata or None,
-        )  # fmt: skip
+        )
+    return _cv_figures(examples, fitted, oof, bool(strata), seed)
+
+
+def _cv_figures(
+    examples: Examples, fitted: list, oof, with_outputs: bool, seed: int
+) -> dict[str, Any]:
+    """The cross-validated figures, with the out-of-fold scores and decisions."""
     figures = binary_figures(
-        target, oof.scores, oof.decisions(), np.array(examples.ordinal), examples.groups, seed
+        examples.target,
+        oof.scores,
+        oof.decisions(),
+        np.array(examples.ordinal),
+        examples.groups,
+        seed,
     )
     if len(set(examples.labels)) > 2:
         figures["kappa_3class"] = _three_class(examples, fitted, oof, seed)
-    if strata:
+    if with_outputs:
         figures["system_outputs"] = _system_figures(examples, oof, seed)
     figures["folds"] = FOLDS
     return {"figures": figures, "oof_scores": oof.scores, "oof_decisions": oof.decisions()}
@@ -281,9 +302,13 @@ def _system_figures(examples: Examples, oof, seed: int) -> dict[str, Any]:
     groups = [examples.groups[i] for i in rows]
     target = examples.target[rows]
     figures = binary_figures(
-        target, oof.scores[rows], oof.decisions()[rows],
-        np.array(examples.ordinal)[rows], groups, seed,
-    )  # fmt: skip
+        target,
+        oof.scores[rows],
+        oof.decisions()[rows],
+        np.array(examples.ordinal)[rows],
+        groups,
+        seed,
+    )
     figures["top3_positive_rate"] = top_k_rate(target, oof.scores[rows], groups, 3, seed)
     return figures
 

@@ -114,8 +114,10 @@ def _select(
             if item in chosen:
                 continue
             cand = item.candidate
-            if any(c.candidate.claim == cand.claim and c.candidate.framing == cand.framing
-                   for c in chosen):  # fmt: skip
+            if any(
+                c.candidate.claim == cand.claim and c.candidate.framing == cand.framing
+                for c in chosen
+            ):
                 continue
             if cand.generic and any(c.candidate.generic for c in chosen):
                 continue
@@ -183,9 +185,11 @@ class ClaimsCQGenerator:
         chosen = select(scored, k)
         note = None
         if len(chosen) < k:
-            found = "no complete claim" if not reading.claims else (
-                f"only {plural(len(reading.claims), 'complete claim')}"
-            )  # fmt: skip
+            found = (
+                "no complete claim"
+                if not reading.claims
+                else (f"only {plural(len(reading.claims), 'complete claim')}")
+            )
             asked = plural(len(chosen), "question")
             note = f"{asked} instead of {k}: the text has {found} to challenge"
         return ClaimQuestions([s.candidate.question for s in chosen], scored, reading, note)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from maieutic.language.claim_kinds import contested
 from maieutic.language.claims import Claim, Reading
+from maieutic.language.word_lists import words
 
 
 @dataclass(frozen=True)
@@ -177,11 +178,10 @@ FRAMINGS: tuple[Framing, ...] = (
     Framing("definition", ("*",), 'What exactly does {speaker} mean by "{term}"?', needs="term"),
 )
 BY_NAME = {f.name: f for f in FRAMINGS}
-GOAL_VERBS = {
-    "address", "fight", "defeat", "solve", "stop", "reduce", "end", "protect", "improve",
-    "help", "support", "fix", "tackle", "prevent", "combat", "eliminate", "create", "grow",
-    "strengthen", "defend", "save", "win",
-}  # fmt: skip
+GOAL_VERBS = words(
+    """address, fight, defeat, solve, stop, reduce, end, protect, improve, help, support,
+    fix, tackle, prevent, combat, eliminate, create, grow, strengthen, defend, save, win"""
+)
 NORM_VERBS = {"respect", "obey", "follow", "uphold", "honor", "honour", "keep", "abide"}
 """A norm is kept for its own sake: there is no better way to respect the law than to
 respect it, and what it costs or risks is not the question (its grounds are)."""

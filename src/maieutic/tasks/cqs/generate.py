@@ -80,8 +80,9 @@ def select_three(
     if not candidates:
         return ItemOutcome(iid, None, f"{source}: no usable question", candidates)
     text = intervention.intervention
-    rejected = {c: [str(f) for f in flaws] for c in candidates
-                if (flaws := check_question(c, text))}  # fmt: skip
+    rejected = {
+        c: [str(f) for f in flaws] for c in candidates if (flaws := check_question(c, text))
+    }
     usable = [c for c in candidates if c not in rejected]
     chosen = selector(intervention, usable, EXPECTED_QUESTIONS) if usable else []
     if not chosen:

@@ -41,8 +41,9 @@ def cqs_examples(dataset: CQDataset, outputs: LabelledOutputs | None = None) -> 
     generated question people labelled (its ``system`` is its submission, e.g.
     ``system01``; a reference's is empty)."""
     out = Examples(positive=USEFUL)
-    labelled = [(item, ref.cq, ref.label, "") for item in dataset.interventions.values()
-                for ref in item.cqs]  # fmt: skip
+    labelled = [
+        (item, ref.cq, ref.label, "") for item in dataset.interventions.values() for ref in item.cqs
+    ]
     for output in outputs.outputs if outputs is not None else ():
         item = dataset.interventions[output.intervention_id]
         labelled.append((item, output.cq, output.label, f"system{output.block + 1:02d}"))
@@ -79,8 +80,9 @@ def pooled_dataset(paths: list[Path]) -> CQDataset:
         dataset = load_cq_dataset(path)
         for key, item in dataset.interventions.items():
             if key in interventions:
-                raise DataError(f"{key!r}: intervention id already in another --data file",
-                                where=str(path))  # fmt: skip
+                raise DataError(
+                    f"{key!r}: intervention id already in another --data file", where=str(path)
+                )
             interventions[key] = item
     return CQDataset(interventions, source=", ".join(str(p) for p in paths))
 

@@ -31,6 +31,7 @@ from maieutic.language.clause_syntax import (
 )
 from maieutic.language.restate import addressee_rewrites, lower_first, render
 from maieutic.language.wellformed import check_question
+from maieutic.language.word_lists import words
 
 CLAUSE_TEMPLATES: dict[str, str] = {
     "OSP": "How might someone with a different stake see the claim that {claim}?",
@@ -86,12 +87,12 @@ def fits(type_id: str, clause: str) -> bool:
     return bool(kinds & FITTING_KINDS.get(type_id, set()))
 
 
-CONTESTED = {
-    "freedom", "justice", "fairness", "equality", "equity", "privilege", "morality",
-    "autonomy", "democracy", "liberty", "dignity", "discrimination", "oppression",
-    "violence", "abuse", "harassment", "bias", "merit", "wealth", "poverty", "rights",
-    "values", "harm", "fault", "blame", "responsibility", "respect", "success",
-}  # fmt: skip
+CONTESTED = words(
+    """freedom, justice, fairness, equality, equity, privilege, morality, autonomy,
+    democracy, liberty, dignity, discrimination, oppression, violence, abuse,
+    harassment, bias, merit, wealth, poverty, rights, values, harm, fault, blame,
+    responsibility, respect, success"""
+)
 """Single words whose meaning people dispute; other single words ("business",
 "security") are asked about only inside a phrase."""
 

@@ -52,6 +52,11 @@ def train_cqs(data_paths, outputs_path, examples, schemes, scheme_mapping, **opt
         raise click.UsageError("--outputs goes with --examples references")
     data = data_paths[0] if len(data_paths) == 1 else list(data_paths)
     train_scorer(
-        "cqs", data, options, kind=examples, schemes=schemes, scheme_mapping=scheme_mapping,
+        "cqs",
+        data,
+        options,
+        kind=examples,
+        schemes=schemes,
+        scheme_mapping=scheme_mapping,
         outputs=outputs_path,
-    )  # fmt: skip
+    )
