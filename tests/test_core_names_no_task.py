@@ -25,6 +25,9 @@ CORE_MODULES = tuple(sorted(p.stem for p in SRC.glob("*.py")))
 TASK_NAMES = re.compile(r"\b(cqs|focus|aura|compqa)\b", re.IGNORECASE)
 
 
+SHARED_IO = "maieutic.tasks.io"
+
+
 def core_files() -> list[Path]:
     """Every source file of the core packages and modules."""
     files = [SRC / f"{name}.py" for name in CORE_MODULES]
@@ -65,11 +68,12 @@ def _imported(path: Path) -> set[str]:
 
 
 def test_the_core_imports_no_task_module():
-    # ``maieutic.tasks`` itself (``Task``, ``Column``, the folder tasks are found in) is
-    # shared; its subpackages are the tasks
+    # ``maieutic.tasks`` itself (``Task``, ``Column``, the folder tasks are found in) and
+    # ``maieutic.tasks.io`` (the I/O contract every task implements) are shared; its
+    # subpackages are the tasks
     offenders = {
         str(path.relative_to(SRC)): sorted(
-            m for m in _imported(path) if m.startswith("maieutic.tasks.")
+            m for m in _imported(path) if m.startswith("maieutic.tasks.") and m != SHARED_IO
         )
         for path in core_files()
         if path.suffix == ".py"
@@ -94,3 +98,24 @@ def test_applications_use_tasks_through_their_public_api_only():
         for path in _application_files()
     }
     assert not {k: v for k, v in private.items() if v}
+
+
+LAYERS = {
+    # package: the maieutic packages it must not import (they sit above it)
+    "embed": ("maieutic.engines", "maieutic.run", "maieutic.evaluate", "maieutic.tasks"),
+    "engines": ("maieutic.run", "maieutic.tasks", "maieutic.cli", "maieutic.evaluate"),
+    "stats": ("maieutic.evaluate", "maieutic.run", "maieutic.tasks", "maieutic.report"),
+}
+
+
+@pytest.mark.parametrize("package", sorted(LAYERS))
+def test_layers_import_only_downward(package):
+    # the run layer resolves a task's I/O and hands it to the engines, and hands the
+    # encoders their piece mapper: neither engines nor embed reach back up for them
+    upward = {
+        str(path.relative_to(SRC)): sorted(
+            m for m in _imported(path) if m.startswith(LAYERS[package])
+        )
+        for path in sorted((SRC / package).rglob("*.py"))
+    }
+    assert not {k: v for k, v in upward.items() if v}

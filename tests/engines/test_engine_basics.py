@@ -77,9 +77,9 @@ def test_a_row_that_raises_is_recorded_and_its_batch_goes_on():
     the row that raises is recorded as failed, with its reason."""
     from maieutic.engines.ray_generate import _decoded, _GenerateBatch, _merged_run
     from maieutic.registry import create
-    from maieutic.run.hooks import task_io
     from maieutic.tasks import get_task
     from maieutic.tasks.cqs.data import CQDataset
+    from maieutic.tasks.io import task_io
 
     generator = create("generator", "cqs", "template")
     good = Intervention("G", 'SPEAKER: "Taxes must rise because schools are failing."', [])
@@ -87,11 +87,11 @@ def test_a_row_that_raises_is_recorded_and_its_batch_goes_on():
         {"index": 0, "id": "G", "item": json.dumps(to_plain(good))},
         {"index": 1, "id": "B", "item": json.dumps({"__class__": "maieutic.nope:X"})},
     ]
-    actor = _GenerateBatch("cqs", generator.spec, to_plain(CQDataset({})), 0, {}, None)
+    io = task_io(get_task("cqs"))
+    actor = _GenerateBatch(io, generator.spec, to_plain(CQDataset({})), 0, {}, None)
     done = [_decoded(r) for r in actor(pd.DataFrame(rows)).to_dict("records")]
     assert done[0]["error"] is None and "ModuleNotFoundError" in done[1]["error"]
     kept = {row["index"]: row for row in done}
-    io = task_io(get_task("cqs"))
     run = _merged_run(io, generator, {"G": good, "B": None}, kept)
     assert run.outcomes[0].questions and not run.outcomes[0].failed
     assert run.outcomes[1].failed and "ModuleNotFoundError" in run.outcomes[1].reason

@@ -9,15 +9,17 @@ fully cached run never pays for them.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from maieutic.engines.context import current_engine
 from maieutic.errors import DataError, RunError
 from maieutic.progress import progress
 
@@ -124,6 +126,28 @@ def _hub_name(name: str) -> str:
     return name if "/" in name else f"sentence-transformers/{name}"
 
 
+PieceMapper = Callable[[Any, list[str], int], np.ndarray]
+"""Encodes ``texts`` for an encoder elsewhere, ``piece`` texts at a time: ``(encoder,
+texts, piece) -> (n, dim)`` unit vectors, each piece's vectors those ``encode_piece``
+gives here (the run layer hands one in for the Ray engine)."""
+
+_PIECE_MAPPER: contextvars.ContextVar[PieceMapper | None] = contextvars.ContextVar(
+    "maieutic_piece_mapper", default=None
+)
+
+
+@contextlib.contextmanager
+def mapping_pieces(mapper: PieceMapper | None) -> Iterator[None]:
+    """Every encoder's ``encode`` in the body goes through ``mapper`` (None: in this
+    process, as outside the block). Evaluators build their encoders deep inside, so the
+    run layer hands the mapper in for the length of a call, not to each encoder."""
+    token = _PIECE_MAPPER.set(mapper)
+    try:
+        yield
+    finally:
+        _PIECE_MAPPER.reset(token)
+
+
 class Encoder:
     """Encodes texts into unit-normalised float32 vectors.
 
@@ -217,12 +241,10 @@ class Encoder:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         texts = list(texts)
-        engine = current_engine()
-        if engine.name == "ray":  # the same pieces, encoded by model replicas on Ray
-            from maieutic.engines.ray_encode import encode_on_ray
-
+        mapper = _PIECE_MAPPER.get()
+        if mapper is not None:  # the same pieces, encoded elsewhere (model replicas on Ray)
             self.n_encoded += len(texts)
-            return encode_on_ray(self, texts, self.piece, engine)
+            return mapper(self, texts, self.piece)
         parts = []
         with progress(f"encoding {len(texts):,} texts") as update:
             for start in range(0, len(texts), self.piece):

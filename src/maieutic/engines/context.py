@@ -1,11 +1,9 @@
-"""The engine in force for work done deep inside an evaluator (its sentence embeddings),
-set by ``maieutic.evaluate(engine=...)`` for the length of the call."""
+"""Which engine runs an evaluator's sentence embeddings, and how many model replicas:
+the run layer builds an ``EngineChoice`` and hands the encoders a piece mapper made
+from it (``maieutic.engines.ray_encode.ray_piece_mapper``)."""
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -20,22 +18,3 @@ class EngineChoice:
 
 
 LOCAL = EngineChoice()
-_CURRENT: contextvars.ContextVar[EngineChoice] = contextvars.ContextVar(
-    "maieutic_engine",
-    default=LOCAL,  # frozen: never mutated
-)
-
-
-def current_engine() -> EngineChoice:
-    """The engine in force (``local`` outside ``using_engine``)."""
-    return _CURRENT.get()
-
-
-@contextlib.contextmanager
-def using_engine(choice: EngineChoice) -> Iterator[None]:
-    """Run the body with ``choice`` in force."""
-    token = _CURRENT.set(choice)
-    try:
-        yield
-    finally:
-        _CURRENT.reset(token)

@@ -28,7 +28,7 @@ _READ_ROWS = 2000
 
 
 def generate_corpus_on_ray(
-    task: str,
+    io: Any,
     component: Any,
     data: Any,
     store: CorpusStore,
@@ -41,11 +41,8 @@ def generate_corpus_on_ray(
 ) -> GenerationRun:
     """One run of ``component`` over the store's items on Ray (``data``: the task's
     input reading its items from the store); with ``folder``, finished rows are
-    written there as shards and a resumed run skips them."""
-    from maieutic.run.hooks import task_io
-    from maieutic.tasks import get_task
-
-    io = task_io(get_task(task))
+    written there as shards and a resumed run skips them. ``io``: the task's
+    ``TaskIO``, resolved by the run layer."""
     if folder is not None:
         open_folder(folder, manifest)
         _keep_shards(store, run_index, folder)
@@ -53,7 +50,7 @@ def generate_corpus_on_ray(
     done = total - store.n_pending(run_index)
     on_progress(done, total)
     if done < total:
-        actor = actor_arguments(task, component, io, data, run_index)
+        actor = actor_arguments(component, io, data, run_index)
         ray = start_ray(options.num_cpus)
         source = ray.data.from_arrow_refs(
             list(_blocks(ray, store.pending(run_index), batch_rows(actor, options)))

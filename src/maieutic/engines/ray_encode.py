@@ -33,6 +33,16 @@ class _EncodePiece:
         return {"start": row["start"], "vectors": np.asarray(vectors, dtype=np.float32)}
 
 
+def ray_piece_mapper(engine: Any) -> Any:
+    """An encoder's piece mapper (``maieutic.embed.encoder.PieceMapper``) that encodes
+    on Ray with ``engine``'s replicas (an ``EngineChoice``)."""
+
+    def mapper(encoder: Any, texts: list[str], piece: int) -> np.ndarray:
+        return encode_on_ray(encoder, texts, piece, engine)
+
+    return mapper
+
+
 def encode_on_ray(encoder: Any, texts: list[str], piece: int, engine: Any):
     """The ``(n, dim)`` unit vectors of ``texts``, encoded on Ray by ``engine.actors``
     model replicas, one row per piece of ``piece`` texts (the in-process encoder's

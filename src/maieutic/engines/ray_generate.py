@@ -26,12 +26,13 @@ from maieutic.generate.protocol import GenerationRun
 
 
 class _GenerateBatch:
-    """A Ray actor: one generator, rebuilt from its spec, generating batches of rows."""
+    """A Ray actor: one generator, rebuilt from its spec, generating batches of rows
+    through the task's I/O hooks (handed over resolved: an actor looks no task up)."""
 
     def __init__(
-        self, task: str, spec: Any, template: Any, run_index: int, env: dict, whole: Any
+        self, io: Any, spec: Any, template: Any, run_index: int, env: dict, whole: Any
     ) -> None:
-        self.task, self.spec, self.template_plain = task, spec, template
+        self.io, self.spec, self.template_plain = io, spec, template
         self.run_index, self.env, self.whole = run_index, env, whole
         self.generator: Any = None
 
@@ -40,13 +41,10 @@ class _GenerateBatch:
         # cache connection belongs to the thread that opens it
         enter_environment(self.env)
         from maieutic.registry import rebuild
-        from maieutic.run.hooks import task_io
-        from maieutic.tasks import get_task
 
         self.generator = rebuild(self.spec)
         if self.whole is not None:  # the whole input's few-shot pool, warnings…
             self.generator.whole_input = self.whole
-        self.io = task_io(get_task(self.task))
         self.template = from_plain(self.template_plain)
 
     def __call__(self, batch: Any) -> Any:
@@ -123,7 +121,7 @@ def _row(
 
 
 def generate_on_ray(
-    task: str,
+    io: Any,
     component: Any,
     data: Any,
     *,
@@ -133,12 +131,9 @@ def generate_on_ray(
     options: RayOptions,
     on_progress: Callable[[int, int], None],
 ) -> GenerationRun:
-    """One run of ``component`` over ``data``'s items on Ray; with ``folder``, finished
-    rows are written there as shards and a resumed run skips them."""
-    from maieutic.run.hooks import task_io
-    from maieutic.tasks import get_task
-
-    io = task_io(get_task(task))
+    """One run of ``component`` over ``data``'s items on Ray (``io``: the task's
+    ``TaskIO``, resolved by the run layer); with ``folder``, finished rows are written
+    there as shards and a resumed run skips them."""
     items = io.items(data)
     keys = list(items)
     kept: dict[int, dict] = {}
@@ -150,7 +145,7 @@ def generate_on_ray(
     on_progress(done, len(keys))
     if todo:
         rows = [_input_row(i, keys[i], items[keys[i]]) for i in todo]
-        actor = actor_arguments(task, component, io, data, run_index)
+        actor = actor_arguments(component, io, data, run_index)
         for shard in _finished_batches(rows, actor, options):
             if folder is not None:
                 write_shard(folder, shard)
@@ -162,11 +157,12 @@ def generate_on_ray(
     return _merged_run(io, component, items, kept)
 
 
-def actor_arguments(task: str, component: Any, io: Any, data: Any, run_index: int) -> dict:
-    """What each actor is built with: the generator's spec, the input with no items
-    (each batch fills it), the run, the driver's environment, the whole-input context."""
+def actor_arguments(component: Any, io: Any, data: Any, run_index: int) -> dict:
+    """What each actor is built with: the task's I/O hooks, the generator's spec, the
+    input with no items (each batch fills it), the run, the driver's environment, the
+    whole-input context."""
     return {
-        "task": task,
+        "io": io,
         "spec": component.spec,
         "template": to_plain(io.with_items(data, {})),
         "run_index": run_index,

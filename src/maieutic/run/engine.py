@@ -17,7 +17,7 @@ from maieutic.engines.context import EngineChoice
 if TYPE_CHECKING:
     from maieutic.generate.protocol import GenerationRun
     from maieutic.run.generation import Generation
-    from maieutic.run.hooks import RecordContext
+    from maieutic.tasks.io import RecordContext
 
 
 SPEED_ONLY = ("concurrency", "timeout", "retries")
@@ -65,9 +65,18 @@ class Engine:
         return cls(check_engine(name), options)
 
     def choice(self) -> EngineChoice:
-        """The engine in force inside an evaluator (``maieutic.engines.context``)."""
+        """Which engine, and how many model replicas it runs."""
         options = self.options
         return EngineChoice(self.name, options.actors, options.num_cpus, options.gpus_per_actor)
+
+    def piece_mapper(self) -> Any:
+        """What an evaluator's encoders encode through (``maieutic.embed.encoder.
+        mapping_pieces``): Ray's model replicas, or None for this process."""
+        if self.name != "ray":
+            return None
+        from maieutic.engines.ray_encode import ray_piece_mapper
+
+        return ray_piece_mapper(self.choice())
 
     def provenance(self, options: dict[str, Any]) -> dict[str, Any]:
         """The provenance record of a run with ``options``, naming this engine."""
@@ -92,8 +101,8 @@ class Engine:
         out: str | Path | None,
     ) -> GenerationRun:
         """One run of ``component`` over the generation's input."""
-        from maieutic.run.hooks import task_io
         from maieutic.tasks import get_task
+        from maieutic.tasks.io import task_io
 
         io = task_io(get_task(generation.task))
         if self.name == "local":
@@ -111,7 +120,7 @@ class Engine:
             from maieutic.engines.ray_corpus import generate_corpus_on_ray
 
             return generate_corpus_on_ray(
-                generation.task,
+                io,
                 component,
                 generation.data,
                 store,
@@ -122,7 +131,7 @@ class Engine:
                 on_progress=update,
             )
         return generate_on_ray(
-            generation.task,
+            io,
             component,
             generation.data,
             run_index=run_index,

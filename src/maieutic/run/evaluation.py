@@ -16,15 +16,14 @@ from typing import TYPE_CHECKING, Any
 from maieutic.data import guard
 from maieutic.data.files import write_json
 from maieutic.data.flags import refuse_flags
+from maieutic.embed.encoder import mapping_pieces
 from maieutic.engines import RayOptions
-from maieutic.engines.context import using_engine
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.results_file import ResultsFile
 from maieutic.registry import Spec
 from maieutic.run import frames
 from maieutic.run.components import build
 from maieutic.run.engine import Engine
-from maieutic.run.hooks import task_io
 from maieutic.run.inputs import (
     as_list,
     described,
@@ -35,6 +34,7 @@ from maieutic.run.inputs import (
 )
 from maieutic.signature import Signature
 from maieutic.tasks import get_task
+from maieutic.tasks.io import task_io
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -168,7 +168,7 @@ def evaluate(
 
     complete = False
     try:
-        with using_engine(chosen.choice()):
+        with mapping_pieces(chosen.piece_mapper()):
             component.evaluate(reference, loaded, skip_unknown=skip_unknown, on_result=keep)
         complete = True
     finally:

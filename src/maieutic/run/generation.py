@@ -21,10 +21,10 @@ from maieutic.registry import Spec
 from maieutic.run.components import build
 from maieutic.run.engine import Engine, corpus_folder
 from maieutic.run.frames import records_frame
-from maieutic.run.hooks import GeneratedPart, RecordContext, task_io
 from maieutic.run.inputs import described, is_path, refuse_generating_over
 from maieutic.signature import Signature
 from maieutic.tasks import get_task
+from maieutic.tasks.io import GeneratedPart, RecordContext, task_io
 
 if TYPE_CHECKING:
     import pandas as pd

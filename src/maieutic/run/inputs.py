@@ -10,8 +10,8 @@ from typing import Any
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
 from maieutic.evaluate.result import unique_names
-from maieutic.run.hooks import TaskIO
 from maieutic.tasks import Task
+from maieutic.tasks.io import TaskIO
 
 PathLike = str | Path
 

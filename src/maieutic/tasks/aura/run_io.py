@@ -8,9 +8,9 @@ from typing import Any
 
 from maieutic.errors import DataError
 from maieutic.generate.protocol import GenerationRun
-from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO
 from maieutic.tasks.aura.data import Document
 from maieutic.tasks.aura.evaluate import QuestionSet
+from maieutic.tasks.io import GeneratedPart, RecordContext, TaskIO
 
 
 class AuraIO(TaskIO):

@@ -14,11 +14,11 @@ from typing import Any
 from maieutic.data.files import json_text, write_together
 from maieutic.data.flags import Flag
 from maieutic.generate.protocol import GenerationRun
-from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO, meta_path
 from maieutic.tasks.compqa.generation import AnswerOutcome
 from maieutic.tasks.compqa.questions import QuestionSet, read_questions
 from maieutic.tasks.compqa.scenarios import NEEDS_ARGUMENTS, SCENARIOS
 from maieutic.tasks.compqa.scored_files import answer_files
+from maieutic.tasks.io import GeneratedPart, RecordContext, TaskIO, meta_path
 
 
 def file_stem(model: str) -> str:

@@ -11,10 +11,10 @@ from typing import Any
 from maieutic.data.json_stream import object_from
 from maieutic.engines.corpus import CorpusStore
 from maieutic.generate.protocol import GenerationRun
-from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO
 from maieutic.tasks.cqs.corpus import stream_cq_dataset
 from maieutic.tasks.cqs.data import CQDataset, load_cq_dataset
 from maieutic.tasks.cqs.generate import ItemOutcome, submission_entries
+from maieutic.tasks.io import GeneratedPart, RecordContext, TaskIO
 
 
 class CQsIO(TaskIO):

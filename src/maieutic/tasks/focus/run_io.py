@@ -12,12 +12,12 @@ from maieutic.data.files import write_together
 from maieutic.data.json_stream import json_chunks, object_from
 from maieutic.engines.corpus import CorpusStore
 from maieutic.generate.protocol import GenerationRun
-from maieutic.run.hooks import GeneratedPart, RecordContext, TaskIO, meta_path
 from maieutic.tasks.focus.corpus import stream_focus_arguments, streams
 from maieutic.tasks.focus.data import load_arguments
 from maieutic.tasks.focus.generate import FocusOutcome, to_prediction_set
 from maieutic.tasks.focus.type_labels import FocusSet
 from maieutic.tasks.focus.write import jsonl_pieces, released_csv_pieces
+from maieutic.tasks.io import GeneratedPart, RecordContext, TaskIO, meta_path
 
 PREDICTIONS = "predictions"
 """The name of generated predictions until they are written (then: the file's stem)."""

@@ -22,13 +22,13 @@ from maieutic.data.files import write_json
 from maieutic.provenance import provenance
 from maieutic.registry import entry
 from maieutic.report.tables import fmt
-from maieutic.run.hooks import task_io
 from maieutic.run.inputs import load_submissions
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.cli.options import unscored_option
 from maieutic.tasks.cqs.labelled_outputs import load_labelled_outputs
 from maieutic.tasks.cqs.meta_eval import compare
 from maieutic.tasks.cqs.records import CqsCompare
+from maieutic.tasks.io import task_io
 
 
 def _input_flags(dataset, outputs) -> list:
