@@ -183,3 +183,37 @@ def test_the_registry_reads_none_as_not_given():
     built = create("evaluator", "aura", "aura-cross", cross_encoder=None, top_k=None)
     assert built.spec.args["cross_encoder"] == "cross-encoder/ms-marco-MiniLM-L-6-v2"
     assert built.spec.args["top_k"] == 5
+
+
+def test_client_and_embedding_defaults_live_in_one_place():
+    # every registered factory takes the model-client and embedding arguments with the
+    # defaults of LLMOptions / EmbeddingOptions; the one factory that waits longer per
+    # call says so, and the command line shows its own default (test above)
+    import dataclasses
+    import inspect
+
+    from maieutic.embed.options import EMBEDDING_DEFAULTS
+    from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
+    from maieutic.registry import entry, names, tasks
+
+    shared = {
+        **{f.name: getattr(LLM_DEFAULTS, f.name) for f in dataclasses.fields(LLM_DEFAULTS)},
+        **{
+            f.name: getattr(EMBEDDING_DEFAULTS, f.name)
+            for f in dataclasses.fields(EMBEDDING_DEFAULTS)
+        },
+    }
+    own = {("generator", "compqa", "llm", "timeout"): 300.0}  # answers run to 768 tokens
+    differ, checked = [], 0
+    for task in tasks():
+        for kind in ("evaluator", "generator"):
+            for name in names(kind, task):
+                parameters = inspect.signature(entry(kind, task, name).factory).parameters
+                for arg, default in shared.items():
+                    if arg in parameters:
+                        checked += 1
+                        found = parameters[arg].default
+                        if found != own.get((kind, task, name, arg), default):
+                            differ.append(f"{kind} {task}/{name}: {arg}={found!r}")
+    assert checked > 40 and not differ, differ
+    assert LLMOptions.defaults_of("generator", "compqa", "llm").timeout == 300.0

@@ -258,6 +258,13 @@ def entry(kind: str, task: str, name: str) -> Entry:
     return found
 
 
+def factory_defaults(kind: str, task: str, name: str) -> dict[str, Any]:
+    """The default of each argument of a registered factory (arguments without one are
+    left out): where the command line takes the defaults it shows."""
+    parameters = inspect.signature(entry(kind, task, name).factory).parameters
+    return {k: p.default for k, p in parameters.items() if p.default is not inspect.Parameter.empty}
+
+
 def names(kind: str, task: str) -> list[str]:
     """Registered names of ``kind`` for ``task``, in registration order."""
     _load(task)

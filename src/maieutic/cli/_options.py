@@ -17,7 +17,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from maieutic.registry import Entry, names
+from maieutic.registry import Entry, factory_defaults, names
 
 _INVERTED = {"no_cache": "cache"}
 
@@ -34,13 +34,14 @@ def stack(options: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
 def embedding_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--embedding-model``, ``--embedding-backend``, ``--batch-size``, ``--no-cache``
     (the embedding module is imported only when a command that takes them is built)."""
-    from maieutic.embed.encoder import BACKENDS, DEFAULT_MODEL
+    from maieutic.embed.encoder import BACKENDS
+    from maieutic.embed.options import EMBEDDING_DEFAULTS
 
     return stack(
         [
             click.option(
                 "--embedding-model",
-                default=DEFAULT_MODEL,
+                default=EMBEDDING_DEFAULTS.embedding_model,
                 show_default=True,
                 help="Sentence-embedding model: a sentence-transformers name or local directory. "
                 "A score made with another model than a leaderboard's is another number, "
@@ -51,14 +52,14 @@ def embedding_options(func: Callable[..., Any]) -> Callable[..., Any]:
             click.option(
                 "--embedding-backend",
                 type=click.Choice(BACKENDS),
-                default="torch",
+                default=EMBEDDING_DEFAULTS.embedding_backend,
                 show_default=True,
                 help="Run the embedding model with torch or onnxruntime (onnx).",
             ),
             click.option(
                 "--batch-size",
                 type=click.IntRange(1, 4096),
-                default=64,
+                default=EMBEDDING_DEFAULTS.batch_size,
                 show_default=True,
                 help="Texts per embedding batch.",
             ),
@@ -70,15 +71,18 @@ def embedding_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def llm_options(
-    func: Callable[..., Any] | None = None, *, timeout: float = 120.0
+    func: Callable[..., Any] | None = None, *, defaults_of: tuple[str, str, str] | None = None
 ) -> Callable[..., Any]:
     """``--llm``, ``--llm-backend``, ``--base-url``, ``--concurrency``, ``--timeout``,
-    ``--retries`` (the backends are imported only when a command that takes them is
-    built). ``@llm_options(timeout=S)`` shows a component whose factory waits longer
-    per call (the defaults shown must be the factory's own)."""
+    ``--retries`` (backends imported only when a command taking them is built), showing
+    ``LLM_DEFAULTS``, or with ``defaults_of=(KIND, TASK, NAME)`` that registered
+    factory's own defaults (one that waits longer per call)."""
     if func is None:
-        return functools.partial(llm_options, timeout=timeout)
+        return functools.partial(llm_options, defaults_of=defaults_of)
     from maieutic.llm.backends.factory import BACKEND_KINDS
+    from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
+
+    default = LLMOptions.defaults_of(*defaults_of) if defaults_of else LLM_DEFAULTS
 
     return stack(
         [
@@ -92,7 +96,7 @@ def llm_options(
             click.option(
                 "--llm-backend",
                 type=click.Choice(BACKEND_KINDS),
-                default="auto",
+                default=default.llm_backend,
                 show_default=True,
                 help="auto: an OpenAI-compatible server when --base-url is given, else the "
                 "embedded model in-process.",
@@ -106,21 +110,21 @@ def llm_options(
             click.option(
                 "--concurrency",
                 type=click.IntRange(1, 512),
-                default=4,
+                default=default.concurrency,
                 show_default=True,
                 help="Model calls in flight at once.",
             ),
             click.option(
                 "--timeout",
                 type=click.FloatRange(0.1),
-                default=timeout,
+                default=default.timeout,
                 show_default=True,
                 help="Seconds per model call attempt.",
             ),
             click.option(
                 "--retries",
                 type=click.IntRange(0, 20),
-                default=4,
+                default=default.retries,
                 show_default=True,
                 help="Retries of a failed model call (with backoff; Retry-After honoured).",
             ),
@@ -128,8 +132,11 @@ def llm_options(
     )(func)
 
 
-def sampling_options(temperature: float, max_tokens: int) -> Callable[[Any], Any]:
-    """``--seed``, ``--temperature`` and ``--max-tokens`` with a command's own defaults."""
+def sampling_options(task: str, generator: str = "llm") -> Callable[[Any], Any]:
+    """``--seed``, ``--temperature`` and ``--max-tokens``, showing the defaults of the
+    task's registered ``generator`` (the command line restates none)."""
+    found = factory_defaults("generator", task, generator)
+    temperature, max_tokens = found["temperature"], found["max_tokens"]
     return stack(
         [
             click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from maieutic.data import guard
 from maieutic.data.files import write_json
 from maieutic.data.flags import refuse_flags
-from maieutic.embed.encoder import mapping_pieces
 from maieutic.engines import RayOptions
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.results_file import ResultsFile
@@ -168,12 +167,21 @@ def evaluate(
 
     complete = False
     try:
-        with mapping_pieces(chosen.piece_mapper()):
+        with _encoding_on(chosen):
             component.evaluate(reference, loaded, skip_unknown=skip_unknown, on_result=keep)
         complete = True
     finally:
         results.close(complete)
     return _evaluation(task, component, results, reference, warnings, found.run_figures)
+
+
+def _encoding_on(engine: Engine) -> Any:
+    """The evaluator's encoders go through ``engine`` for the length of the block (Ray's
+    model replicas, or this process); imported here: the embedding machinery loads only
+    when something is scored."""
+    from maieutic.embed.encoder import mapping_pieces
+
+    return mapping_pieces(engine.piece_mapper())
 
 
 def _built(task, evaluator, options, reference, strict: bool) -> tuple[Any, list[str]]:

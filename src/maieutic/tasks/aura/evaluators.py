@@ -3,7 +3,7 @@ rebuilds it."""
 
 from __future__ import annotations
 
-from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
+from maieutic.embed.options import EMBEDDING_DEFAULTS, EmbeddingOptions
 from maieutic.embed.store import EmbeddingStore
 from maieutic.errors import DataError
 from maieutic.registry import ThresholdScale, register
@@ -34,18 +34,18 @@ CROSS_ENCODER = "cross-encoder/ms-marco-MiniLM-L-6-v2"
 
 
 def _build(
-    threshold,
-    threshold_rule,
-    cross_encoder,
-    embedding_model,
-    embedding_backend,
-    batch_size,
-    cache,
-    top_k,
-    link_threshold,
-    entropy,
-    answerability,
+    threshold: float | None,
+    threshold_rule: str,
+    cross_encoder: str | None,
+    embedding: EmbeddingOptions,
+    *,
+    cache: bool,
+    top_k: int,
+    link_threshold: float,
+    entropy: str,
+    answerability: str | None,
 ) -> AuraEvaluator:
+    """The evaluator, its options checked (each refusal names its option)."""
     if threshold_rule not in ("gt", "ge"):
         raise DataError(f"--threshold-rule must be gt or ge, not {threshold_rule!r}")
     if entropy not in ENTROPY_VARIANTS:
@@ -54,7 +54,7 @@ def _build(
         raise DataError("--top-k must be at least 1")
     if answerability and answerability != "similarity" and not answerability.startswith("scorer:"):
         raise DataError(f"--answerability takes similarity or scorer:DIR, not {answerability!r}")
-    encoder = Encoder(embedding_model, backend=embedding_backend, batch_size=batch_size)
+    encoder = embedding.encoder()
     store = EmbeddingStore() if cache else None
     reranker = Reranker(encoder, cross_encoder, store)
     learned = None
@@ -69,9 +69,9 @@ def _build(
 def aura(
     threshold: float | None = None,
     threshold_rule: str = "gt",
-    embedding_model: str = DEFAULT_MODEL,
-    embedding_backend: str = "torch",
-    batch_size: int = 64,
+    embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
+    embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
+    batch_size: int = EMBEDDING_DEFAULTS.batch_size,
     cache: bool = True,
     top_k: int = 5,
     link_threshold: float = 0.85,
@@ -83,14 +83,12 @@ def aura(
         threshold,
         threshold_rule,
         None,
-        embedding_model,
-        embedding_backend,
-        batch_size,
-        cache,
-        top_k,
-        link_threshold,
-        entropy,
-        answerability,
+        EmbeddingOptions(embedding_model, embedding_backend, batch_size),
+        cache=cache,
+        top_k=top_k,
+        link_threshold=link_threshold,
+        entropy=entropy,
+        answerability=answerability,
     )
 
 
@@ -99,9 +97,9 @@ def aura_cross(
     threshold: float | None = None,
     threshold_rule: str = "gt",
     cross_encoder: str = CROSS_ENCODER,
-    embedding_model: str = DEFAULT_MODEL,
-    embedding_backend: str = "torch",
-    batch_size: int = 64,
+    embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
+    embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
+    batch_size: int = EMBEDDING_DEFAULTS.batch_size,
     cache: bool = True,
     top_k: int = 5,
     link_threshold: float = 0.85,
@@ -113,12 +111,10 @@ def aura_cross(
         threshold,
         threshold_rule,
         cross_encoder,
-        embedding_model,
-        embedding_backend,
-        batch_size,
-        cache,
-        top_k,
-        link_threshold,
-        entropy,
-        answerability,
+        EmbeddingOptions(embedding_model, embedding_backend, batch_size),
+        cache=cache,
+        top_k=top_k,
+        link_threshold=link_threshold,
+        entropy=entropy,
+        answerability=answerability,
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from maieutic.errors import DataError
-from maieutic.llm.factory import llm_client
+from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import register
 from maieutic.tasks.aura.generation import GRANULARITIES, STRATEGIES, DocumentQuestionGenerator
@@ -15,13 +15,13 @@ def llm(
     granularity: str = "paragraph",
     llm: str | None = None,
     base_url: str | None = None,
-    llm_backend: str = "auto",
+    llm_backend: str = LLM_DEFAULTS.llm_backend,
     seed: int = 0,
     temperature: float = 0.3,
     max_tokens: int = 512,
-    concurrency: int = 4,
-    timeout: float = 120.0,
-    retries: int = 4,
+    concurrency: int = LLM_DEFAULTS.concurrency,
+    timeout: float = LLM_DEFAULTS.timeout,
+    retries: int = LLM_DEFAULTS.retries,
 ) -> DocumentQuestionGenerator:
     """A language model writing questions per paragraph, page or whole document."""
     if strategy not in STRATEGIES:
@@ -29,7 +29,7 @@ def llm(
     if granularity not in GRANULARITIES:
         raise DataError(f"--granularity must be one of {', '.join(GRANULARITIES)}")
     return DocumentQuestionGenerator(
-        llm_client(llm, base_url, llm_backend, concurrency, timeout, retries),
+        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
         strategy,
         granularity,
         GenerationParams(temperature, 1.0, max_tokens, seed),

@@ -4,9 +4,9 @@ are plain values, so a results file's ``Spec`` rebuilds the scorer."""
 
 from __future__ import annotations
 
-from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
+from maieutic.embed.options import EMBEDDING_DEFAULTS, EmbeddingOptions
 from maieutic.errors import DataError
-from maieutic.llm.factory import llm_client
+from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
 from maieutic.registry import register
 from maieutic.samples import sample_path
 from maieutic.tasks.compqa.evaluate import RubricEvaluator
@@ -24,35 +24,25 @@ def default_shots() -> str:
 
 @register("evaluator", "compqa", "rules")
 def rules(
-    embedding_model: str = DEFAULT_MODEL,
-    embedding_backend: str = "torch",
-    batch_size: int = 64,
+    embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
+    embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
+    batch_size: int = EMBEDDING_DEFAULTS.batch_size,
 ) -> RubricEvaluator:
     """Text rules for criteria 1–7, 13 and 15; the rest unscored (offline)."""
-    encoder = Encoder(embedding_model, backend=embedding_backend, batch_size=batch_size)
+    encoder = EmbeddingOptions(embedding_model, embedding_backend, batch_size).encoder()
     return RubricEvaluator(RuleJudge(encoder), None, "rules")
 
 
 def _judge(
-    strategy,
-    shots,
-    n_shots,
-    llm,
-    base_url,
-    llm_backend,
-    seed,
-    max_tokens,
-    concurrency,
-    timeout,
-    retries,
+    strategy: str, shots: str | None, n_shots: int, seed: int, max_tokens: int, model: LLMOptions
 ) -> tuple[RubricJudge, tuple[str, int, int] | None]:
+    """The rubric judge and where its few-shot examples come from (None: zero-shot)."""
     if strategy not in STRATEGIES:
         raise DataError(f"--strategy must be one of {', '.join(STRATEGIES)}")
     if shots and strategy != "few-shot":
         raise DataError("--shots-from needs --strategy few-shot")
-    client = llm_client(llm, base_url, llm_backend, concurrency, timeout, retries)
     source = (shots or default_shots(), n_shots, seed) if strategy == "few-shot" else None
-    return RubricJudge(client, max_tokens=max_tokens, seed=seed), source
+    return RubricJudge(model.client(), max_tokens=max_tokens, seed=seed), source
 
 
 @register("evaluator", "compqa", "llm", uses_llm=True)
@@ -62,26 +52,21 @@ def llm(
     n_shots: int = DEFAULT_SHOTS,
     llm: str | None = None,
     base_url: str | None = None,
-    llm_backend: str = "auto",
+    llm_backend: str = LLM_DEFAULTS.llm_backend,
     seed: int = 0,
     max_tokens: int = 200,
-    concurrency: int = 4,
-    timeout: float = 120.0,
-    retries: int = 4,
+    concurrency: int = LLM_DEFAULTS.concurrency,
+    timeout: float = LLM_DEFAULTS.timeout,
+    retries: int = LLM_DEFAULTS.retries,
 ) -> RubricEvaluator:
     """A language model scoring all 15 criteria (zero- or few-shot)."""
     judge, source = _judge(
         strategy,
         shots,
         n_shots,
-        llm,
-        base_url,
-        llm_backend,
         seed,
         max_tokens,
-        concurrency,
-        timeout,
-        retries,
+        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries),
     )
     return RubricEvaluator(None, judge, "llm", shot_source=source)
 
@@ -93,29 +78,24 @@ def rules_llm(
     n_shots: int = DEFAULT_SHOTS,
     llm: str | None = None,
     base_url: str | None = None,
-    llm_backend: str = "auto",
+    llm_backend: str = LLM_DEFAULTS.llm_backend,
     seed: int = 0,
     max_tokens: int = 200,
-    concurrency: int = 4,
-    timeout: float = 120.0,
-    retries: int = 4,
-    embedding_model: str = DEFAULT_MODEL,
-    embedding_backend: str = "torch",
-    batch_size: int = 64,
+    concurrency: int = LLM_DEFAULTS.concurrency,
+    timeout: float = LLM_DEFAULTS.timeout,
+    retries: int = LLM_DEFAULTS.retries,
+    embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
+    embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
+    batch_size: int = EMBEDDING_DEFAULTS.batch_size,
 ) -> RubricEvaluator:
     """Rules where they decide, a language model for the other criteria."""
     judge, source = _judge(
         strategy,
         shots,
         n_shots,
-        llm,
-        base_url,
-        llm_backend,
         seed,
         max_tokens,
-        concurrency,
-        timeout,
-        retries,
+        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries),
     )
-    encoder = Encoder(embedding_model, backend=embedding_backend, batch_size=batch_size)
+    encoder = EmbeddingOptions(embedding_model, embedding_backend, batch_size).encoder()
     return RubricEvaluator(RuleJudge(encoder), judge, "rules+llm", shot_source=source)

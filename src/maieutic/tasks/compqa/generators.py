@@ -4,7 +4,7 @@ prompting scenarios."""
 from __future__ import annotations
 
 from maieutic.errors import DataError
-from maieutic.llm.factory import llm_client
+from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import register
 from maieutic.tasks.compqa.generation import ComparativeAnswerGenerator
@@ -16,13 +16,13 @@ def llm(
     scenarios: list[str] | None = None,
     llm: str | None = None,
     base_url: str | None = None,
-    llm_backend: str = "auto",
+    llm_backend: str = LLM_DEFAULTS.llm_backend,
     seed: int = 0,
     temperature: float = 0.7,
     max_tokens: int = 768,
-    concurrency: int = 4,
+    concurrency: int = LLM_DEFAULTS.concurrency,
     timeout: float = 300.0,
-    retries: int = 4,
+    retries: int = LLM_DEFAULTS.retries,
 ) -> ComparativeAnswerGenerator:
     """A language model answering "What is better: A or B?" in the chosen scenarios."""
     chosen = list(scenarios or SCENARIOS)
@@ -30,7 +30,7 @@ def llm(
     if unknown:
         raise DataError(f"--scenario must be one of {', '.join(SCENARIOS)}, not {unknown[0]!r}")
     return ComparativeAnswerGenerator(
-        llm_client(llm, base_url, llm_backend, concurrency, timeout, retries),
+        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
         chosen,
         GenerationParams(temperature, 1.0, max_tokens, seed),
     )

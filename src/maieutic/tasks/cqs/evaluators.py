@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
+from maieutic.embed.options import EMBEDDING_DEFAULTS, EmbeddingOptions
 from maieutic.embed.store import EmbeddingStore
-from maieutic.llm.factory import llm_client
+from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
 from maieutic.registry import ThresholdScale, register
 from maieutic.tasks.cqs.evaluate import CQEvaluator
 from maieutic.tasks.cqs.judges import JudgeMatcher
@@ -53,15 +53,15 @@ def _extras(paths: Sequence[str]):
 @register("evaluator", "cqs", "sts", threshold=COSINE)
 def sts(
     threshold: float | None = None,
-    embedding_model: str = DEFAULT_MODEL,
-    embedding_backend: str = "torch",
-    batch_size: int = 64,
+    embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
+    embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
+    batch_size: int = EMBEDDING_DEFAULTS.batch_size,
     cache: bool = True,
     extra_references: Sequence[str] = (),
     nae_fallback: str | None = None,
 ) -> CQEvaluator:
     """Cosine similarity of sentence embeddings to the most similar reference."""
-    encoder = Encoder(embedding_model, backend=embedding_backend, batch_size=batch_size)
+    encoder = EmbeddingOptions(embedding_model, embedding_backend, batch_size).encoder()
     matcher = EmbeddingMatcher(encoder, EmbeddingStore() if cache else None)
     fallback = judge_matcher(nae_fallback, batch_size, cache) if nae_fallback else None
     return CQEvaluator(matcher, threshold, _extras(extra_references), nae_fallback=fallback)
@@ -82,12 +82,12 @@ def _register_judge(kind: str, summary: str) -> None:
     def judge(
         llm: str | None = None,
         base_url: str | None = None,
-        llm_backend: str = "auto",
-        concurrency: int = 4,
-        timeout: float = 120.0,
-        retries: int = 4,
+        llm_backend: str = LLM_DEFAULTS.llm_backend,
+        concurrency: int = LLM_DEFAULTS.concurrency,
+        timeout: float = LLM_DEFAULTS.timeout,
+        retries: int = LLM_DEFAULTS.retries,
     ) -> JudgeMatcher:
-        client = llm_client(llm, base_url, llm_backend, concurrency, timeout, retries)
+        client = LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client()
         return JudgeMatcher(kind, client)
 
     judge.__doc__ = summary
@@ -96,10 +96,10 @@ def _register_judge(kind: str, summary: str) -> None:
     def evaluator(
         llm: str | None = None,
         base_url: str | None = None,
-        llm_backend: str = "auto",
-        concurrency: int = 4,
-        timeout: float = 120.0,
-        retries: int = 4,
+        llm_backend: str = LLM_DEFAULTS.llm_backend,
+        concurrency: int = LLM_DEFAULTS.concurrency,
+        timeout: float = LLM_DEFAULTS.timeout,
+        retries: int = LLM_DEFAULTS.retries,
         extra_references: Sequence[str] = (),
         unscored: str = AS_NAE,
     ) -> CQEvaluator:
@@ -128,7 +128,9 @@ _register_judge(
 
 
 @register("evaluator", "cqs", "scorer")
-def scorer(scorer: str | None = None, batch_size: int = 64, cache: bool = True) -> CQEvaluator:
+def scorer(
+    scorer: str | None = None, batch_size: int = EMBEDDING_DEFAULTS.batch_size, cache: bool = True
+) -> CQEvaluator:
     """A learned scorer (``maieutic train scorer``) labels each question without
     references: Useful when P(Useful) reaches its stored threshold."""
     from maieutic.errors import DataError
@@ -139,7 +141,7 @@ def scorer(scorer: str | None = None, batch_size: int = 64, cache: bool = True) 
 
 
 @register("evaluator", "cqs", "usefulness")
-def usefulness(batch_size: int = 64, cache: bool = True) -> CQEvaluator:
+def usefulness(batch_size: int = EMBEDDING_DEFAULTS.batch_size, cache: bool = True) -> CQEvaluator:
     """The shipped usefulness judge labels each question without references: Useful
     when its P(Useful) reaches the judge's threshold."""
     return CQEvaluator(judge_matcher(USEFULNESS, batch_size, cache), None)

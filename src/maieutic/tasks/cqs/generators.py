@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from maieutic.errors import DataError
-from maieutic.llm.factory import llm_client
+from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import create, register
 from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
@@ -74,7 +74,7 @@ def llm(
     strategies: Sequence[str] = ("detailed",),
     llm: str | None = None,
     base_url: str | None = None,
-    llm_backend: str = "auto",
+    llm_backend: str = LLM_DEFAULTS.llm_backend,
     candidates: int = 1,
     selector: str = "first",
     seed: int = 0,
@@ -85,9 +85,9 @@ def llm(
     shots_from: str | None = None,
     schemes: str | None = None,
     scheme_mapping: str | None = None,
-    concurrency: int = 4,
-    timeout: float = 120.0,
-    retries: int = 4,
+    concurrency: int = LLM_DEFAULTS.concurrency,
+    timeout: float = LLM_DEFAULTS.timeout,
+    retries: int = LLM_DEFAULTS.retries,
     fill_from: str | None = None,
 ) -> LLMCQGenerator:
     """An LLM prompted with one or more strategies; candidates pooled, three selected."""
@@ -98,7 +98,7 @@ def llm(
         pool = load_cq_dataset(shots_from)
     context = PromptContext(scheme_library(schemes, scheme_mapping), pool, shots, seed)
     return LLMCQGenerator(
-        llm_client(llm, base_url, llm_backend, concurrency, timeout, retries),
+        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
         [create("strategy", "cqs", s) for s in dict.fromkeys(strategies)],
         context,
         make_selector(selector),

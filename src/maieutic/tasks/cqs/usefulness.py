@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
+from maieutic.embed.options import EMBEDDING_DEFAULTS
 from maieutic.embed.store import EmbeddingStore
 from maieutic.errors import DataError
 from maieutic.scorers.model import LearnedScorer, load_scorer
@@ -43,7 +44,7 @@ def load_judge(name: str) -> LearnedScorer:
     return learned
 
 
-def judge_matcher(name: str, batch_size: int = 64, cache: bool = True):
+def judge_matcher(name: str, batch_size: int = EMBEDDING_DEFAULTS.batch_size, cache: bool = True):
     """A matcher that labels questions with the judge ``name`` (``ScorerMatcher``)."""
     from maieutic.tasks.cqs.scorer_matcher import ScorerMatcher
 

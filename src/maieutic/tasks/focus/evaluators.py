@@ -3,7 +3,7 @@ the ``Spec`` recorded in a results file rebuilds the same evaluator."""
 
 from __future__ import annotations
 
-from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
+from maieutic.embed.options import EMBEDDING_DEFAULTS, EmbeddingOptions
 from maieutic.registry import register
 from maieutic.tasks.focus.evaluate import FocusEvaluator
 
@@ -13,9 +13,9 @@ def type_span(
     mode: str = "category",
     pairing: str = "type",
     span_embedding: bool = True,
-    embedding_model: str = DEFAULT_MODEL,
-    embedding_backend: str = "torch",
-    batch_size: int = 64,
+    embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
+    embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
+    batch_size: int = EMBEDDING_DEFAULTS.batch_size,
 ) -> FocusEvaluator:
     """Types by multi-label P/R/F1; spans by Jaccard, ROUGE-L, edit similarity and a
     BERTScore-style embedding F1 (``span_embedding``)."""
@@ -23,6 +23,6 @@ def type_span(
     if span_embedding:
         from maieutic.tasks.focus.span_metrics import TokenEmbeddingSimilarity
 
-        encoder = Encoder(embedding_model, backend=embedding_backend, batch_size=batch_size)
+        encoder = EmbeddingOptions(embedding_model, embedding_backend, batch_size).encoder()
         similarity = TokenEmbeddingSimilarity(encoder)
     return FocusEvaluator(mode, pairing, similarity)

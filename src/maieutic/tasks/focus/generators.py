@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from maieutic.errors import DataError
-from maieutic.llm.factory import llm_client
+from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
 from maieutic.llm.types import GenerationParams
 from maieutic.registry import create, register
 from maieutic.samples import sample_path
@@ -40,7 +40,7 @@ def llm(
     strategy: str = "zero-shot",
     llm: str | None = None,
     base_url: str | None = None,
-    llm_backend: str = "auto",
+    llm_backend: str = LLM_DEFAULTS.llm_backend,
     use_categories: bool = True,
     rewrite: bool = False,
     seed: int = 0,
@@ -48,9 +48,9 @@ def llm(
     max_tokens: int = 256,
     shots: int = 5,
     shots_from: str | None = None,
-    concurrency: int = 4,
-    timeout: float = 120.0,
-    retries: int = 4,
+    concurrency: int = LLM_DEFAULTS.concurrency,
+    timeout: float = LLM_DEFAULTS.timeout,
+    retries: int = LLM_DEFAULTS.retries,
 ) -> LLMFocusGenerator:
     """A language model prompted with one strategy (zero-shot, few-shot, cot)."""
     pool = None
@@ -58,7 +58,7 @@ def llm(
         pool = load_gold(shots_from) if shots_from else load_gold(sample_path("focus/shots.jsonl"))
     context = PromptContext(pool, shots, seed)
     return LLMFocusGenerator(
-        llm_client(llm, base_url, llm_backend, concurrency, timeout, retries),
+        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
         create("strategy", "focus", strategy),
         context,
         GenerationParams(temperature, 1.0, max_tokens, seed),

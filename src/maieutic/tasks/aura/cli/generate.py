@@ -47,7 +47,7 @@ def _options(func):
     ]
     for option in reversed(options):
         func = option(func)
-    return sampling_options(0.3, 512)(func)
+    return sampling_options("aura")(func)
 
 
 @click.command("aura")

@@ -60,13 +60,13 @@ def _options(func):
     strict = strict_option_for(
         "a question asked twice, or a question without arguments in scenario 2 or 4"
     )
-    return strict(sampling_options(0.7, 768)(func))
+    return strict(sampling_options("compqa")(func))
 
 
 @click.command("compqa")
 @_options
 @deprecated_alias("--out", "--out-dir", "out_dir", required=True, type=click.Path(file_okay=False))
-@llm_options(timeout=300.0)  # answers run to 768 tokens
+@llm_options(defaults_of=("generator", "compqa", "llm"))  # answers run to 768 tokens
 @engine_options
 @click.pass_context
 def generate_compqa(ctx, questions_path, out_dir, scenarios, name, strict, **options) -> None:

@@ -85,7 +85,7 @@ _COMPONENT_OPTIONS = [
 """Which generator, strategies and selector, and how many candidates and runs."""
 
 _SAMPLING_OPTIONS = [
-    sampling_options(temperature=0.7, max_tokens=256),
+    sampling_options("cqs"),
     click.option(
         "--top-p",
         type=click.FloatRange(0, 1),

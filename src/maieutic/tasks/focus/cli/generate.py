@@ -55,7 +55,7 @@ def _llm_generation_options(func):
     ]
     for option in reversed(options):
         func = option(func)
-    return sampling_options(0.3, 256)(func)
+    return sampling_options("focus")(func)
 
 
 @click.command("focus")

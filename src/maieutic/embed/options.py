@@ -1,0 +1,29 @@
+"""Which sentence-embedding model a component uses and how, in one place: every
+registered factory that embeds takes these as plain keyword arguments with these
+defaults and gathers them into one ``EmbeddingOptions``; the command line's options show
+the same defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
+
+
+@dataclass(frozen=True)
+class EmbeddingOptions:
+    """The embedding model, its backend and its batch size."""
+
+    embedding_model: str = DEFAULT_MODEL
+    embedding_backend: str = "torch"
+    batch_size: int = 64
+
+    def encoder(self) -> Encoder:
+        """An encoder for this model (loaded on first use)."""
+        return Encoder(
+            self.embedding_model, backend=self.embedding_backend, batch_size=self.batch_size
+        )
+
+
+EMBEDDING_DEFAULTS = EmbeddingOptions()
+"""The defaults every factory and the command line use."""

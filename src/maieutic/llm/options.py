@@ -1,0 +1,49 @@
+"""How a component reaches its language model, in one place: the model, the server, and
+how calls are made. Every registered factory that calls a model takes these as plain
+keyword arguments (so a results file's ``Spec`` rebuilds it) with these defaults, and
+gathers them into one ``LLMOptions`` to build its client; the command line's options
+show the same defaults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from maieutic.llm.client import LLMClient
+
+
+@dataclass(frozen=True)
+class LLMOptions:
+    """The language model and how it is called."""
+
+    llm: str | None = None
+    """The model: None for the embedded one, a name at ``base_url``, a GGUF file…"""
+    base_url: str | None = None
+    llm_backend: str = "auto"
+    concurrency: int = 4
+    timeout: float = 120.0
+    """Seconds per call attempt."""
+    retries: int = 4
+
+    @classmethod
+    def defaults_of(cls, kind: str, task: str, name: str) -> LLMOptions:
+        """The defaults of a registered factory (one that waits longer per call…)."""
+        from dataclasses import fields
+
+        from maieutic.registry import factory_defaults
+
+        found = factory_defaults(kind, task, name)
+        return cls(**{f.name: found.get(f.name, f.default) for f in fields(cls)})
+
+    def client(self) -> LLMClient:
+        """The shared client (cache, log, retries) for this model."""
+        from maieutic.llm.factory import llm_client
+
+        return llm_client(
+            self.llm, self.base_url, self.llm_backend, self.concurrency, self.timeout, self.retries
+        )
+
+
+LLM_DEFAULTS = LLMOptions()
+"""The defaults every factory and the command line use."""
