@@ -7,9 +7,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from maieutic.registry import create
+
+if TYPE_CHECKING:  # named for readers and type checkers; never imported at run time
+    from maieutic.cli import CommandGroups
+    from maieutic.evaluate.result import EvalResult
+    from maieutic.evaluate.units import Units
+    from maieutic.report.hooks import ItemStatistic, ReportFormat, TextSource
+    from maieutic.report.html.templating import Block
+    from maieutic.tasks.io import TaskIO
+    from maieutic.web.hooks import LeaderboardPage
+
+T_co = TypeVar("T_co", covariant=True)
 
 
 @dataclass(frozen=True)
@@ -30,66 +41,114 @@ class Column:
     for a figure that most results repeat under another name."""
 
 
+class ReadsFile(Protocol):
+    """A task's reader: a path to the loaded data (``DataError`` naming what is wrong)."""
+
+    def __call__(self, path: str | Path, /) -> Any: ...
+
+
+class ChecksSubmission(Protocol):
+    """Refuses (``DataError``) a submission that makes no sense against a reference."""
+
+    def __call__(self, submission: Any, reference: Any, /) -> None: ...
+
+
+class OfResult(Protocol[T_co]):
+    """Something read from one result (an ``EvalResult``)."""
+
+    def __call__(self, result: EvalResult, /) -> T_co: ...
+
+
+class ReportBlocks(Protocol):
+    """The task's detailed report blocks: ``(entries, texts) -> [Block]``."""
+
+    def __call__(self, entries: list[Any], texts: Any, /) -> list[Block]: ...
+
+
+class InputHint(Protocol):
+    """What a JSON file without a ``format`` field is, when it is one of the task's
+    inputs: the report's one-line error (None otherwise)."""
+
+    def __call__(self, data: dict[str, Any], /) -> str | None: ...
+
+
+class AddsCommands(Protocol):
+    """Adds the task's commands to the command tree."""
+
+    def __call__(self, groups: CommandGroups, /) -> None: ...
+
+
 @dataclass
 class Task:
-    """What every task provides to the shared machinery and the command line."""
+    """What every task provides to the shared machinery, grouped by what it serves: its
+    data (read by the run layer), how its results read in tables, the statistics over
+    its items, the HTML report, and the command line and web app. Every hook is typed;
+    the types of the layers above (report, web, command line) are named for readers and
+    checkers only, never imported at run time."""
 
+    # -- its data: what the run layer reads and writes -----------------------------------
     name: str
     description: str
-    load_reference: Callable[[str | Path], Any]
+    load_reference: ReadsFile
     """Reads the labelled reference data (the benchmark's dataset)."""
-    load_submission: Callable[[str | Path], Any]
+    load_submission: ReadsFile
     """Reads one system output (it must have ``name``, ``source`` and ``flags``)."""
+    check_submission: ChecksSubmission | None = None
+    """Refuses a submission that makes no sense against this reference (a mix-up)."""
+    io: TaskIO | None = None
+    """How the library run layer reads the task's files and writes what it generates
+    (``maieutic.tasks.io``; default: one reference file, one file per submission)."""
+
+    # -- its results in tables (terminal, report, web) ------------------------------------
     score_description: str = ""
     """What the headline score measures, for legends."""
     columns: list[Column] = field(default_factory=list)
     """Leaderboard columns after the submission name and the score."""
-    run_figures: tuple[str, ...] = ()
-    """Summary figures averaged over repeated runs besides the score."""
-    check_submission: Callable[[Any, Any], None] | None = None
-    """Refuses a submission that makes no sense against this reference (a mix-up)."""
     summary_rows: list[Column] | None = None
     """The rows of a one-submission summary after the score, a few headline figures
     each with its meaning (default: ``columns``; the results file has everything)."""
-    unscored_reason: Callable[[Any], str] | None = None
-    """Why a result has no score, in one line (``EvalResult -> str``), for the terminal
-    tables, which list such results unranked, last."""
+    run_figures: tuple[str, ...] = ()
+    """Summary figures averaged over repeated runs besides the score."""
+    unscored_reason: OfResult[str] | None = None
+    """Why a result has no score, in one line, for the terminal tables, which list such
+    results unranked, last."""
+
+    # -- statistics over its items --------------------------------------------------------
+    interval_statistic: OfResult[ItemStatistic | str] | None = None
+    """The headline score as a function of a result's items, for the report's bootstrap
+    intervals, or a string saying why there is none (default: the mean item score)."""
+    paired_units: OfResult[Units | str] | None = None
+    """The headline score as a sum over the task's units, for paired comparisons
+    (``maieutic compare``, the leaderboards' marks), or a string saying why there are
+    none."""
+
+    # -- the HTML report ------------------------------------------------------------------
     title: str = ""
     """The heading of the task's section in reports (default: "Task: <name>")."""
     axis_label: str = "score"
     """What the headline score is called on plots ("macro-F1", "rubric total")."""
-    report_blocks: Callable[[list[Any], Any], list[Any]] | None = None
-    """The task's detailed report blocks: ``(entries, text_finder) -> [Block]``, after
-    the shared summary, runs and intervals (templates: the package's ``templates/``)."""
-    report_texts: Any = None
+    report_blocks: ReportBlocks | None = None
+    """The task's detailed report blocks, after the shared summary, runs and intervals
+    (templates: the package's ``templates/``)."""
+    report_texts: TextSource | None = None
     """Where the report finds the texts a result points to but does not hold (the
-    arguments, the reference questions): a ``maieutic.report.hooks.TextSource``."""
-    interval_statistic: Callable[[Any], Any] | None = None
-    """The headline score as a function of a result's items, for the report's bootstrap
-    intervals: ``EvalResult -> maieutic.report.hooks.ItemStatistic``, or a string saying
-    why there is none (default: the mean item score)."""
-    paired_units: Callable[[Any], Any] | None = None
-    """The headline score as a sum over the task's units, for paired comparisons
-    (``maieutic compare``, the leaderboards' marks): ``EvalResult ->
-    maieutic.evaluate.units.Units``, or a string saying why there are none."""
-    report_formats: tuple[Any, ...] = ()
+    arguments, the reference questions)."""
+    report_formats: tuple[ReportFormat, ...] = ()
     """The task's own files the report reads besides results files (meta-evaluations,
-    sweeps, tables): ``maieutic.report.hooks.ReportFormat``."""
-    report_input_hint: Callable[[dict[str, Any]], str | None] | None = None
-    """What a JSON file without a ``format`` field is when it is one of the task's
-    inputs (a dataset, a submission): the report's one-line error; None otherwise."""
-    web_leaderboard: Any = None
-    """What the web app's Leaderboard page offers for this task: a
-    ``maieutic.web.hooks.LeaderboardPage`` (None: the task has no such page)."""
-    io: Any = None
-    """How the library run layer reads the task's files and writes what it generates: a
-    ``maieutic.run.TaskIO`` (default: one reference file, one file per submission)."""
-    commands: Callable[[Any], None] | None = None
-    """Adds the task's command-line commands: ``(groups) -> None``, given a
-    ``maieutic.cli.CommandGroups`` (``groups.evaluate.add_command(...)``; tools of its
-    own go in one group named after the task, added to ``groups.root``). Called only
-    when the command line needs the task."""
+    sweeps, tables)."""
+    report_input_hint: InputHint | None = None
+    """The report's one-line error for one of the task's inputs given as results."""
+
+    # -- the command line and the web app -------------------------------------------------
+    commands: AddsCommands | None = None
+    """Adds the task's command-line commands, given a ``maieutic.cli.CommandGroups``
+    (``groups.evaluate.add_command(...)``; tools of its own go in one group named after
+    the task, added to ``groups.root``). Called only when the command line needs the
+    task."""
+    web_leaderboard: LeaderboardPage | None = None
+    """What the web app's Leaderboard page offers for this task (None: no such page)."""
     spec: Any = None
+    """How the registry built this task (set by ``maieutic.registry``)."""
 
 
 def get_task(name: str) -> Task:
