@@ -49,3 +49,15 @@ def test_ask_reads_a_file_up_to_the_limit(monkeypatch, tmp_path):
     path.write_text("x" * 41)
     with pytest.raises(DataError, match="41 characters, over the 40 limit"):
         reading.read_input(str(path))
+
+
+def test_aura_threshold_rules_differ_only_at_a_tie():
+    from maieutic.tasks.aura.pipeline import Threshold
+
+    # gt (the paper) refuses a score equal to the threshold; ge (the reference code)
+    # accepts it; both agree on either side of it
+    assert not Threshold(0.5, "gt").passes(0.5)
+    assert Threshold(0.5, "ge").passes(0.5)
+    for rule in ("gt", "ge"):
+        assert Threshold(0.5, rule).passes(0.5000001)
+        assert not Threshold(0.5, rule).passes(0.4999999)

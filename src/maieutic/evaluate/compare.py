@@ -351,6 +351,9 @@ def top_marks(
         if any(len(s.results) > 1 for s in systems) or len(systems) != len(scored):
             return "each system spans several results (compare them with maieutic compare)"
         check_comparable(systems)
+        if len(systems[0].units.ids) < 2:
+            unit = systems[0].units.unit
+            return f"one of the {unit} only: a paired test needs several (maieutic compare)"
         top = max(systems, key=lambda s: s.results[0].score)
         tests: dict[int, Pair | None] = {id(top.results[0]): None}
         for system in systems:
