@@ -312,3 +312,17 @@ def test_a_leaderboard_on_one_document_says_it_cannot_test_pairs():
     results = [_aura("a", "sha256:0", 0.5), _aura("b", "sha256:0", 0.6)]
     found = top_marks(results, get_task("aura").paired_units)
     assert found == "one of the documents only: a paired test needs several (maieutic compare)"
+
+
+def test_a_unit_listed_twice_is_refused_not_misaligned():
+    # pairing aligns units by id: an id given twice would pair the wrong rows
+    from maieutic.evaluate.compare import build_systems
+    from maieutic.evaluate.units import Units
+    from maieutic.stats.paired import mean_of
+
+    def units_of(result):
+        return Units(("a", "b", "a"), mean_of(np.array([1.0, 0.0, 1.0])), "arguments")
+
+    result = _aura("x", "sha256:0", 2 / 3)
+    with pytest.raises(DataError, match="'a' is in its arguments twice"):
+        build_systems([("r.json", result)], units_of)

@@ -205,6 +205,9 @@ def _units(result: EvalResult, units_of: UnitsOf, where: str) -> Units:
         )
     if result.score is None:
         raise DataError(f"{result.submission}: has no score to compare", where=where)
+    if len(set(found.ids)) < len(found.ids):
+        twice = next(key for key in found.ids if found.ids.count(key) > 1)
+        raise DataError(f"{result.submission}: {twice!r} is in its {found.unit} twice", where=where)
     try:
         again = found.statistic.value()
     except UndefinedStatistic as exc:
