@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from maieutic.cli._options import out_option
 from maieutic.stats.bootstrap import DEFAULT_SEED
 from maieutic.stats.paired import CONFIDENCE, N_RESAMPLES, N_TRIALS
 
@@ -45,13 +46,7 @@ OPTIONS = (
     click.option(
         "--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of both tests."
     ),
-    click.option(
-        "--out",
-        "out_path",
-        type=click.Path(dir_okay=False),
-        help="Write every figure as JSON here ('-': standard output; tables then go to "
-        "standard error).",
-    ),
+    out_option,
 )
 """The options of ``maieutic compare`` (their defaults: ``maieutic.stats.paired``)."""
 
