@@ -51,6 +51,8 @@ CALLS: dict[str, tuple[Call, ...]] = {
              model="embedding"),
     ),
     "compqa agree": _HUMANS,
+    "compqa breakdown": (Call(("--judge", "@gpt4_scenario_1.json")),),
+    "compqa extremes": _HUMANS,
     "compqa export-sft": (
         Call(("--judged", "@gpt4_scenario_1.json", "--out", "@out.jsonl", "--min-score", "0")),
     ),

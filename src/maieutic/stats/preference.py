@@ -1,10 +1,26 @@
 """Agreement between automatic and human pairwise preferences: does an automatic metric
 prefer the question set the human majority prefers, and how often does a random
 annotator side with the automatic choice? (The analysis of a question-set paper's
-human study; the task that uses it cites the sections.)"""
+human study; the task that uses it cites the sections.)
+
+Tie rules, stated once here and printed by the commands that use them:
+
+- human votes tied: the tie-breaker annotator's vote decides when the item has one (as
+  the paper that defines this analysis resolves ties); without one the item is skipped
+  and counted in ``n_tied_skipped``. The tie-breaker's vote only settles the majority:
+  P(annotator agrees) is taken over the item's own annotators;
+- a metric scoring both sets equally prefers neither: it does not agree (the analysis
+  counts how often a metric gives the human-preferred set a *higher* score), and the
+  tie is counted in ``metric_ties``;
+- the aggregate tied (sums within 1e-9 of each other, so that float rounding never
+  decides; for ``vote``, as many metrics for each set): no pipeline choice, counted as
+  not agreeing and in ``aggregate.ties``, and left out of both conditional
+  probabilities (there is no choice for an annotator to agree with).
+"""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -12,17 +28,26 @@ import numpy as np
 
 from maieutic.stats._errors import UndefinedStatistic
 
+AGGREGATES = ("sum", "vote")
+"""How the metrics make one pipeline choice: ``sum`` — the set with the higher sum
+(equivalently, mean) of the metric scores; ``vote`` — the set more metrics prefer."""
+
+SUM_TIE_TOLERANCE = 1e-9
+"""Sums closer than this are a tie (metric scores lie in [0, 1])."""
+
 
 @dataclass(frozen=True)
 class PreferenceItem:
     """One comparison of two question sets, "A" and "B".
 
     ``scores`` maps a metric name to its (score of A, score of B); ``votes`` are the
-    individual human choices, each "A" or "B".
+    individual human choices, each "A" or "B"; ``tie_breaker`` is the choice of the
+    annotator asked only when the votes tie.
     """
 
     scores: Mapping[str, tuple[float, float]]
     votes: Sequence[str]
+    tie_breaker: str | None = None
 
 
 def _choice(a: float, b: float) -> str | None:
@@ -35,36 +60,56 @@ def _majority(votes: Sequence[str]) -> str | None:
     return "A" if n_a > n_b else "B" if n_b > n_a else None
 
 
+def human_choice(item: PreferenceItem) -> tuple[str | None, bool]:
+    """The human-preferred set and whether the tie-breaker decided it (None: the votes
+    tie and there is no tie-breaker)."""
+    majority = _majority(item.votes)
+    if majority is not None:
+        return majority, False
+    return item.tie_breaker, item.tie_breaker is not None
+
+
+def pipeline_choice(scores: Mapping[str, tuple[float, float]], aggregate: str) -> str | None:
+    """The set the metrics prefer together (None on a tie); see ``AGGREGATES``."""
+    if aggregate == "sum":
+        total_a = math.fsum(s[0] for s in scores.values())
+        total_b = math.fsum(s[1] for s in scores.values())
+        if math.isclose(total_a, total_b, rel_tol=0.0, abs_tol=SUM_TIE_TOLERANCE):
+            return None
+        return _choice(total_a, total_b)
+    return _majority([c for c in (_choice(*s) for s in scores.values()) if c])
+
+
+def _per_metric(usable: list[tuple[PreferenceItem, str]]) -> tuple[dict, dict]:
+    """Each metric's agreement with the human choice, and how often it tied."""
+    per_metric, ties = {}, {}
+    for name in sorted({name for item, _ in usable for name in item.scores}):
+        chosen = [(_choice(*item.scores[name]), m) for item, m in usable if name in item.scores]
+        hits = sum(c == m for c, m in chosen)
+        per_metric[name] = {"agree": hits, "n": len(chosen), "proportion": hits / len(chosen)}
+        ties[name] = sum(c is None for c, _ in chosen)
+    return per_metric, ties
+
+
 def preference_agreement(items: Sequence[PreferenceItem], aggregate: str = "vote") -> dict:
     """Sign agreement of each metric and of the aggregate with the human majority, and
-    P(random annotator agrees with the automatic choice | it matches / misses the majority).
-
-    The aggregate choice is the majority of the per-metric choices (``"vote"``) or the
-    comparison of summed scores (``"sum"``). Items whose human vote is tied are
-    skipped (and counted); a metric tie counts as disagreement.
-    """
-    if aggregate not in ("vote", "sum"):
-        raise ValueError("aggregate must be 'vote' or 'sum'")
-    usable = [(item, _majority(item.votes)) for item in items]
-    tied = sum(m is None for _, m in usable)
-    usable = [(item, m) for item, m in usable if m is not None]
+    P(random annotator agrees with the automatic choice | it matches / misses the
+    majority). ``aggregate`` is one of ``AGGREGATES``; ties follow the module's rules."""
+    if aggregate not in AGGREGATES:
+        raise ValueError(f"aggregate must be one of {', '.join(AGGREGATES)}")
+    decided = [(item, *human_choice(item)) for item in items]
+    tied = sum(m is None for _, m, _ in decided)
+    usable = [(item, m) for item, m, _ in decided if m is not None]
     if not usable:
         raise UndefinedStatistic("no item has a human majority")
-    metrics = sorted({name for item, _ in usable for name in item.scores})
-    per_metric = {}
-    for name in metrics:
-        hits = sum(_choice(*item.scores[name]) == m for item, m in usable if name in item.scores)
-        n = sum(name in item.scores for item, _ in usable)
-        per_metric[name] = {"agree": hits, "n": n, "proportion": hits / n}
-    agree_rates, disagree_rates, hits = [], [], 0
+    per_metric, metric_ties = _per_metric(usable)
+    agree_rates, disagree_rates, hits, aggregate_ties = [], [], 0, 0
     for item, majority in usable:
-        if aggregate == "sum":
-            auto = _choice(
-                sum(s[0] for s in item.scores.values()), sum(s[1] for s in item.scores.values())
-            )
-        else:
-            auto = _majority([c for c in (_choice(*s) for s in item.scores.values()) if c])
-        share = sum(v == auto for v in item.votes) / len(item.votes) if auto else 0.0
+        auto = pipeline_choice(item.scores, aggregate)
+        if auto is None:
+            aggregate_ties += 1
+            continue
+        share = sum(v == auto for v in item.votes) / len(item.votes)
         if auto == majority:
             hits += 1
             agree_rates.append(share)
@@ -73,8 +118,16 @@ def preference_agreement(items: Sequence[PreferenceItem], aggregate: str = "vote
     return {
         "n_items": len(usable),
         "n_tied_skipped": tied,
+        "n_tie_broken": sum(broken for _, m, broken in decided if m is not None),
+        "aggregate_rule": aggregate,
         "per_metric": per_metric,
-        "aggregate": {"agree": hits, "n": len(usable), "proportion": hits / len(usable)},
+        "metric_ties": metric_ties,
+        "aggregate": {
+            "agree": hits,
+            "n": len(usable),
+            "proportion": hits / len(usable),
+            "ties": aggregate_ties,
+        },
         "p_annotator_agrees_given_agree": float(np.mean(agree_rates)) if agree_rates else None,
         "p_annotator_agrees_given_disagree": (
             float(np.mean(disagree_rates)) if disagree_rates else None

@@ -67,8 +67,9 @@ COLUMNS = [
         "NRS",
         _metric("non_redundancy"),
         "{:.3f}",
-        "non-redundancy: 1 − share of answerable questions mapped to a unit an earlier "
-        "question already used",
+        "non-redundancy: 1 − answerable questions mapped to a unit an earlier one already "
+        "used, as a share of all questions (the signature's nrs:answerable: of the "
+        "answerable ones)",
     ),
     Column(
         "Ent",

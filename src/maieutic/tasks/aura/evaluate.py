@@ -61,6 +61,7 @@ class AuraEvaluator(BaseEvaluator):
         link_threshold: float = 0.85,
         entropy: str = "paper",
         learned: LearnedAnswerability | None = None,
+        non_redundancy: str = "paper",
     ) -> None:
         self.reranker = reranker
         self.learned = learned
@@ -68,6 +69,7 @@ class AuraEvaluator(BaseEvaluator):
         self.top_k = top_k
         self.link_threshold = link_threshold
         self.entropy = entropy
+        self.non_redundancy = non_redundancy
         self.spec = Spec("evaluator", "aura", "aura", {})
         self._indexed: dict[str, IndexedDocument] = {}
 
@@ -96,6 +98,9 @@ class AuraEvaluator(BaseEvaluator):
                 "rule": self.threshold.rule,
                 "top_k": self.top_k,
                 "entropy": self.entropy,
+                # absent from files written before the option: those divided by the
+                # answerable questions (nrs:answerable)
+                "nrs": self.non_redundancy,
                 "link": self.link_threshold,
                 "retriever": encoder.display_name,
                 **(self.learned.signature_fields() if self.learned else {}),
@@ -124,7 +129,7 @@ class AuraEvaluator(BaseEvaluator):
         metrics = {
             "answerability": answerability(mappings),
             "coverage": coverage(indexed.units, mappings),
-            "non_redundancy": non_redundancy(mappings),
+            "non_redundancy": non_redundancy(mappings, self.non_redundancy),
             "entropy": structural_entropy(mappings, self.entropy),
         }
         by_id = {u.chunk_id: u for u in indexed.units}

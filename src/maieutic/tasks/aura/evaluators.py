@@ -9,7 +9,7 @@ from maieutic.errors import DataError
 from maieutic.registry import ThresholdScale, register
 from maieutic.tasks.aura.evaluate import AuraEvaluator
 from maieutic.tasks.aura.learned import LearnedAnswerability
-from maieutic.tasks.aura.metrics import ENTROPY_VARIANTS
+from maieutic.tasks.aura.metrics import ENTROPY_VARIANTS, NON_REDUNDANCY_VARIANTS
 from maieutic.tasks.aura.pipeline import Reranker, Threshold
 
 LOGIT = ThresholdScale(
@@ -44,12 +44,18 @@ def _build(
     link_threshold: float,
     entropy: str,
     answerability: str | None,
+    non_redundancy: str,
 ) -> AuraEvaluator:
     """The evaluator, its options checked (each refusal names its option)."""
     if threshold_rule not in ("gt", "ge"):
         raise DataError(f"--threshold-rule must be gt or ge, not {threshold_rule!r}")
     if entropy not in ENTROPY_VARIANTS:
         raise DataError(f"--entropy must be one of {', '.join(ENTROPY_VARIANTS)}")
+    if non_redundancy not in NON_REDUNDANCY_VARIANTS:
+        raise DataError(
+            f"--non-redundancy must be one of {', '.join(NON_REDUNDANCY_VARIANTS)}, "
+            f"not {non_redundancy!r}"
+        )
     if top_k < 1:
         raise DataError("--top-k must be at least 1")
     if answerability and answerability != "similarity" and not answerability.startswith("scorer:"):
@@ -61,7 +67,13 @@ def _build(
     if answerability and answerability != "similarity":
         learned = LearnedAnswerability.from_option(answerability, encoder, store)
     return AuraEvaluator(
-        reranker, Threshold(threshold, threshold_rule), top_k, link_threshold, entropy, learned
+        reranker,
+        Threshold(threshold, threshold_rule),
+        top_k,
+        link_threshold,
+        entropy,
+        learned,
+        non_redundancy,
     )
 
 
@@ -77,6 +89,7 @@ def aura(
     link_threshold: float = 0.85,
     entropy: str = "paper",
     answerability: str | None = None,
+    non_redundancy: str = "paper",
 ) -> AuraEvaluator:
     """Offline: units retrieved and reranked by the bi-encoder's cosine."""
     return _build(
@@ -89,6 +102,7 @@ def aura(
         link_threshold=link_threshold,
         entropy=entropy,
         answerability=answerability,
+        non_redundancy=non_redundancy,
     )
 
 
@@ -105,6 +119,7 @@ def aura_cross(
     link_threshold: float = 0.85,
     entropy: str = "paper",
     answerability: str | None = None,
+    non_redundancy: str = "paper",
 ) -> AuraEvaluator:
     """As the paper: bi-encoder retrieval, cross-encoder reranking (raw logits)."""
     return _build(
@@ -117,4 +132,5 @@ def aura_cross(
         link_threshold=link_threshold,
         entropy=entropy,
         answerability=answerability,
+        non_redundancy=non_redundancy,
     )

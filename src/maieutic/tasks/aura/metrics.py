@@ -5,13 +5,16 @@ per-question mappings, so each can be checked by hand.
 - coverage: covered necessary units / necessary units, a unit being covered by an
   answerable question mapped to it, to a window linked to it, or to one of its list
   items or item windows (section 4.4);
-- non-redundancy: 1 − redundant / answerable, a question being redundant when an
-  earlier answerable question was mapped to the same unit (no answerable question:
-  1.0, nothing is repeated — as the reference code scores it);
+- non-redundancy: 1 − |R| / |Q|, R the redundant questions — an answerable question
+  mapped to the unit of an earlier answerable question — over all questions, as
+  section 4.3.3 writes it (``paper``); or over the answerable questions only, as the
+  reference code divides (``answerable``). With no answerable question R is empty and
+  both give 1.0;
 - balanced structural entropy: SE·(|Q|/|C|) / (SE·(|Q|/|C|) + |C|) over question
   templates, with |C| the number of possible template classes as the paper's formula
   says (``paper``), or — the reference code's variant (``observed``) — the number of
-  classes observed among the answerable questions.
+  classes observed among the answerable questions. Only ``observed`` can reach the
+  magnitudes of the paper's Table 2 (docs/aura-paper.md works the arithmetic).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from maieutic.tasks.aura.data import Unit
 from maieutic.tasks.aura.templates import TEMPLATE_CLASSES, template
 
 ENTROPY_VARIANTS = ("paper", "observed")
+NON_REDUNDANCY_VARIANTS = ("paper", "answerable")
 
 
 @dataclass(frozen=True)
@@ -68,18 +72,30 @@ def coverage(units: Sequence[Unit], mappings: Sequence[Mapping]) -> float:
     return sum(u.chunk_id in covered for u in necessary) / len(necessary)
 
 
-def non_redundancy(mappings: Sequence[Mapping]) -> float:
-    """1 − share of answerable questions mapped to an already used unit."""
-    answerable = [m for m in mappings if m.answerable]
-    if not answerable:
-        return 1.0
+def redundant_questions(mappings: Sequence[Mapping]) -> int:
+    """|R|: answerable questions mapped to a unit (a list window counts as its own
+    unit) that an earlier answerable question was already mapped to."""
     seen: set[tuple[int | None, int | None]] = set()
     redundant = 0
-    for mapping in answerable:
+    for mapping in mappings:
+        if not mapping.answerable:
+            continue
         key = (mapping.chunk_id, mapping.window)
         redundant += key in seen
         seen.add(key)
-    return 1 - redundant / len(answerable)
+    return redundant
+
+
+def non_redundancy(mappings: Sequence[Mapping], variant: str = "paper") -> float:
+    """1 − |R| / |Q| (``paper``: every question counts in |Q|) or 1 − |R| / |answerable|
+    (``answerable``: the reference code). An empty set, or one with no answerable
+    question, repeats nothing: 1.0."""
+    if variant not in NON_REDUNDANCY_VARIANTS:
+        raise ValueError(f"non-redundancy variant must be one of {NON_REDUNDANCY_VARIANTS}")
+    counted = mappings if variant == "paper" else [m for m in mappings if m.answerable]
+    if not counted:
+        return 1.0
+    return 1 - redundant_questions(mappings) / len(counted)
 
 
 def shannon(labels: Sequence[str]) -> float:

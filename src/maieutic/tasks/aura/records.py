@@ -50,6 +50,8 @@ class AuraSweep(Record):
     HOLDS_RESULTS = True
 
     provenance: dict[str, Any] | None = optional()
+    signature: dict[str, Any] | None = optional()
+    """The evaluator's settings (entropy and non-redundancy variants among them)."""
     rows: list[dict[str, Any]]
     chosen: float
     n_sets: int | None = optional()
@@ -66,10 +68,16 @@ class AuraAgree(Record):
     HOLDS_RESULTS = True
 
     provenance: dict[str, Any] | None = optional()
+    signature: dict[str, Any] | None = optional()
+    """The evaluator's settings, the preference file's hash, the aggregate and tie
+    rules (absent from files written before they were recorded: those used ``vote``)."""
     n_items: int
     n_tied_skipped: int
+    n_tie_broken: int | None = optional()
+    aggregate_rule: str | None = optional()
     per_metric: dict[str, dict[str, Any]]
     """{metric: {"agree", "n", "proportion"}}."""
+    metric_ties: dict[str, int] | None = optional()
     aggregate: dict[str, Any]
     p_annotator_agrees_given_agree: float | None
     p_annotator_agrees_given_disagree: float | None

@@ -29,6 +29,8 @@ class AnswerOutcome:
     question: ComparativeQuestion
     comparison: str | None = None
     failure: str | None = None
+    sample: int = 0
+    """Which of the question's answers in this scenario (0 unless several are drawn)."""
 
     @property
     def failed(self) -> bool:
@@ -47,17 +49,25 @@ def questions_fingerprint(questions: Sequence[ComparativeQuestion]) -> str:
 
 
 class ComparativeAnswerGenerator:
-    """Answers to comparative questions under the four prompting scenarios."""
+    """Answers to comparative questions under the four prompting scenarios; with
+    ``samples`` > 1, that many answers per question and scenario, each its own draw (its
+    own seed and cache entry), as the paper drew three from the GPT models (n = 3) and
+    scored each as a separate answer."""
 
     uses_llm = True
     spec: Spec
 
     def __init__(
-        self, client: LLMClient, scenarios: Sequence[str], params: GenerationParams
+        self,
+        client: LLMClient,
+        scenarios: Sequence[str],
+        params: GenerationParams,
+        samples: int = 1,
     ) -> None:
         self.client = client
         self.scenarios = tuple(scenarios)
         self.params = params
+        self.samples = samples
 
     def generate(
         self,
@@ -66,27 +76,30 @@ class ComparativeAnswerGenerator:
         run_index: int = 0,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> GenerationRun:
-        """An answer per question and scenario (outcomes ordered by scenario, then
-        question)."""
-        params = self.params.for_sample(run_index)
-        jobs = [
-            (
-                (scenario, i),
-                ChatRequest.of(
-                    messages(question, scenario),
-                    params=params,
-                    sample_index=run_index,
-                    tag=f"scenario-{scenario}-q{i}",
-                ),
-            )
-            for scenario in self.scenarios
-            for i, question in enumerate(dataset)
-        ]
+        """``samples`` answers per question and scenario (outcomes ordered by sample,
+        scenario, then question)."""
+        jobs = []
+        for k in range(self.samples):
+            draw = run_index * self.samples + k  # every draw its own seed and cache key
+            suffix = f"-s{k + 1}" if self.samples > 1 else ""
+            jobs += [
+                (
+                    (k, scenario, i),
+                    ChatRequest.of(
+                        messages(question, scenario),
+                        params=self.params.for_sample(draw),
+                        sample_index=draw,
+                        tag=f"scenario-{scenario}-q{i}{suffix}",
+                    ),
+                )
+                for scenario in self.scenarios
+                for i, question in enumerate(dataset)
+            ]
         replies, stats = fan_out(self.client, jobs, on_progress)
         outcomes = []
-        for (scenario, i), _ in jobs:
-            [reply] = replies[(scenario, i)]
-            outcome = AnswerOutcome(i, scenario, dataset[i])
+        for (k, scenario, i), _ in jobs:
+            [reply] = replies[(k, scenario, i)]
+            outcome = AnswerOutcome(i, scenario, dataset[i], sample=k)
             if isinstance(reply, CallFailed):
                 outcome.failure = f"model call failed: {reply.reason}"
             else:
@@ -97,6 +110,13 @@ class ComparativeAnswerGenerator:
     def signature(self, dataset: Sequence[ComparativeQuestion]) -> Signature:
         """Generator, model, scenarios and questions."""
         model, backend = describe(self.client.backend)
+        extra = {
+            "scenarios": ",".join(self.scenarios),
+            "temperature": self.params.temperature,
+            "max_tokens": self.params.max_tokens,
+        }
+        if self.samples > 1:  # one answer each signs as before
+            extra["samples"] = self.samples
         return Signature(
             task="compqa",
             generator="llm",
@@ -105,9 +125,5 @@ class ComparativeAnswerGenerator:
             model=model,
             backend=backend,
             seed=self.params.seed,
-            extra={
-                "scenarios": ",".join(self.scenarios),
-                "temperature": self.params.temperature,
-                "max_tokens": self.params.max_tokens,
-            },
+            extra=extra,
         )

@@ -23,8 +23,10 @@ def llm(
     concurrency: int = LLM_DEFAULTS.concurrency,
     timeout: float = 300.0,
     retries: int = LLM_DEFAULTS.retries,
+    samples: int = 1,
 ) -> ComparativeAnswerGenerator:
-    """A language model answering "What is better: A or B?" in the chosen scenarios."""
+    """A language model answering "What is better: A or B?" in the chosen scenarios
+    (``samples`` answers to each, each scored as a separate answer)."""
     chosen = list(scenarios or SCENARIOS)
     unknown = [s for s in chosen if s not in SCENARIOS]
     if unknown:
@@ -33,4 +35,5 @@ def llm(
         LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
         chosen,
         GenerationParams(temperature, 1.0, max_tokens, seed),
+        samples,
     )

@@ -3,13 +3,14 @@ header checked, and every criterion score checked against the rubric's scale.
 
 Both layouts are read the same way: the annotators' files (``score_dict.1`` …
 ``score_dict.15``) and the averaged table (``C1`` … ``C15``). A file that cannot be
-read as UTF-8 text, holds a NUL byte, repeats a column, lacks a score column or has
-no rows is refused with one line. A blank score means the person did not score that
-criterion (the row is left out, and counted); any other score must be a number from
-0 to 2, the rubric's points — a score of -7, 99, NaN or infinity is refused with its
-line. A score above its own criterion's maximum but within the scale (2 on a
-criterion out of 1) is kept, as the released files hold a few and the published
-figures include them, and noted so that the reports can flag it.
+read as UTF-8 text, holds a NUL byte, repeats a column, lacks a score column, has
+no rows, or has a row whose fields do not match the header is refused with one line.
+A blank score means the person did not score that criterion (the row is left out,
+and counted); any other score must be a number from 0 to 2, the rubric's points — a
+score of -7, 99, NaN or infinity is refused with its line. A score above its own
+criterion's maximum but within the scale (2 on a criterion out of 1) is kept, as the
+released files hold a few and the published figures include them, and noted so that
+the reports can flag it.
 """
 
 from __future__ import annotations
@@ -90,13 +91,14 @@ def _records(reader, header: list[str], path: Path) -> Iterator[Row]:
         line, start = start, reader.line_num + 1
         if not cells:
             continue
-        if len(cells) > len(header):
+        if len(cells) != len(header):
+            # a ragged row: which cell belongs to which column is a guess
+            why = "a tab inside a field?" if len(cells) > len(header) else "cells missing?"
             raise DataError(
-                f"{len(cells)} fields, the header has {len(header)} (a tab inside a field?)",
+                f"{len(cells)} fields, the header has {len(header)} ({why})",
                 where=f"{path}:{line}",
             )
-        padded = cells + [""] * (len(header) - len(cells))
-        yield Row(line, dict(zip(header, padded, strict=True)))
+        yield Row(line, dict(zip(header, cells, strict=True)))
 
 
 def row_scores(row: Row, columns: Sequence[str], path: str | Path) -> RowScores:

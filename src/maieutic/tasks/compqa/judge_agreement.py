@@ -110,6 +110,13 @@ def humans_from_annotators(first: str | Path, second: str | Path) -> tuple[list[
         raise DataError(f"{len(a)} rows vs {len(b)} rows in {second}", where=str(first))
     out, unscored = [], 0
     for ra, rb in zip(a, b, strict=True):
+        if ra.cells["filename"] != rb.cells["filename"]:
+            # the files must hold the same answers in the same order to be averaged
+            raise DataError(
+                f"filename {rb.cells['filename']!r}, the first file has "
+                f"{ra.cells['filename']!r} on its line {ra.line} (rows do not line up)",
+                where=rb.where(second),
+            )
         ca, cb = row_scores(ra, CRITERIA, first), row_scores(rb, CRITERIA, second)
         sa, sb = ca.scores, cb.scores
         if sa and sb:

@@ -77,3 +77,50 @@ class CompqaTable(Record):
     signature_string: str | None = optional()
     cells: list[dict[str, Any]]
     """{"generator", "scenario", "n", "n_incomplete", "total", "groups"} per cell."""
+    human_rows_left_out: int | None = optional()
+    """People's rows left out as unscored or partly scored (only when the table is
+    drawn from people's score files)."""
+
+
+@record
+class CompqaBreakdown(Record):
+    """``maieutic.compqa.breakdown/1``: mean rubric scores with one column per judge
+    (people included), by generator, aspect or scenario (the paper's Tables 3–4 and
+    Figures 6–7)."""
+
+    FORMAT = "maieutic.compqa.breakdown/1"
+    WRITTEN_BY = "maieutic compqa breakdown --out FILE"
+    HOLDS_RESULTS = True
+
+    provenance: dict[str, Any] | None = optional()
+    signature: dict[str, Any] | None = optional()
+    signature_string: str | None = optional()
+    by: str
+    average: str
+    spread: str
+    """What the ± is."""
+    rows: list[dict[str, Any]]
+    """{"row", "part", "columns": {judge: {"mean", "spread", "n", "n_cells",
+    "n_spread_cells", "n_incomplete"}}} per row and part (total, structure, relevance,
+    quality); ``n_spread_cells`` is absent in files written before it was kept."""
+    human_rows_left_out: dict[str, int] | None = optional()
+    """Per column drawn from people's score files: their rows left out as unscored or
+    partly scored."""
+
+
+@record
+class CompqaExtremes(Record):
+    """``maieutic.compqa.extremes/1``: how people score the answers a judge scored
+    highest and lowest, and the reverse, by generator (the paper's Figure 8)."""
+
+    FORMAT = "maieutic.compqa.extremes/1"
+    WRITTEN_BY = "maieutic compqa extremes --out FILE"
+    HOLDS_RESULTS = True
+
+    provenance: dict[str, Any] | None = optional()
+    signature: dict[str, Any] | None = optional()
+    signature_string: str | None = optional()
+    counts: dict[str, int] | None = optional()
+    panels: list[dict[str, Any]]
+    """{"picked_by", "end", "shown", "bound", "rows": [{"generator", "n", "mean", "sd",
+    "min", "median", "max", "counts"}]} per panel."""

@@ -76,8 +76,8 @@ class CompQAIO(TaskIO):
         return list(items.values())
 
     def outcome_groups(self, run: GenerationRun, n_items: int) -> list[list[Any]]:
-        """Per question, its answer in each scenario (the run orders them by scenario,
-        then question)."""
+        """Per question, its answer(s) in each scenario (the run orders them by sample,
+        scenario, then question)."""
         if n_items == 0:
             return []
         return [run.outcomes[i::n_items] for i in range(n_items)]
@@ -92,8 +92,12 @@ class CompQAIO(TaskIO):
         ]
 
     def failed_outcomes(self, generator: Any, key: str, item: Any, reason: str) -> list[Any]:
-        """An unanswered outcome in each of the generator's scenarios."""
-        return [AnswerOutcome(int(key), s, item, failure=reason) for s in generator.scenarios]
+        """An unanswered outcome for each of the generator's samples and scenarios."""
+        return [
+            AnswerOutcome(int(key), s, item, failure=reason, sample=k)
+            for k in range(getattr(generator, "samples", 1))
+            for s in generator.scenarios
+        ]
 
     def input_flags(self, data: Any, options: dict[str, Any]) -> list[Flag]:
         """What the questions hold that is worth a warning for these scenarios."""
@@ -106,7 +110,11 @@ class CompQAIO(TaskIO):
         flags = [f.to_json() for f in context.flags]
         parts = []
         for scenario in scenarios:
-            outcomes = [o for o in run.outcomes if o.scenario == scenario]
+            # a question's samples side by side, as in the released files
+            outcomes = sorted(
+                (o for o in run.outcomes if o.scenario == scenario),
+                key=lambda o: (o.index, o.sample),
+            )
             failed = [{"index": o.index, "failure": o.failure} for o in outcomes if o.failed]
             details = {"scenario": scenario, "flags": flags}
             record = context.record(run, details, model_calls=False, failed=failed)

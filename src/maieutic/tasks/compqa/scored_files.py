@@ -37,6 +37,8 @@ OWN_SCORES = "score_dict"
 judged file): the file does not name its judge."""
 UNSCORED = "unscored"
 """An answer file with no ``score_dict`` at all."""
+LEFT_OUT = "human rows left out (unscored or partial)"
+"""How outputs name the count of people's rows left out."""
 
 
 @dataclass
@@ -45,7 +47,12 @@ class ScoredFile:
 
     answers: list[Answer]
     scored_by: list[str] = field(default_factory=list)
-    """``OWN_SCORES``, or each result's evaluator (``@model`` when it names one)."""
+    """``OWN_SCORES``, each result's evaluator (``@model`` when it names one), or
+    ``humans:…`` for people's score files."""
+    notes: list[str] = field(default_factory=list)
+    """Scores kept although above their criterion's maximum (people's files), to flag."""
+    left_out: int = 0
+    """People's rows left out as unscored or partly scored."""
 
 
 def scorer_name(signature: Any) -> str:
@@ -95,3 +102,38 @@ def read_scored_file(path: str | Path) -> ScoredFile:
 def read_scored(path: str | Path) -> list[Answer]:
     """The scored answers of one file (a released judged file or a results file)."""
     return read_scored_file(path).answers
+
+
+def read_judged(paths: Iterable[str], humans: bool = True) -> list[ScoredFile]:
+    """Scored answers from every path given: answer or results JSON (folders stand for
+    their ``*.json``), and, unless ``humans`` is False, people's score TSVs, read
+    together as one human column (one averaged table, or one or two annotators' files).
+    With ``humans=False`` a TSV is refused: the caller compares or trains on a judge's
+    scores, and people's in its place would compare people with people."""
+    from maieutic.tasks.compqa.human_scored import is_human_file, read_human_files
+
+    names = list(paths)
+    tables = [p for p in names if is_human_file(p)]
+    if tables and not humans:
+        raise DataError(
+            "a people's score file (TSV) where a judge's scored answers are expected "
+            "(--judged takes judged or results JSON here)",
+            where=tables[0],
+        )
+    others = [p for p in names if not is_human_file(p)]
+    files = [read_scored_file(path) for path in answer_files(others)] if others else []
+    if tables:
+        files.append(read_human_files(tables))
+    return files
+
+
+def from_people(file: ScoredFile) -> bool:
+    """Whether ``file`` holds people's scores (read from their TSVs)."""
+    return any(name.startswith("humans:") for name in file.scored_by)
+
+
+def left_out_rows(files: Iterable[ScoredFile]) -> int | None:
+    """People's rows left out as unscored or partly scored, or None when no file holds
+    people's scores (so that a judge-only output carries no such count)."""
+    people = [f for f in files if from_people(f)]
+    return sum(f.left_out for f in people) if people else None

@@ -122,3 +122,36 @@ def agreement_signature(
             "total": TOTAL,
         },
     )
+
+
+def breakdown_signature(
+    judges: dict[str, Sequence[Answer]], scored_by: dict[str, str], by: str, rule: str
+) -> Signature:
+    """The signature of ``compqa breakdown``: every column's scored answers (one hash
+    over all, each column's named), what made each column's scores, the breakdown and
+    how its cells are averaged."""
+    named = {name: scores_fingerprint(answers) for name, answers in judges.items()}
+    return Signature(
+        task="compqa",
+        evaluator=f"breakdown-by-{by}",
+        dataset=_sha256(named),
+        n_references=sum(len(a) for a in judges.values()),
+        extra={
+            "columns": ",".join(f"{name}={scored_by[name]}" for name in judges),
+            "average": rule,
+            "total": TOTAL,
+        },
+    )
+
+
+def extremes_signature(base: Signature, high: float, low: float, n_pairs: int) -> Signature:
+    """The signature of ``compqa extremes``: the judge-vs-people signature of the same
+    files with the bounds of "high" and "low" totals."""
+    extra = {**base.extra, "high": f">={high:g}", "low": f"<={low:g}"}
+    return Signature(
+        task="compqa",
+        evaluator="extreme-scores",
+        dataset=base.dataset,
+        n_references=n_pairs,
+        extra=extra,
+    )

@@ -65,6 +65,7 @@ def _columns(path: Path, header: list[str]) -> tuple[Category, list[tuple[str, s
             f"columns name several categories: {', '.join(sorted(shorts))}", where=str(path)
         )
     short = shorts.pop()
+    _refuse_half_annotators(path, columns, short)
     category = typology().category_by_short(short)
     if category is None:
         raise DataError(
@@ -73,14 +74,33 @@ def _columns(path: Path, header: list[str]) -> tuple[Category, list[tuple[str, s
     return category, columns
 
 
+def _refuse_half_annotators(path: Path, columns: list[tuple[str, str, int]], short: str) -> None:
+    """Every annotator needs both slot columns: without one, their judgements of that
+    type would read as "no" on every row and every agreement figure would be wrong."""
+    slots: dict[str, set[int]] = {}
+    for _, annotator, slot in columns:
+        slots.setdefault(annotator, set()).add(slot)
+    for annotator, have in slots.items():
+        for slot in {1, 2} - have:
+            letter = "F" if slot == 1 else "G"
+            raise DataError(
+                f"header row: missing column {annotator}_{short}_{letter} (each annotator "
+                "needs an F and a G column)",
+                where=str(path),
+            )
+
+
 def _join_one(path: Path, gold: FocusSet, flags: list[Flag]) -> dict[str, tuple[SpanLabel, ...]]:
     header, rows = read_csv_rows(path, keep_blank=True)
     category, columns = _columns(path, header)
     targets = [item for item in gold.items.values() if item.category == category.id]
     if len(rows) != len(targets):
+        first = min(len(rows), len(targets)) + 1
+        what = "has no gold argument to join to" if len(rows) > len(targets) else "is missing"
         raise DataError(
-            f"{len(rows)} rows, but {gold.source} has {len(targets)} arguments of category "
-            f"{category.id!r}; rows join to the gold file by order within the category",
+            f"row {first} {what}: {len(rows)} rows, but {gold.source} has {len(targets)} "
+            f"arguments of category {category.id!r}; rows join to the gold file by order "
+            "within the category",
             where=str(path),
         )
     joined: dict[str, tuple[SpanLabel, ...]] = {}

@@ -14,7 +14,9 @@ from maieutic.records.base import Record, optional, record
 @record
 class FocusAgreement(Record):
     """``maieutic.focus.agreement/1``: agreement among annotators per weakness type
-    (observed agreement, Fleiss' kappa, PABAK, pairwise agreement, span similarity)."""
+    (observed agreement, Fleiss' kappa, PABAK, Gwet's AC1, Krippendorff's alpha,
+    applicability, pairwise agreement, span similarity), per category (both types
+    together) and the signature; files written before the last three load as they are."""
 
     FORMAT = "maieutic.focus.agreement/1"
     WRITTEN_BY = "maieutic meta-eval focus-humans --out FILE"
@@ -25,3 +27,7 @@ class FocusAgreement(Record):
     """The gold file's fingerprint."""
     provenance: dict[str, Any] | None = optional()
     types: dict[str, dict[str, Any]]
+    categories: dict[str, dict[str, Any]] | None = optional()
+    """Both types of each category together (Fleiss, Gwet's AC1, Krippendorff's alpha)."""
+    signature: dict[str, Any] | None = optional()
+    signature_string: str | None = optional()

@@ -29,7 +29,8 @@ def commands(groups: CommandGroups) -> None:
     from maieutic.tasks.aura.cli.generate import generate_aura
     from maieutic.tasks.aura.cli.group import aura, evaluate_aura
     from maieutic.tasks.aura.cli.meta_eval import meta_eval_aura
-    from maieutic.tasks.aura.cli.tools import aura_preferences
+    from maieutic.tasks.aura.cli.preferences import aura_preferences
+    from maieutic.tasks.aura.cli.tools import sweep  # noqa: F401  (registers aura sweep)
     from maieutic.tasks.aura.cli.train import train_aura
 
     groups.generate.add_command(generate_aura)

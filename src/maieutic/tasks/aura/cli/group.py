@@ -87,7 +87,17 @@ _AURA_OPTIONS = [
         default="paper",
         show_default=True,
         help="paper: all questions, |C| = every template class; observed: answerable "
-        "questions, |C| = classes seen (the reference code).",
+        "questions, |C| = classes seen (the reference code; the one that reaches the "
+        "paper's Table 2 magnitudes).",
+    ),
+    click.option(
+        "--non-redundancy",
+        type=click.Choice(["paper", "answerable"]),
+        default="paper",
+        show_default=True,
+        help="paper: 1 − redundant/all questions (section 4.3.3); answerable: 1 − "
+        "redundant/answerable questions (the reference code, and this tool before "
+        "the option). Recorded in the signature as nrs.",
     ),
 ]
 

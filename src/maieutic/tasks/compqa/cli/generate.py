@@ -54,6 +54,14 @@ def _options(func):
             "--name",
             help="Generator name in the file names (default: the model's name).",
         ),
+        click.option(
+            "--samples",
+            type=click.IntRange(1, 20),
+            default=1,
+            show_default=True,
+            help="Answers per question and scenario, each its own draw (seed + k), side by "
+            "side in the file and scored as separate answers (the paper drew 3 from GPT).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)

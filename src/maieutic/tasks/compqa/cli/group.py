@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from maieutic.cli._common import console_for
+from maieutic.cli._common import console_for, echo_warnings
 from maieutic.cli._options import out_option
 from maieutic.data.files import write_json
 from maieutic.errors import DataError
@@ -25,7 +25,7 @@ from maieutic.tasks.compqa.records import (
     CompqaRulesAgreement,
     CompqaTable,
 )
-from maieutic.tasks.compqa.scored_files import ScoredFile, answer_files, read_scored_file
+from maieutic.tasks.compqa.scored_files import LEFT_OUT, ScoredFile, left_out_rows, read_judged
 from maieutic.tasks.compqa.signatures import agreement_signature, table_signature
 
 judged_option = click.option(
@@ -34,26 +34,36 @@ judged_option = click.option(
     required=True,
     type=click.Path(exists=True),
     help="Scored answers: released judged files (score_dict), results files of evaluate "
-    "compqa, or their folder. Repeatable.",
+    "compqa, or their folder; compqa table also takes people's score TSVs (the C1…C15 "
+    "table, or one or two annotators' files) in their place. Repeatable.",
 )
 
 
 @click.group()
 def compqa() -> None:
-    """CompQA tools: table (scores by generator and scenario) and export-sft (training
-    data from well-scored answers); agreement with people is maieutic meta-eval compqa
-    and compqa-humans."""
+    """CompQA tools: table (scores by generator and scenario), breakdown (one column per
+    judge, by generator, aspect or scenario), extremes (the answers scored highest and
+    lowest) and export-sft (training data from well-scored answers); agreement with
+    people is maieutic meta-eval compqa and compqa-humans."""
 
 
-def _judged_files(paths: tuple[str, ...]) -> list[ScoredFile]:
-    return [read_scored_file(path) for path in answer_files(paths)]
+def judged_files(paths: tuple[str, ...], humans: bool = True) -> list[ScoredFile]:
+    """The scored answers of ``--judged``, warnings echoed; ``humans=False`` refuses
+    people's score TSVs (where a judge's scores are what is compared or exported)."""
+    files = read_judged(paths, humans=humans)
+    # people's scores above their criterion's maximum are kept (as the released files
+    # hold a few) and flagged here
+    echo_warnings("compqa", [note for f in files for note in f.notes])
+    return files
 
 
-def _answers(files: list[ScoredFile]) -> list[Answer]:
+def answers_of(files: list[ScoredFile]) -> list[Answer]:
+    """Every answer of the files, in order."""
     return [a for f in files for a in f.answers]
 
 
-def _scored_by(files: list[ScoredFile]) -> list[str]:
+def scorers_of(files: list[ScoredFile]) -> list[str]:
+    """What made the files' scores, for signatures."""
     return [name for f in files for name in f.scored_by]
 
 
@@ -158,7 +168,7 @@ def _judge_report(ctx, report, signature: Signature, left_out: int, per_criterio
     if not report.pairs and not criteria:
         raise DataError("no answer is scored by both the judge and people")
     rows = {r["column"]: r for r in agreement_table(report.pairs)} if report.pairs else {}
-    counts = {**report.counts(), "human rows left out (unscored or partial)": left_out}
+    counts = {**report.counts(), LEFT_OUT: left_out}
     console = console_for(out_path)
     if rows:
         console.print(_table(rows, counts, signature, len(report.pairs)))
@@ -193,8 +203,8 @@ def compqa_judge(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path)
     if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
         raise click.UsageError("give either --humans TABLE or both --hum1 and --hum2")
     humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)
-    files = _judged_files(judged)
-    answers = _answers(files)
+    files = judged_files(judged, humans=False)
+    answers = answers_of(files)
     report = match(humans, answers)
     if rules:
         _rules_report(ctx, report, out_path)
@@ -203,7 +213,7 @@ def compqa_judge(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path)
         "table" if table else "annotators",
         [table] if table else [hum1, hum2],
         answers,
-        _scored_by(files),
+        scorers_of(files),
         len(report.pairs),
     )
     try:
@@ -218,12 +228,22 @@ def compqa_judge(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path)
 def table(judged, out_path) -> None:
     """Mean ± std of the rubric total and of each criterion group per generator and
     scenario (answers with incomplete scores are counted, not summed)."""
+    from maieutic.tasks.compqa.human_scored import is_human_file
     from maieutic.tasks.compqa.leaderboard import leaderboard
 
-    files = _judged_files(judged)
-    answers = _answers(files)
+    people = [p for p in judged if is_human_file(p)]
+    if people and len(people) < len(judged):
+        # one cell would pool a judge's and people's scores of the same answers
+        raise DataError(
+            "--judged mixes judge files and people's score files; give one or the other "
+            "(compqa breakdown shows them side by side, one column each)",
+            where=people[0],
+        )
+    files = judged_files(judged)
+    answers = answers_of(files)
     cells = leaderboard(answers)
-    signature = table_signature(answers, _scored_by(files))
+    signature = table_signature(answers, scorers_of(files))
+    left_out = left_out_rows(files)
     out = Table(title="CompQA: rubric scores by generator and scenario", title_justify="left")
     for name in (
         "generator",
@@ -241,12 +261,15 @@ def table(judged, out_path) -> None:
         shown = [f"{p[0]:.2f} ± {p[1]:.2f}" if p else "—" for p in pairs]
         out.add_row(cell.generator, cell.scenario, str(cell.n), str(cell.n_incomplete), *shown)
     out.caption = str(signature)
+    if left_out is not None:
+        out.caption = f"{LEFT_OUT}: {left_out}\n{out.caption}"
     console_for(out_path).print(out)
     if out_path:
         record = CompqaTable(
             signature=signature.as_dict(),
             signature_string=str(signature),
             cells=[c.to_json() for c in cells],
+            human_rows_left_out=left_out,
         )
         write_json(out_path, record.to_json())
 
@@ -275,6 +298,6 @@ def export_sft(judged, min_score, out_path) -> None:
     from maieutic.data.files import write_text
     from maieutic.tasks.compqa.sft import sft_records
 
-    export = sft_records(_answers(_judged_files(judged)), min_score)
+    export = sft_records(answers_of(judged_files(judged, humans=False)), min_score)
     write_text(out_path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in export.records))
     click.echo("; ".join(f"{k}: {v}" for k, v in export.counts().items()), err=True)

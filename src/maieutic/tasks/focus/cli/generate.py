@@ -13,6 +13,7 @@ from maieutic.cli._options import (
     engine_options,
     llm_options,
     sampling_options,
+    stack,
 )
 from maieutic.data.files import is_stdout, rewritable
 from maieutic.progress import progress
@@ -58,44 +59,60 @@ def _llm_generation_options(func):
     return sampling_options("focus")(func)
 
 
-@click.command("focus")
-@click.option(
-    "--data",
-    "data_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Arguments to generate for: the released CSV layout or maieutic's JSONL "
-    "(labels not needed; a category restricts the types to its two).",
-)
-@click.option(
-    "--out",
-    "out_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Predictions to write: OUT.jsonl (native) and OUT.csv (released layout, gold "
-    "columns kept from --data) side by side, and OUT.meta.json.",
-)
-@click.option(
-    "--generator",
-    type=click.Choice(names("generator", "focus")),
-    default="cues",
+_COMMAND_OPTIONS = [
+    click.option(
+        "--data",
+        "data_path",
+        required=True,
+        type=click.Path(dir_okay=False),
+        help="Arguments to generate for: the released CSV layout or maieutic's JSONL "
+        "(labels not needed; a category restricts the types to its two).",
+    ),
+    click.option(
+        "--out",
+        "out_path",
+        required=True,
+        type=click.Path(dir_okay=False),
+        help="Predictions to write: OUT.jsonl (native) and OUT.csv (released layout, gold "
+        "columns kept from --data) side by side, and OUT.meta.json.",
+    ),
+    click.option(
+        "--generator",
+        type=click.Choice(names("generator", "focus")),
+        default="cues",
+        show_default=True,
+        help="cues: linguistic cues, no model; llm: a language model.",
+    ),
+    click.option(
+        "--ignore-categories",
+        "use_categories",
+        is_flag=True,
+        flag_value=False,
+        default=True,
+        help="Consider all ten types even where an argument's category is known (open mode).",
+    ),
+]
+
+_RUNS_OPTION = click.option(
+    "--runs",
+    type=click.IntRange(1, 100),
+    default=1,
     show_default=True,
-    help="cues: linguistic cues, no model; llm: a language model.",
+    help="Independent runs with seeds S, S+1, … (S: --seed), written as OUT-run1 … "
+    "OUT-runK; when --data has gold types, micro/macro P/R/F1 are printed as mean ± sd "
+    "over the runs (the paper's Table 23).",
 )
-@click.option(
-    "--ignore-categories",
-    "use_categories",
-    is_flag=True,
-    flag_value=False,
-    default=True,
-    help="Consider all ten types even where an argument's category is known (open mode).",
-)
+
+
+@click.command("focus")
+@stack(_COMMAND_OPTIONS)
 @_llm_generation_options
+@_RUNS_OPTION
 @llm_options
 @engine_options
 @click.option("--limit", type=click.IntRange(1), help="Only the first N arguments.")
 @click.pass_context
-def generate_focus(ctx, data_path, out_path, generator, limit, **options) -> None:
+def generate_focus(ctx, data_path, out_path, generator, runs, limit, **options) -> None:
     """Predict up to two weakness types per argument of --data, the span each targets,
     and the Socratic question built from the type's template."""
     if is_stdout(out_path) or not rewritable(out_path):
@@ -104,6 +121,12 @@ def generate_focus(ctx, data_path, out_path, generator, limit, **options) -> Non
     echo_warnings(Path(data_path).name, [*dataset.warnings, *(f.short for f in dataset.flags)])
     engine = engine_arguments(options)
     args = component_options(ctx, "generator", "focus", generator, options)
+    if runs > 1:
+        from maieutic.tasks.focus.cli.generate_runs import generate_runs
+
+        call = {"generator": generator, "limit": limit, "provenance": ctx.params, **engine}
+        generate_runs(dataset, out_path, runs, call, args)
+        return
     generated = maieutic.generate(
         "focus",
         dataset,

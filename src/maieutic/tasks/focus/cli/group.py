@@ -85,9 +85,14 @@ def convert(source, target, role, annotators, gold_path) -> None:
 @out_option
 def focus_humans(gold_path, annotators, span_embedding, out_path) -> None:
     """How well FOCUS annotators agree with each other, per type: observed agreement,
-    Fleiss' kappa, PABAK, pairwise agreement, and span similarity between annotators."""
-    from maieutic.tasks.focus.annotation_agreement import type_agreement
-    from maieutic.tasks.focus.tables import agreement_table
+    Fleiss' kappa, PABAK, Gwet's AC1, Krippendorff's alpha, applicability, pairwise
+    agreement and Cohen's kappa, span similarity between annotators (Jaccard, BiJaccard,
+    edit, ROUGE-L), and both types of a category together."""
+    from maieutic.tasks.focus.annotation_agreement import (
+        agreement_signature,
+        category_agreement,
+        type_agreement,
+    )
 
     gold = load_gold_with_annotators(get_task("focus"), gold_path, annotators)
     items = list(gold.items.values())
@@ -101,9 +106,29 @@ def focus_humans(gold_path, annotators, span_embedding, out_path) -> None:
 
         similarity = TokenEmbeddingSimilarity()
     report = {k: v.to_json() for k, v in type_agreement(items, embedding=similarity).items()}
+    categories = {k: v.to_json() for k, v in category_agreement(items).items()}
+    judged = sum(bool(i.annotations) or i.category in categories for i in items)
+    signature = agreement_signature(gold.fingerprint(), judged, similarity)
     if out_path:
         record = FocusAgreement(
-            gold=gold_path, dataset=gold.fingerprint(), provenance=provenance({}), types=report
+            gold=gold_path,
+            dataset=gold.fingerprint(),
+            provenance=provenance({}),
+            types=report,
+            categories=categories,
+            signature=signature.as_dict(),
+            signature_string=str(signature),
         )
         write_json(out_path, record.to_json())
-    console_for(out_path).print(agreement_table(report))
+    _print_agreement(console_for(out_path), report, categories, signature)
+
+
+def _print_agreement(console, report: dict, categories: dict, signature) -> None:
+    from maieutic.tasks.focus import tables
+
+    console.print(tables.agreement_table(report))
+    console.print(tables.label_statistics_table(report))
+    console.print(tables.category_table(categories))
+    console.print(tables.pairwise_table(report))
+    console.print(tables.span_similarity_table(report))
+    console.print(f"signature: {signature}", highlight=False)
