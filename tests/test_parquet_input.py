@@ -91,3 +91,55 @@ def test_a_partitioned_parquet_folder_reads_like_one_file(tmp_path):
     both = [load_cq_dataset(p, require_labels=False) for p in (folder, single)]
     assert both[0].fingerprint() == both[1].fingerprint()
     assert list(both[0].interventions) == [f"I{i}" for i in range(5)]
+
+
+def test_a_hive_partitioned_folder_keeps_the_columns_it_was_split_by(tmp_path):
+    """``write_to_dataset(partition_cols=...)`` (pandas, Spark and Ray write the same)
+    keeps a partition column's value in the folder names (``dataset=US2016/``): both
+    readers, the whole-file one and the one the Ray engine streams with, give it back."""
+    from maieutic.data.files import read_keyed_records
+    from maieutic.data.streaming import stream_keyed_records
+    from maieutic.tasks.cqs.data import load_cq_dataset
+
+    rows = [
+        {"intervention_id": f"I{i}", "intervention": f"Text {i}.", "cqs": [],
+         "dataset": ("US2016", "moral maze")[i % 2]}
+        for i in range(5)
+    ]  # fmt: skip
+    folder = tmp_path / "corpus.parquet"
+    pq.write_to_dataset(pa.Table.from_pylist(rows), folder, partition_cols=["dataset"])
+    single = _parquet(tmp_path / "one.parquet", rows)
+    read = load_cq_dataset(folder, require_labels=False)
+    assert read.interventions["I1"].dataset == "moral maze"
+    assert read.fingerprint() == load_cq_dataset(single, require_labels=False).fingerprint()
+    whole = read_keyed_records(folder, "intervention_id")
+    streamed = {key: record for _, key, record in stream_keyed_records(folder, "intervention_id")}
+    assert whole == streamed == {row["intervention_id"]: row for row in rows}
+
+
+def test_part_files_that_disagree_are_one_line(cli, tmp_path):
+    folder = tmp_path / "corpus.parquet"
+    (folder / "dataset=US2016").mkdir(parents=True)
+    row = {"intervention_id": "I0", "intervention": "We must act.", "dataset": 5}
+    _parquet(folder / "dataset=US2016" / "part-0.parquet", [row])
+    from maieutic.tasks.cqs.data import load_cq_dataset
+
+    with pytest.raises(DataError, match="not a readable Parquet file") as caught:
+        load_cq_dataset(folder, require_labels=False)
+    assert str(caught.value).startswith(str(folder))
+
+
+@pytest.mark.parametrize("engine", ["local", "ray"])
+def test_the_command_line_refuses_a_folder_with_one_line_whatever_the_engine(cli, tmp_path,
+                                                                             engine):  # fmt: skip
+    """``--data`` is a file for every command (the option table): a folder is refused
+    before anything starts, with the same line for either engine (no Ray is started)."""
+    folder = tmp_path / "corpus.parquet"
+    pq.write_to_dataset(
+        pa.Table.from_pylist([{"intervention_id": "I0", "intervention": "We must act."}]), folder
+    )
+    result = cli("generate", "cqs", "--engine", engine, "--data", folder,
+                 "--out", tmp_path / "o.json")  # fmt: skip
+    assert result.code == 2
+    assert f"Invalid value for '--data': File '{folder}' is a directory." in result.err
+    assert "Traceback" not in result.err and not (tmp_path / "o.json").exists()

@@ -93,3 +93,38 @@ def test_normalize_host():
     assert normalize_host("Example.COM.:80") == "example.com"
     assert normalize_host("127.000.0.1") == "127.000.0.1"  # no address: compared as a name
     assert normalize_host("[0:0::1]") == "::1"
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.1:80@evil.com",
+        "localhost:evil.com",
+        "localhost:80:80",
+        "localhost:",
+        "localhost:8x",
+        "::1",
+        "[::1",
+        "[::1]x",
+        "[localhost]",
+        "localhost@evil.com",
+        "evil.com#localhost",
+        "box.lan:80@evil.com",
+    ],
+)
+def test_a_host_that_is_not_one_name_and_port_is_refused(host):
+    """A Host header is one name or address with an optional port of digits, an IPv6
+    address in brackets; anything else is refused whatever name it starts with."""
+    app = create_app(Settings(allowed_hosts=("box.lan",)))
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        page = client.get("/healthz", headers={"host": host})
+    assert page.status_code == 400, host
+    assert "--allow-host NAME" in page.text
+
+
+def test_well_formed_hosts_are_still_answered():
+    app = create_app(Settings(allowed_hosts=("box.lan", "fe80::1")))
+    for host in ("127.0.0.1", "localhost:8000", "[::1]", "[0:0::1]:80", "box.lan:65535"):
+        assert _status(app, host) == 200, host
+    assert _status(app, "[FE80::0:1]:8000") == 200
+    assert allowed_hosts("fe80::1", ["::2", "[::3]:80"]) == ("::2", "::3", "fe80::1")

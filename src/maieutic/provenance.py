@@ -13,6 +13,7 @@ from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from maieutic._version import __version__
 
@@ -35,13 +36,59 @@ MODEL_LIBRARIES = (
 # ``scheme://userinfo@``: everything between the scheme and the last ``@`` before the
 # path is credentials (a password may hold a raw ``@``, so the match is greedy)
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s?#]*@")
+_URL = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s\"'<>]*")
+# query parameters that carry a credential, compared without case, ``-`` or ``_``
+# (``api_key``, ``X-Api-Key``, ``access_token``…); other names ending like these too
+_CREDENTIAL_NAMES = frozenset({"key", "auth", "sig", "pass", "pwd", "passwd", "code"})
+_CREDENTIAL_ENDINGS = (
+    "apikey",
+    "token",
+    "secret",
+    "password",
+    "signature",
+    "credential",
+    "credentials",
+)
+
+
+def is_credential_name(name: str) -> bool:
+    """Whether a query parameter named ``name`` carries a credential (``api_key``,
+    ``key``, ``token``, ``access_token``, ``X-Api-Key``, ``password``, ``sig``…)."""
+    plain = re.sub(r"[^a-z0-9]", "", unquote(name).lower())
+    return plain in _CREDENTIAL_NAMES or plain.endswith(_CREDENTIAL_ENDINGS)
+
+
+def query_credentials(url: str) -> list[tuple[str, str]]:
+    """``(name, raw value)`` of every credential in ``url``'s query string."""
+    query = url.partition("?")[2].partition("#")[0]
+    found = []
+    for part in re.split(r"[&;]", query):
+        name, equals, value = part.partition("=")
+        if equals and value and is_credential_name(name):
+            found.append((name, value))
+    return found
+
+
+def _hide_query(match: re.Match) -> str:
+    url = match.group(0)
+    base, mark, rest = url.partition("?")
+    if not mark:
+        return url
+    query, hash_mark, fragment = rest.partition("#")
+    parts = re.split(r"([&;])", query)
+    for index, part in enumerate(parts):
+        name, equals, value = part.partition("=")
+        if equals and value and is_credential_name(name):
+            parts[index] = f"{name}=***"
+    return f"{base}?{''.join(parts)}{hash_mark}{fragment}"
 
 
 def redact_url(text: str) -> str:
-    """``text`` with the credentials of every URL in it replaced by ``***``:
-    ``http://user:sk-secret@host/v1`` → ``http://***@host/v1``. An API key passed in
-    ``--base-url`` must never reach a file, a cache row or a message."""
-    return _USERINFO.sub(r"\1***@", text)
+    """``text`` with the credentials of every URL in it replaced by ``***``: its user
+    part (``http://user:sk-secret@host/v1`` → ``http://***@host/v1``) and credentials
+    in its query string (``…/v1?api_key=sk-secret`` → ``…/v1?api_key=***``). An API
+    key passed in ``--base-url`` must never reach a file, a cache row or a message."""
+    return _URL.sub(_hide_query, _USERINFO.sub(r"\1***@", text))
 
 
 def redact_credentials(value: Any) -> Any:

@@ -49,10 +49,13 @@ class Signature:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        """All fields, for results files."""
+        """All fields, for results files (credentials in a URL field hidden: a signature
+        is written everywhere, so it must never carry a key given in --base-url)."""
+        from maieutic.provenance import redact_credentials
+
         out = {k: getattr(self, k) for k in _ABBREVIATIONS}
         out.update(self.extra)
-        return out
+        return redact_credentials(out)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Signature:
@@ -72,4 +75,6 @@ class Signature:
                 value = str(value).removeprefix("sha256:")[:12]
             parts.append(f"{abbr}:{value:g}" if isinstance(value, float) else f"{abbr}:{value}")
         parts.extend(f"{k}:{v}" for k, v in sorted(self.extra.items()) if v is not None)
-        return "|".join(parts)
+        from maieutic.provenance import redact_url
+
+        return redact_url("|".join(parts))

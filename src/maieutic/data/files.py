@@ -268,6 +268,7 @@ def _parquet_records(path: Path) -> Iterator[tuple[str, Any]]:
     """Each row of a Parquet file as a plain record (lists and structs as Python lists
     and dicts; a null top-level field left out), read a batch of rows at a time."""
     try:
+        import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
         raise DataError(
@@ -279,7 +280,10 @@ def _parquet_records(path: Path) -> Iterator[tuple[str, Any]]:
         if path.is_dir():  # a partitioned dataset, as Ray and Spark write them
             import pyarrow.dataset as pads
 
-            batches = pads.dataset(path, format="parquet").to_batches(batch_size=4096)
+            # a column the data was partitioned by lives in the folder names
+            # (dataset=US2016/): read back as a field, as pandas and Ray read it
+            dataset = pads.dataset(path, format="parquet", partitioning="hive")
+            batches = dataset.to_batches(batch_size=4096)
         else:
             batches = pq.ParquetFile(path).iter_batches(batch_size=4096)
         row = 0
@@ -288,7 +292,7 @@ def _parquet_records(path: Path) -> Iterator[tuple[str, Any]]:
                 row += 1
                 # a column a row does not fill is null: the field is absent, as in JSON
                 yield f"{path}: row {row}", {k: v for k, v in record.items() if v is not None}
-    except (OSError, ValueError) as exc:  # pyarrow's errors for damaged files
+    except (OSError, ValueError, pa.ArrowException) as exc:  # damaged files, parts that disagree
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataError(f"not a readable Parquet file ({reason})", where=str(path)) from None
 

@@ -4,21 +4,31 @@
 retries with exponential backoff and full jitter that honour ``Retry-After``, the time
 budget of the work it runs in (``maieutic.llm.budget``), the
 persistent cache (a hit never reaches the backend) and a log row per call. Secrets
-are scrubbed from every error message it produces.
+are scrubbed from every error message it produces, and from every reply before it is
+cached or handed out: a server that echoes the request would otherwise put the key
+into the cache and into whatever is written from the reply.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import re
+import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from maieutic.llm import budget
 from maieutic.llm.keys import cache_key
 from maieutic.llm.store import CallStore
-from maieutic.llm.types import ChatRequest, ChatResult, PermanentError, TransientError
+from maieutic.llm.types import (
+    BackendReply,
+    ChatRequest,
+    ChatResult,
+    PermanentError,
+    TransientError,
+)
 
 MAX_RETRY_AFTER_S = 120.0
 MIN_SECRET_PIECE = 8
@@ -62,6 +72,16 @@ def redact(text: str, secrets: Sequence[str]) -> str:
     return _redact_pieces(text, [s for s in secrets if len(s) >= MIN_SECRET_PIECE])
 
 
+def redact_reply(text: str, secrets: Sequence[str]) -> str:
+    """``redact`` for a model's reply: a secret shorter than ``MIN_SECRET_PIECE`` (a
+    dummy ``?key=x`` for a local proxy) is replaced only where it stands alone, not
+    inside a longer word, or every ``x`` of every question would be lost."""
+    short = [s for s in secrets if s and len(s) < MIN_SECRET_PIECE]
+    for secret in short:
+        text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])", "***", text)
+    return redact(text, [s for s in secrets if s not in short])
+
+
 def _redact_pieces(text: str, secrets: Sequence[str]) -> str:
     # every piece of MIN_SECRET_PIECE characters or more is covered by overlapping
     # windows of exactly that length, so marking the windows finds them all
@@ -80,6 +100,32 @@ def _redact_pieces(text: str, secrets: Sequence[str]) -> str:
         elif index == 0 or not hidden[index - 1]:
             out.append("***")
     return "".join(out)
+
+
+def _result(reply: BackendReply, latency: float, cached: bool, key: str, redacted: bool):
+    return ChatResult(
+        reply.text,
+        reply.model,
+        reply.prompt_tokens,
+        reply.completion_tokens,
+        latency,
+        cached,
+        key,
+        redacted,
+    )
+
+
+def _say_redacted(count: int) -> None:
+    """One line on stderr when replies held a secret: the text kept has ``***`` where
+    it was, and the server (or the model) is worth a look."""
+    if count:
+        print(
+            f"warning: {count} model {'reply' if count == 1 else 'replies'} held the API "
+            "key or credentials from --base-url (or a piece of them), replaced by *** "
+            "before anything was cached or written (the server or the model repeats what it "
+            "is sent)",
+            file=sys.stderr,
+        )
 
 
 class LLMClient:
@@ -111,6 +157,8 @@ class LLMClient:
         self._rng = random.Random()
         self.backend_calls = 0
         """Attempts that reached the backend (cache hits excluded)."""
+        self.redacted_replies = 0
+        """Replies that held a secret (or a piece of one), replaced by ``***``."""
 
     def key(self, request: ChatRequest) -> str:
         """The cache key of ``request`` for this client's backend."""
@@ -153,10 +201,13 @@ class LLMClient:
         """Run one request (cached if possible); raises ``CallFailed`` when it cannot."""
         key = self.key(request)
         if self.store and (hit := self.store.get(key)) is not None:
+            # a row cached before replies were scrubbed is scrubbed on its way out,
+            # and stored again without the secret
+            hit, redacted = self._scrub(hit)
+            if redacted:
+                self.store.put(key, hit)
             self._log(request, key, hit, latency=0.0, cache_hit=True, attempts=0, error=None)
-            return ChatResult(
-                hit.text, hit.model, hit.prompt_tokens, hit.completion_tokens, 0.0, True, key
-            )
+            return _result(hit, 0.0, True, key, redacted)
         attempts = 0
         while True:
             attempts += 1
@@ -177,18 +228,11 @@ class LLMClient:
                 latency = time.perf_counter() - start
             log = {"latency": latency, "cache_hit": False, "attempts": attempts}
             if reply is not None:
+                reply, redacted = self._scrub(reply)
                 if self.store:
                     self.store.put(key, reply)
                 self._log(request, key, reply, **log, error=None)
-                return ChatResult(
-                    reply.text,
-                    reply.model,
-                    reply.prompt_tokens,
-                    reply.completion_tokens,
-                    latency,
-                    False,
-                    key,
-                )
+                return _result(reply, latency, False, key, redacted)
             error = redact(error or "unknown error", self.backend.secrets)
             left = budget.remaining()
             if permanent or attempts > self.retry.retries or left == 0.0:
@@ -198,6 +242,16 @@ class LLMClient:
                 raise CallFailed(f"{error}{tries}{spent}", request)
             delay = self.retry.delay(attempts, retry_after, self._rng)
             await _sleep(delay if left is None else min(delay, left))
+
+    def _scrub(self, reply: BackendReply) -> tuple[BackendReply, bool]:
+        """``reply`` with the backend's secrets (and pieces of them) replaced by ``***``
+        in its text and model name, and whether anything was replaced."""
+        secrets = list(getattr(self.backend, "secrets", ()))
+        text, model = redact_reply(reply.text, secrets), redact_reply(reply.model, secrets)
+        if (text, model) == (reply.text, reply.model):
+            return reply, False
+        self.redacted_replies += 1
+        return replace(reply, text=text, model=model), True
 
     async def _try(self, request: ChatRequest):
         """One attempt: ``(reply, error, retry_after, permanent)``."""
@@ -230,12 +284,14 @@ class LLMClient:
                 on_done(index, outcome)
             return outcome
 
+        redacted_before = self.redacted_replies
         try:
             return await asyncio.gather(*(one(i, r) for i, r in enumerate(requests)))
         finally:
             close = getattr(self.backend, "aclose", None)
             if close:
                 await close()
+            _say_redacted(self.redacted_replies - redacted_before)
 
     def run_all(
         self, requests: Sequence[ChatRequest], on_done=None

@@ -41,16 +41,38 @@ def default_reply(body: dict) -> str:
     )
 
 
+def echo_request(text: str, request_line: str, headers: dict[str, str], body: dict) -> str:
+    """``text`` with the path and Authorization header of the request written into each
+    of its question lines (so a parser that keeps questions keeps the echo too), and the
+    whole request (request line, headers, body) on a line of its own at the end."""
+    path = request_line.split()[1].replace("?", " query ")  # a "?" would end the question
+    said = f"sent to {path} with {headers.get('Authorization', 'no key')}"
+    lines = [f"{line[:-1]}, {said}?" if line.endswith("?") else line for line in text.splitlines()]
+    sent = f"{request_line} {json.dumps(headers)} {json.dumps(body)}"
+    return "\n".join([*lines, f"Request: {sent}"])
+
+
 class FakeOpenAIServer:
     """Serve ``POST /v1/chat/completions`` on a free loopback port in a background thread."""
 
-    def __init__(self, reply: Callable[[dict], str] = default_reply, delay_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        reply: Callable[[dict], str] = default_reply,
+        delay_s: float = 0.0,
+        *,
+        echo: bool = False,
+    ) -> None:
         self.reply = reply
         self.delay_s = delay_s
+        self.echo = echo
+        """Put the whole request (request line, headers, body) into every reply, as a
+        careless proxy or a misbehaving model may: what a client stores must not hold
+        the credentials it sent."""
         self.faults: deque[Fault] = deque()
         self.targeted: dict[str, deque[Fault]] = {}
         self.requests: list[dict] = []
         self.headers_seen: list[dict[str, str]] = []
+        self.paths_seen: list[str] = []
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
 
@@ -151,6 +173,7 @@ class _Handler(BaseHTTPRequestHandler):
         with owner._lock:
             owner.requests.append(body)
             owner.headers_seen.append(dict(self.headers))
+            owner.paths_seen.append(self.path)
         fault = owner._next_fault(body)
         if owner.delay_s:
             time.sleep(owner.delay_s)
@@ -159,6 +182,8 @@ class _Handler(BaseHTTPRequestHandler):
         if fault and self._fail(fault):
             return
         text = "" if fault and fault.kind == "empty" else owner.reply(body)
+        if text and owner.echo:
+            text = echo_request(text, self.requestline, dict(self.headers), body)
         self._send(200, _completion(body, text))
 
     def _fail(self, fault) -> bool:

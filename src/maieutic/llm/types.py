@@ -62,6 +62,8 @@ class ChatResult:
     latency_s: float
     cached: bool
     key: str
+    redacted: bool = False
+    """Whether the reply held a secret (or a piece of one), now shown as ``***``."""
 
 
 class TransientError(Exception):

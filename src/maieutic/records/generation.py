@@ -40,6 +40,17 @@ class GenerationRecord(Record):
     warnings: list[str] | None = optional()
     failed: dict[str, Any] | list[Any] | None = optional()
 
+    def to_json(self) -> dict[str, Any]:
+        """The record as written, credentials in URLs hidden in the settings it keeps: a
+        signature may carry ``--base-url`` as given, ``?api_key=…`` and all."""
+        from maieutic.provenance import redact_credentials
+
+        out = super().to_json()
+        for name in ("signature", "signature_string", "generator", "provenance"):
+            if name in out:
+                out[name] = redact_credentials(out[name])
+        return out
+
     @property
     def details(self) -> dict[str, Any]:
         """What the task adds to the record (the fields not declared here)."""

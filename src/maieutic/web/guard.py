@@ -11,6 +11,7 @@ is refused before any of it is parsed or spooled to disk.
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -68,8 +69,12 @@ LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 def normalize_host(name: str) -> str:
     """``name`` (a Host header or a name given to ``--allow-host``) as compared: the
     port, brackets and a final dot dropped, lower case, an address in its canonical
-    form (``[0:0::1]:80`` → ``::1``)."""
-    name = host_of(name).strip("[]").lower().rstrip(".")
+    form (``[0:0::1]:80`` → ``::1``); "" for what names no host (see ``host_of``)."""
+    try:  # a bare IPv6 address is how --host and --allow-host take one
+        return ipaddress.ip_address(name.strip()).compressed
+    except ValueError:
+        pass
+    name = host_of(name).lower().rstrip(".")
     try:
         return ipaddress.ip_address(name).compressed
     except ValueError:
@@ -109,12 +114,26 @@ def host_refusal(host: str, allowed: Iterable[str]) -> str:
     )
 
 
+_HOST_HEADER = re.compile(
+    r"(?:\[(?P<address>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9._-]+))(?::(?P<port>[0-9]{1,5}))?"
+)
+"""A Host header: a name or IPv4 address, or an IPv6 address in brackets, then an
+optional port of digits."""
+
+
 def host_of(header: str) -> str:
-    """The host part of a Host header (``[::1]:8000`` → ``::1``)."""
-    header = header.strip()
-    if header.startswith("["):
-        return header[1 : header.find("]")] if "]" in header else header
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+    """The host part of a Host header (``[::1]:8000`` → ``::1``), or "" when the header
+    is not one host and port: taking the part before some colon or "@" of
+    ``127.0.0.1:80@evil.com`` or ``localhost:evil.com`` would answer another site."""
+    match = _HOST_HEADER.fullmatch(header.strip())
+    if match is None:
+        return ""
+    if match["address"] is None:
+        return match["name"]
+    try:
+        return str(ipaddress.IPv6Address(match["address"]))
+    except ValueError:
+        return ""
 
 
 def _same_origin(headers: dict[str, str], host: str) -> bool:
@@ -179,9 +198,10 @@ class Guard:
     def host_allowed(self, host: str) -> bool:
         """Whether a request with this Host header is answered: on every address the
         server listens on, a name outside the list is what DNS rebinding sends."""
-        if not host.strip():
-            return False  # HTTP/1.0 without a Host: nothing says which site it is for
-        return is_loopback(host_of(host)) or normalize_host(host) in self.allowed_hosts
+        name = host_of(host)
+        if not name:
+            return False  # no Host (HTTP/1.0), or one that names no single host
+        return is_loopback(name) or normalize_host(name) in self.allowed_hosts
 
     def _counting(self, receive: Any) -> Any:
         received = 0

@@ -83,3 +83,34 @@ def test_an_overlong_argument_is_one_line(cli, tmp_path):
     data = _csv(tmp_path / "long.csv", HEADER, [[argument, *ROW[1:]]])
     result = cli("focus", "convert", data, tmp_path / "out.jsonl")
     assert result.code == 2 and "Argument of" in _one_line(result.err)
+
+
+UNCLOSED = (
+    "Argument,category,FSQType1,FSQType2,Span_FSQType1,Span_FSQType2\n"
+    '"Cars pollute,\nso we should ban them.",clarity,,,,\n'  # a quoted cell over two lines
+    '"We should tax meat because it harms the climate.,clarity,,,,\n'
+    "Schools should start later.,clarity,,,,\n"
+)
+
+
+@pytest.mark.parametrize("command", ["generate", "convert", "evaluate"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_an_unclosed_quote_is_refused_naming_its_line(cli, tmp_path, command, newline):
+    data = tmp_path / "quote.csv"
+    data.write_bytes(UNCLOSED.replace("\n", newline).encode())
+    if command == "evaluate":
+        result = cli("evaluate", "focus", "--gold", data, data)
+    else:
+        result = _run(cli, tmp_path, command, data)
+    assert result.code == 2
+    line = _one_line(result.err)
+    assert f"{data}:4: a quote opens a cell that is never closed" in line
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_a_closed_quote_at_the_end_of_the_file_is_read(tmp_path):
+    data = tmp_path / "closed.csv"
+    data.write_text(UNCLOSED.replace("climate.,", 'climate.",'), encoding="utf-8")
+    assert len(load_gold(data).items) == 3
+    data.write_text(UNCLOSED.replace("climate.,", 'climate.",').rstrip("\n"), encoding="utf-8")
+    assert len(load_gold(data).items) == 3

@@ -9,14 +9,14 @@ from __future__ import annotations
 import base64
 import json
 import os
-from urllib.parse import unquote
+from urllib.parse import unquote, unquote_plus
 
 import httpx
 
 from maieutic.errors import DataError
 from maieutic.llm.client import redact
 from maieutic.llm.types import BackendReply, ChatRequest, PermanentError, TransientError
-from maieutic.provenance import redact_url
+from maieutic.provenance import query_credentials, redact_url
 
 API_KEY_ENVS = ("MAIEUTIC_API_KEY", "OPENAI_API_KEY")
 _RETRYABLE_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
@@ -55,18 +55,29 @@ def check_api_key(key: str, source: str) -> None:
 
 
 def url_secrets(url: str) -> list[str]:
-    """The credentials in ``url``'s user part, and the Basic token httpx makes of them
-    (a server may echo the Authorization header in an error)."""
+    """The credentials in ``url``: its user part, the Basic token httpx makes of it (a
+    server may echo the Authorization header), and the values of credential parameters
+    in its query string (``?api_key=…``), as written and as a server decodes them."""
     try:
         parsed = httpx.URL(url)
     except httpx.InvalidURL:
         return []
+    found: list[str] = []
+    for _, value in query_credentials(url):
+        found += [value, unquote(value), unquote_plus(value)]
     user, password = unquote(parsed.username), unquote(parsed.password or "")
-    if not (user or password):
-        return []
-    token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
-    # a user name alone is secret too: keys are often passed as http://KEY@host
-    return [s for s in (password or user, token) if s]
+    if user or password:
+        token = base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+        # a user name alone is secret too: keys are often passed as http://KEY@host
+        found += [password or user, token]
+    return list(dict.fromkeys(s for s in found if s))
+
+
+def endpoint(base_url: str, path: str) -> str:
+    """``path`` under ``base_url``, its query string (where a key may be) kept after it:
+    ``http://h/v1?api_key=K`` + ``chat/completions`` → ``http://h/v1/chat/completions?api_key=K``."""
+    base, mark, query = base_url.partition("?")
+    return f"{base.rstrip('/')}/{path}{mark}{query}"
 
 
 def error_snippet(text: str, secrets: list[str]) -> str:
@@ -93,7 +104,7 @@ class OpenAICompatibleBackend:
     kind = "openai"
 
     def __init__(self, base_url: str, model: str, api_key: str | None = None) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.base_url = base_url.rstrip("/").replace("/?", "?", 1)
         """The URL requests go to (credentials included: never show or store it)."""
         self.shown_url = redact_url(self.base_url)
         """The URL as messages, logs and the cache show it (credentials as ``***``)."""
@@ -152,8 +163,8 @@ class OpenAICompatibleBackend:
         }
         if params.seed is not None:
             body["seed"] = params.seed
-        url = f"{self.base_url}/chat/completions"
-        shown = f"{self.shown_url}/chat/completions"
+        url = endpoint(self.base_url, "chat/completions")
+        shown = endpoint(self.shown_url, "chat/completions")
         try:
             response = await self._http(timeout).post(url, json=body)
         except httpx.TimeoutException:

@@ -245,13 +245,19 @@ def _page_text(page: Any) -> str:
     return respace(plain, layout or "")
 
 
+ENCRYPTED_PDF = (
+    "the PDF is encrypted, and encrypted PDFs are not read; save an unencrypted copy "
+    "(e.g. print it to PDF) and pass that"
+)
+
+
 def read_pdf(path: Path) -> Reflowed:
     """The text layer of a PDF reflowed into paragraphs (``maieutic.data.reflow``): each
     page, and the whole text with sentences joined across page breaks (one error line
     when it has no text)."""
     try:
         from pypdf import PdfReader
-        from pypdf.errors import PdfReadError
+        from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
     except ImportError as exc:  # pragma: no cover - pypdf is a dependency
         raise DataError(f"reading PDF needs pypdf ({exc})", where=str(path)) from None
     import logging
@@ -262,8 +268,16 @@ def read_pdf(path: Path) -> Reflowed:
     # through the one reader: a regular file, within the size limit (never a FIFO)
     data = read_bytes(path)
     level, pdf_log.level = pdf_log.level, logging.CRITICAL
+    reader = None
     try:
-        pages = [_page_text(page) for page in PdfReader(io.BytesIO(data)).pages]
+        reader = PdfReader(io.BytesIO(data))
+        pages = [_page_text(page) for page in reader.pages]
+    except (FileNotDecryptedError, DependencyError) as exc:
+        # a password, or AES (decrypting it needs a library that is not installed); the
+        # RC4-encrypted PDFs that open without a password are read
+        encrypted = reader is not None and reader.is_encrypted
+        why = ENCRYPTED_PDF if encrypted else f"not a readable PDF ({exc})"
+        raise DataError(why, where=str(path)) from None
     except (PdfReadError, OSError, ValueError) as exc:
         raise DataError(f"not a readable PDF ({exc})", where=str(path)) from None
     except Exception as exc:  # pypdf raises many types on damaged files (limits, recursion)

@@ -25,8 +25,9 @@ from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
 from maieutic.registry import Spec
 from maieutic.signature import Signature
-from maieutic.tasks.aura.data import blocks, check_document_text
+from maieutic.tasks.aura.data import blocks
 from maieutic.tasks.aura.evaluate import document_fingerprint
+from maieutic.tasks.aura.pipeline import document_units
 
 STRATEGIES = ("zero-shot", "answer-first")
 GRANULARITIES = ("paragraph", "page", "document")
@@ -124,14 +125,15 @@ class DocumentQuestionGenerator:
         on_progress: Callable[[int, int], None] | None = None,
     ) -> GenerationRun:
         """Questions for every passage of ``document`` (a ``maieutic.tasks.aura.data.Document``);
-        a document with no text, none left once headings and tables are dropped, or over
-        the size ``evaluate aura`` accepts is refused before any model call."""
-        check_document_text(document.text, getattr(document, "source", None))
+        a document that ``evaluate aura`` refuses (no text, no sentence or list to ask
+        about, another language, over its size) is refused with the same line, before
+        any model call."""
+        where = getattr(document, "source", None)
+        document_units(document.text, where)  # questions it could never score: none asked
         parts = passages(document.text, self.granularity, getattr(document, "pages", None))
         if not parts:
             raise DataError(
-                "the document has no content to ask about (no paragraph or list)",
-                where=getattr(document, "source", None),
+                "the document has no content to ask about (no paragraph or list)", where=where
             )
         prompt = _ZERO_SHOT if self.strategy == "zero-shot" else _ANSWER_FIRST
         jobs = [

@@ -105,8 +105,10 @@ class Reranker:
         return [float(vectors[question] @ vectors[s]) for s in spans]
 
 
-def _units(text: str, where: str | None) -> tuple[list[Block], list[Unit]]:
-    """The document's blocks and units, or one line saying why it has none."""
+def document_units(text: str, where: str | None) -> tuple[list[Block], list[Unit]]:
+    """The document's blocks and units, or one line saying why it has none: the one
+    verdict on whether a document has anything to ask about, for ``evaluate aura``
+    and ``generate aura`` alike."""
     from maieutic.errors import DataError
 
     check_document_text(text, where)
@@ -133,7 +135,7 @@ def index_document(
     (``where``, the document's path, names it in an error)."""
     import faiss
 
-    document_blocks, units = _units(text, where)
+    document_blocks, units = document_units(text, where)
     sentences_needed = [s for u in units for s in u.sentences]
     vectors = reranker.vectors([u.text for u in units] + sentences_needed)
     paragraph = [u for u in units if u.subtype == "paragraph"]

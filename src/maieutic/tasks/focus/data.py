@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -134,11 +135,7 @@ def read_csv_rows(
     # a field can be as long as the file (read_text has bounded that), never longer: the
     # csv module's own 131,072-character limit would refuse a long cell with a message
     # about the limit, where the Argument check below says what is wrong
-    csv.field_size_limit(max(csv.field_size_limit(), len(text) + 1))
-    try:
-        table = list(csv.reader(io.StringIO(text, newline="")))
-    except csv.Error as exc:
-        raise DataError(f"not a readable CSV file ({exc})", where=str(path)) from None
+    table = _parse_csv(text, path)
     header = [h.strip() for h in table[0]]
     _check_header(path, header)
     rows = []
@@ -153,6 +150,32 @@ def read_csv_rows(
             )
         rows.append(dict(zip(header, cells + [""] * (len(header) - len(cells)), strict=True)))
     return header, rows
+
+
+_END = "\u2063end of the file\u2063"
+"""A last row added to the text: read as its own row unless a quote left open before
+it swallows it (the csv module reads to the end of the file without a word then)."""
+
+
+def _parse_csv(text: str, path: Path) -> list[list[str]]:
+    """The rows of a CSV text; an unclosed quote is refused naming the line it is on."""
+    full = f"{text}\n{_END}\n"
+    csv.field_size_limit(max(csv.field_size_limit(), len(full) + 1))
+    try:
+        table = list(csv.reader(io.StringIO(full, newline="")))
+    except csv.Error as exc:
+        raise DataError(f"not a readable CSV file ({exc})", where=str(path)) from None
+    if table[-1] == [_END]:
+        return table[:-1]
+    # the last cell runs from its opening quote to the end, each quote in it doubled
+    cell = table[-1][-1]
+    opening = len(full) - len(cell) - cell.count('"') - 1
+    line = len(re.findall(r"\r\n|\r|\n", full[:opening])) + 1
+    raise DataError(
+        "a quote opens a cell that is never closed, so the rest of the file would be "
+        'read as that one cell (close it, or double a quote inside a cell: "")',
+        where=f"{path}:{line}",
+    )
 
 
 def _check_header(path: Path, header: list[str]) -> None:
