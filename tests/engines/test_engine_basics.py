@@ -36,17 +36,19 @@ def test_the_codec_builds_no_class_from_outside_maieutic():
         from_plain({"__class__": "maieutic.errors:DataError"})
 
 
+def _row(index: int, key: str, error: str | None) -> dict:
+    return {"index": index, "id": key, "outcome": None if error else [], "error": error,
+            "failed": False, "trace": None, "stats": [0, 0, 0],
+            "warnings": [], "notes": []}  # fmt: skip
+
+
 def test_shards_are_whole_or_absent_and_a_resume_keeps_what_succeeded(tmp_path):
     folder = tmp_path / "out.json.shards" / "run1"
     open_folder(folder, {"signature": "s1"})
-    write_shard(
-        folder, [{"index": 0, "id": "a", "error": None}, {"index": 1, "id": "b", "error": "boom"}]
-    )
-    write_shard(
-        folder, [{"index": 1, "id": "b", "error": None}, {"index": 2, "id": "c", "error": "x"}]
-    )
+    write_shard(folder, [_row(0, "a", None), _row(1, "b", "boom")])
+    write_shard(folder, [_row(1, "b", None), _row(2, "c", "x")])
     (folder / ".part-0000000009-00002.tmp").write_text('{"index": 9, "id": "half')  # killed
-    kept = finished(read_rows(folder))
+    kept = finished(read_rows(folder, dict(enumerate("abc")).get))
     assert sorted(kept) == [0, 1, 2]
     assert kept[1]["error"] is None  # the retry that succeeded wins over the failure
     assert kept[2]["error"] == "x"  # still failed: a resumed run tries it again
@@ -63,13 +65,14 @@ def test_shards_made_for_another_run_are_refused(tmp_path):
         open_folder(folder, {"signature": "s2"})
 
 
-def test_a_damaged_shard_line_is_one_error_with_its_place(tmp_path):
+def test_a_damaged_shard_line_is_left_out_with_one_line_naming_its_shard(tmp_path):
     folder = tmp_path / "s"
     folder.mkdir()
-    (folder / "part-0000000000-00000.jsonl").write_text('{"index": 0}\n{broken\n')
-    with pytest.raises(DataError) as caught:
-        list(read_rows(folder))
-    assert "part-0000000000-00000.jsonl:2" in str(caught.value)
+    path = folder / "part-0000000000-00000.jsonl"
+    path.write_text('{"index": 0}\n{broken\n')
+    said: list[str] = []
+    assert list(read_rows(folder, {0: "a"}.get, said.append)) == []  # both generated again
+    assert said == [f"{path}: 2 damaged or foreign row(s) left out and generated again"]
 
 
 def test_a_row_that_raises_is_recorded_and_its_batch_goes_on():

@@ -274,7 +274,8 @@ def test_a_resumed_run_tries_failed_model_calls_again(ray_address, monkeypatch, 
 
     data = _interventions(tmp_path, 6, marked=2)
     out = tmp_path / "o.json"
-    monkeypatch.setattr(Engine, "written", lambda self, out, run_index: None)  # keep shards
+    # keep the shards (the lock released, as when a run is killed)
+    monkeypatch.setattr(Engine, "written", lambda self, out, run_index: self._unlock(run_index))
     with FakeOpenAIServer() as server:
         server.fail_matching("FAILME", Fault("status", 400))  # once: the retry succeeds
         first = _generate(monkeypatch, tmp_path, "ray", "cqs", data, out,

@@ -32,7 +32,8 @@ def _read_file(path: Path) -> str:
     if path.suffix.lower() == ".pdf":
         from maieutic.tasks.aura.api import read_pdf
 
-        return read_pdf(path).text  # its printed lines reflowed into paragraphs
+        # its printed lines reflowed into paragraphs; extraction stops once over the limit
+        return read_pdf(path, MAX_ASK_CHARS, "MAIEUTIC_ASK_MAX_CHARS").text
     try:
         # refused once more than the limit could need is read: never read whole
         data = read_bytes(path, limit=4 * MAX_ASK_CHARS)

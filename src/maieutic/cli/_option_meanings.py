@@ -150,6 +150,8 @@ MEANINGS: dict[str, Meaning] = {
     "--allow-host": _m(TEXT, "another Host name the web app answers to (repeatable)"),
     "--port": _m(INTEGER, "port to listen on (0: a free one)"),
     "--max-upload-mb": _m(NUMBER, "largest upload accepted, in MB"),
+    "--header-timeout": _m(NUMBER, "seconds a connection has to send its request headers"),
+    "--max-connections": _m(INTEGER, "most connections the web app keeps open at once"),
     "--llamacpp": _m(FLAG, "also build llama-cpp-python"),
     "--dry-run": _m(FLAG, "print the commands instead of running them"),
     # the command line itself

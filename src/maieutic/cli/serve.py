@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import click
 
+from maieutic.cli._options import stack
 from maieutic.errors import RunError
-from maieutic.web.server import DEFAULT_HOST, DEFAULT_PORT
+from maieutic.web.server import (
+    DEFAULT_HEADER_TIMEOUT,
+    DEFAULT_HOST,
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_PORT,
+)
 
 
 def _check_names(ctx: click.Context, param: click.Parameter, names: tuple[str, ...]):
@@ -17,39 +23,68 @@ def _check_names(ctx: click.Context, param: click.Parameter, names: tuple[str, .
     return tuple(name.strip() for name in names)
 
 
+_OPTIONS = [
+    click.option(
+        "--host",
+        default=DEFAULT_HOST,
+        show_default=True,
+        help="Interface to listen on (loopback by default; anything else is reachable from "
+        "other machines, and the app has no login).",
+    ),
+    click.option(
+        "--allow-host",
+        "allow_host",
+        multiple=True,
+        metavar="NAME",
+        callback=_check_names,
+        help="Also answer requests whose Host is NAME (repeatable): the name others use to "
+        "reach this machine. Loopback names are always answered, any other refused (so a web "
+        "page cannot reach the app through DNS rebinding).",
+    ),
+    click.option(
+        "--port",
+        type=click.IntRange(0, 65535),
+        default=DEFAULT_PORT,
+        show_default=True,
+        help="Port; 0 picks a free one.",
+    ),
+    click.option(
+        "--max-upload-mb",
+        type=click.FloatRange(min=0.001),
+        default=10.0,
+        show_default=True,
+        help="Largest request the app accepts (all files of one upload together), in MB.",
+    ),
+    click.option(
+        "--header-timeout",
+        type=click.FloatRange(min=0.1),
+        default=DEFAULT_HEADER_TIMEOUT,
+        show_default=True,
+        metavar="SECONDS",
+        help="Close a connection whose request line and headers have not all arrived this "
+        "many seconds after it opened (or after its previous response).",
+    ),
+    click.option(
+        "--max-connections",
+        type=click.IntRange(min=1),
+        default=DEFAULT_MAX_CONNECTIONS,
+        show_default=True,
+        help="Most connections open at once; one more is answered 503 and closed.",
+    ),
+]
+"""The server's options, in the order --help lists them."""
+
+
 @click.command("serve")
-@click.option(
-    "--host",
-    default=DEFAULT_HOST,
-    show_default=True,
-    help="Interface to listen on (loopback by default; anything else is reachable from "
-    "other machines, and the app has no login).",
-)
-@click.option(
-    "--allow-host",
-    "allow_host",
-    multiple=True,
-    metavar="NAME",
-    callback=_check_names,
-    help="Also answer requests whose Host is NAME (repeatable): the name others use to "
-    "reach this machine. Loopback names are always answered, any other refused (so a web "
-    "page cannot reach the app through DNS rebinding).",
-)
-@click.option(
-    "--port",
-    type=click.IntRange(0, 65535),
-    default=DEFAULT_PORT,
-    show_default=True,
-    help="Port; 0 picks a free one.",
-)
-@click.option(
-    "--max-upload-mb",
-    type=click.FloatRange(min=0.001),
-    default=10.0,
-    show_default=True,
-    help="Largest request the app accepts (all files of one upload together), in MB.",
-)
-def serve(host: str, allow_host: tuple[str, ...], port: int, max_upload_mb: float) -> None:
+@stack(_OPTIONS)
+def serve(
+    host: str,
+    allow_host: tuple[str, ...],
+    port: int,
+    max_upload_mb: float,
+    header_timeout: float,
+    max_connections: int,
+) -> None:
     """Serve the local web app until interrupted: ask about a text (spans highlighted),
     score critical-question submissions into a leaderboard, and see results files as
     the HTML report. The URL is printed once the port is bound.
@@ -74,6 +109,8 @@ def serve(host: str, allow_host: tuple[str, ...], port: int, max_upload_mb: floa
             host,
             port,
             announce=lambda url: click.echo(f"maieutic: serving {url} (Ctrl+C stops it)"),
+            header_timeout=header_timeout,
+            max_connections=max_connections,
         )
     except OSError as exc:  # port taken, address not on this machine
         raise RunError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

@@ -122,6 +122,11 @@ class CorpusStore:
             raise KeyError(key)
         return json.loads(found[0])
 
+    def id_at(self, pos: int) -> str | None:
+        """The id at input position ``pos`` (None past the end)."""
+        found = self._db.execute("SELECT id FROM items WHERE pos = ?", (pos,)).fetchone()
+        return None if found is None else found[0]
+
     def has(self, key: str) -> bool:
         """Whether an item has id ``key``."""
         return self._db.execute("SELECT 1 FROM items WHERE id = ?", (key,)).fetchone() is not None

@@ -67,7 +67,7 @@ def generate_corpus_on_ray(
 def _keep_shards(store: CorpusStore, run_index: int, folder: Path) -> None:
     """The rows a killed run wrote, into the store (a few thousand at a time)."""
     rows: list[dict] = []
-    for row in read_rows(folder):
+    for row in read_rows(folder, store.id_at):
         rows.append(row)
         if len(rows) >= _READ_ROWS:
             store.finish(run_index, rows, succeeded)

@@ -139,7 +139,7 @@ def generate_on_ray(
     kept: dict[int, dict] = {}
     if folder is not None:
         open_folder(folder, manifest)
-        kept = finished(read_rows(folder))
+        kept = finished(read_rows(folder, lambda i: keys[i] if i < len(keys) else None))
     todo = [i for i in range(len(keys)) if i not in kept or not succeeded(kept[i])]
     done = len(keys) - len(todo)
     on_progress(done, len(keys))

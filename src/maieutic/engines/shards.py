@@ -6,13 +6,21 @@ a JSON Lines file of finished rows — ``{"index", "id", "outcome", "error", "st
 written to a temporary name and renamed into place, so a shard is either whole or
 absent. ``manifest.json`` records what the shards were made for (the signature and the
 generator); a folder made for anything else is refused, never mixed in.
+
+Each row also carries ``sha256``, the digest of its other fields as canonical JSON. A
+resumed run keeps a row only if it is whole and its own: the digest matches, its index
+is a position of the input and the input's id there is the row's, and every field has
+its type. Any other row (edited, torn, copied from another run's shards) is left out,
+so it is generated again, and the shard is named in one warning line.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +28,11 @@ from maieutic.data import guard
 from maieutic.errors import DataError
 
 MANIFEST = "manifest.json"
+DIGEST = "sha256"
+"""The field of a shard row that holds the digest of its other fields."""
+_FIELDS = frozenset(
+    {"index", "id", "outcome", "error", "failed", "trace", "stats", "warnings", "notes", DIGEST}
+)
 
 
 def shard_folder(out: Path, run_index: int) -> Path:
@@ -49,32 +62,89 @@ def open_folder(folder: Path, manifest: dict[str, Any]) -> None:
 
 
 def write_shard(folder: Path, rows: list[dict[str, Any]]) -> Path:
-    """One shard of finished rows, named after its first row's index."""
+    """One shard of finished rows, named after its first row's index, each row with
+    its digest."""
     first = min(row["index"] for row in rows)
     name = f"part-{first:010d}-{len(list(folder.glob('part-*.jsonl'))):05d}.jsonl"
-    text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    text = "".join(json.dumps(sealed(row), ensure_ascii=False) + "\n" for row in rows)
     path = folder / name
     _write_atomic(path, text)
     return path
 
 
-def read_rows(folder: Path) -> Iterator[dict[str, Any]]:
-    """Every row of every whole shard (a temporary file left by a killed run is not a
-    shard, and is removed)."""
+def sealed(row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with its digest (``sha256``) added."""
+    return {**row, DIGEST: row_digest(row)}
+
+
+def row_digest(row: dict[str, Any]) -> str:
+    """The digest of a row's fields but ``sha256``, as canonical JSON (sorted keys, no
+    spaces): the same for a row and for the row read back from its line."""
+    fields = {k: v for k, v in row.items() if k != DIGEST}
+    text = json.dumps(fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read_rows(
+    folder: Path,
+    id_at: Callable[[int], str | None],
+    warn: Callable[[str], None] | None = None,
+) -> Iterator[dict[str, Any]]:
+    """Every sound row of every whole shard (a temporary file left by a killed run is
+    not a shard, and is removed). ``id_at(index)``: the input's id at ``index``, None
+    past its end. A row that is not sound is left out (so it is generated again) and
+    its shard named in one line to ``warn`` (default: standard error)."""
     if not folder.is_dir():
         return
     for leftover in folder.glob(".part-*.tmp"):
         leftover.unlink(missing_ok=True)
     for path in sorted(folder.glob("part-*.jsonl")):
-        with path.open(encoding="utf-8") as handle:
-            for n, line in enumerate(handle, start=1):
-                try:
-                    row = json.loads(line)
-                except ValueError as exc:
-                    raise DataError(f"damaged shard line ({exc})", where=f"{path}:{n}") from None
-                if not isinstance(row, dict) or not isinstance(row.get("index"), int):
-                    raise DataError("damaged shard line (no row index)", where=f"{path}:{n}")
-                yield row
+        bad = 0
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                row = _parsed(line)
+                if row is not None and sound(row, id_at):
+                    yield row
+                else:
+                    bad += 1
+        if bad:
+            (warn or _warn)(f"{path}: {bad} damaged or foreign row(s) left out and generated again")
+
+
+def _parsed(line: str) -> dict[str, Any] | None:
+    try:
+        row = json.loads(line)
+    except ValueError:
+        return None
+    return row if isinstance(row, dict) else None
+
+
+def sound(row: dict[str, Any], id_at: Callable[[int], str | None]) -> bool:
+    """Whether a shard row can be used as it is: its digest matches, its index and id
+    are those of an input position, and each field has the type the engine writes."""
+    if row.get(DIGEST) != row_digest(row) or set(row) != _FIELDS:
+        return False
+    index, stats = row["index"], row["stats"]
+    if type(index) is not int or index < 0 or row["id"] != id_at(index):
+        return False
+    counts = isinstance(stats, list) and len(stats) == 3
+    if not counts or any(type(n) is not int or n < 0 for n in stats):
+        return False
+    error, outcome = row["error"], row["outcome"]
+    return (
+        ((error is None and isinstance(outcome, list)) or isinstance(error, str))
+        and type(row["failed"]) is bool
+        and (row["trace"] is None or isinstance(row["trace"], str))
+        and all(_strings(row[k]) for k in ("warnings", "notes"))
+    )
+
+
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _warn(line: str) -> None:
+    print(f"warning: {line}", file=sys.stderr)
 
 
 def succeeded(row: dict[str, Any]) -> bool:

@@ -285,8 +285,17 @@ class LLMClient:
             return outcome
 
         redacted_before = self.redacted_replies
+        tasks = [asyncio.ensure_future(one(i, r)) for i, r in enumerate(requests)]
         try:
-            return await asyncio.gather(*(one(i, r) for i, r in enumerate(requests)))
+            return await asyncio.gather(*tasks)
+        except BaseException:
+            # one call's error (a full disk under the cache) ends the run: stop the
+            # others and collect how they end here, or asyncio.run reports each one
+            # that fails as it is cancelled as an unhandled exception, with a traceback
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
         finally:
             close = getattr(self.backend, "aclose", None)
             if close:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -43,6 +44,17 @@ def _ids_digest(items: dict) -> str:
     return "sha256:" + hashlib.sha256("\n".join(items).encode("utf-8")).hexdigest()
 
 
+def _drop_if_bare(folder: Path) -> None:
+    """Remove a shard folder that a failed run left with nothing but its lock file."""
+    from maieutic.engines.shard_lock import LOCK
+
+    with contextlib.suppress(OSError):
+        if [p.name for p in folder.iterdir()] == [LOCK]:
+            shutil.rmtree(folder)
+            if not any(folder.parent.iterdir()):
+                folder.parent.rmdir()
+
+
 def corpus_folder() -> Path:
     """Where a corpus run keeps its scratch store: under maieutic's home (on disk,
     where the caches are; the system's temporary folder may be memory), removed when
@@ -58,6 +70,7 @@ class Engine:
     def __init__(self, name: str, options: RayOptions | None = None) -> None:
         self.name = name
         self.options = options or RayOptions()
+        self._locks: dict[int, Any] = {}
 
     @classmethod
     def for_name(cls, name: str | None, options: RayOptions | None = None) -> Engine:
@@ -109,37 +122,53 @@ class Engine:
             return component.generate(
                 io.generator_input(generation.data), run_index=run_index, on_progress=update
             )
-        from maieutic.engines.ray_generate import generate_on_ray
+        if out is None:
+            return self._on_ray(io, generation.data, component, run_index, update, context, None)
+        from maieutic.engines.shard_lock import lock_folder
         from maieutic.engines.shards import shard_folder
 
-        items = io.items(generation.data)
+        folder = shard_folder(Path(out), run_index)
+        # held until written() has removed the shards: one run at a time writes them
+        self._locks[run_index] = lock_folder(folder, Path(out))
+        try:
+            return self._on_ray(io, generation.data, component, run_index, update, context, folder)
+        except BaseException:
+            _drop_if_bare(folder)  # while still locked: no other run is in it
+            self._unlock(run_index)
+            raise
+
+    def _on_ray(
+        self,
+        io: Any,
+        data: Any,
+        component: Any,
+        run_index: int,
+        update: Callable[[int, int], None],
+        context: RecordContext,
+        folder: Path | None,
+    ) -> GenerationRun:
+        from maieutic.engines.ray_generate import generate_on_ray
+
+        items = io.items(data)
         manifest = shard_manifest(context, component, items, run_index)
-        folder = shard_folder(Path(out), run_index) if out is not None else None
+        arguments = {
+            "run_index": run_index,
+            "folder": folder,
+            "manifest": manifest,
+            "options": self.options,
+            "on_progress": update,
+        }
         store = getattr(items, "store", None)
         if store is not None:  # a corpus read into a store: never held whole
             from maieutic.engines.ray_corpus import generate_corpus_on_ray
 
-            return generate_corpus_on_ray(
-                io,
-                component,
-                generation.data,
-                store,
-                run_index=run_index,
-                folder=folder,
-                manifest=manifest,
-                options=self.options,
-                on_progress=update,
-            )
-        return generate_on_ray(
-            io,
-            component,
-            generation.data,
-            run_index=run_index,
-            folder=folder,
-            manifest=manifest,
-            options=self.options,
-            on_progress=update,
-        )
+            return generate_corpus_on_ray(io, component, data, store, **arguments)
+        return generate_on_ray(io, component, data, **arguments)
+
+    def _unlock(self, run_index: int) -> None:
+        lock = self._locks.pop(run_index, None)
+        if lock is not None:
+            lock.release()
 
     def written(self, out: str | Path, run_index: int) -> None:
         """After a run's files are written: its shards are no longer needed."""
@@ -149,5 +178,7 @@ class Engine:
 
         folder = shard_folder(Path(out), run_index)
         shutil.rmtree(folder, ignore_errors=True)
+        self._unlock(run_index)
         if folder.parent.is_dir() and not any(folder.parent.iterdir()):
-            folder.parent.rmdir()
+            with contextlib.suppress(OSError):  # another run may have made its folder
+                folder.parent.rmdir()

@@ -33,6 +33,7 @@ from maieutic.web.routes import (
     leaderboard_routes,
     report_routes,
 )
+from maieutic.web.upload_reader import reading_now
 
 __all__ = ["MAX_PREFILL_CHARS", "REPORT_CSP", "Settings", "create_app", "get_asker"]
 
@@ -103,6 +104,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "version": __version__, "jobs_busy": runner.busy()}
+        # uploads being read (in a process each) are work in progress too
+        busy = {"jobs_busy": runner.busy(), "uploads_reading": reading_now()}
+        return {"status": "ok", "version": __version__, **busy}
 
     return app

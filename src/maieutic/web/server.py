@@ -17,6 +17,19 @@ if TYPE_CHECKING:
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+# A request head (request line and headers) not complete this long after the connection
+# opened, or after the previous response on it, closes the connection: uvicorn times
+# out only idle keep-alive connections, so a client that never finishes its headers
+# (drip-fed or half-sent) would otherwise hold its connection forever.
+DEFAULT_HEADER_TIMEOUT = 10.0
+# Open connections past this many are answered 503 and closed at once, so many idle
+# clients cannot use up the process's file descriptors.
+DEFAULT_MAX_CONNECTIONS = 100
+_BUSY_TEXT = b"too many open connections; retry\n"
+_BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT)
+)
 
 
 def host_warning(host: str, allowed: Sequence[str] = ()) -> str | None:
@@ -33,15 +46,65 @@ def host_warning(host: str, allowed: Sequence[str] = ()) -> str | None:
     )
 
 
-def build_config(app: Any, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> uvicorn.Config:
+def guarded_protocol(header_timeout: float, max_connections: int) -> type:
+    """uvicorn's h11 protocol with a header-read timeout and a cap on open connections
+    (uvicorn has neither: its ``limit_concurrency`` only answers 503 to a request whose
+    head has arrived, and nothing times out a head that never does)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class GuardedH11Protocol(H11Protocol):
+        _head_timer: Any = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            if len(self.connections) > max_connections:
+                transport.write(_BUSY)
+                transport.close()
+                return
+            self._arm_head_timer()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+            super().connection_lost(exc)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():  # kept alive: the next head is timed too
+                self._arm_head_timer()
+
+        def _arm_head_timer(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+            self._head_timer = self.loop.call_later(header_timeout, self._head_timed_out)
+
+        def _head_timed_out(self) -> None:
+            # IDLE: no complete request head yet (none, or part of one, has arrived).
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                self.transport.close()
+
+    return GuardedH11Protocol
+
+
+def build_config(
+    app: Any,
+    host: str = DEFAULT_HOST,
+    port: int = DEFAULT_PORT,
+    header_timeout: float = DEFAULT_HEADER_TIMEOUT,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+) -> uvicorn.Config:
     """The uvicorn configuration: one process (the jobs and the loaded model live in
-    it), no proxy headers trusted, quiet logs (the URL is printed by the command)."""
+    it), no proxy headers trusted, quiet logs (the URL is printed by the command), and
+    connections whose request head is not complete within ``header_timeout`` seconds
+    closed, past ``max_connections`` open ones refused."""
     import uvicorn
 
     return uvicorn.Config(
         app,
         host=host,
         port=port,
+        http=guarded_protocol(header_timeout, max_connections),
         workers=1,
         proxy_headers=False,
         server_header=False,
@@ -78,12 +141,19 @@ def url_of(host: str, sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
-def run(app: Any, host: str, port: int, announce: Callable[[str], None] | None = None) -> None:
-    """Serve ``app`` until interrupted; ``announce`` gets the URL once it is bound."""
+def run(
+    app: Any,
+    host: str,
+    port: int,
+    announce: Callable[[str], None] | None = None,
+    **limits: Any,
+) -> None:
+    """Serve ``app`` until interrupted; ``announce`` gets the URL once it is bound;
+    ``limits``: ``header_timeout`` and ``max_connections`` for :func:`build_config`."""
     import uvicorn
 
     sock = bind_socket(host, port)
-    server = uvicorn.Server(build_config(app, host, sock.getsockname()[1]))
+    server = uvicorn.Server(build_config(app, host, sock.getsockname()[1], **limits))
     if announce is not None:
         announce(url_of(host, sock))
     server.run(sockets=[sock])

@@ -19,7 +19,6 @@ list item (list markers count only at the start of a line), and nothing is downl
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -28,8 +27,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from maieutic.data.files import read_bytes, read_text, type_name
-from maieutic.data.reflow import Reflowed, reflow_pages, respace
+from maieutic.data.files import read_text, type_name
+from maieutic.data.pdf import read_pdf
 from maieutic.errors import DataError
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
@@ -234,70 +233,12 @@ def mostly_non_latin(text: str) -> bool:
     return bool(letters) and latin < 0.5 * len(letters)
 
 
-def _page_text(page: Any) -> str:
-    """A PDF page's text in reading order, with the word gaps that the reader guessed
-    from kerning moves removed by comparing with its laid-out text (``respace``)."""
-    plain = page.extract_text() or ""
-    try:
-        layout = page.extract_text(extraction_mode="layout", layout_mode_space_vertically=False)
-    except Exception:  # the layout reader fails on pages the plain one reads: keep those
-        return plain
-    return respace(plain, layout or "")
-
-
-ENCRYPTED_PDF = (
-    "the PDF is encrypted, and encrypted PDFs are not read; save an unencrypted copy "
-    "(e.g. print it to PDF) and pass that"
-)
-
-
-def read_pdf(path: Path) -> Reflowed:
-    """The text layer of a PDF reflowed into paragraphs (``maieutic.data.reflow``): each
-    page, and the whole text with sentences joined across page breaks (one error line
-    when it has no text)."""
-    try:
-        from pypdf import PdfReader
-        from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
-    except ImportError as exc:  # pragma: no cover - pypdf is a dependency
-        raise DataError(f"reading PDF needs pypdf ({exc})", where=str(path)) from None
-    import logging
-
-    # pypdf logs each repair it attempts ("EOF marker not found"…): the user gets one
-    # line, ours, instead
-    pdf_log = logging.getLogger("pypdf")
-    # through the one reader: a regular file, within the size limit (never a FIFO)
-    data = read_bytes(path)
-    level, pdf_log.level = pdf_log.level, logging.CRITICAL
-    reader = None
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        pages = [_page_text(page) for page in reader.pages]
-    except (FileNotDecryptedError, DependencyError) as exc:
-        # a password, or AES (decrypting it needs a library that is not installed); the
-        # RC4-encrypted PDFs that open without a password are read
-        encrypted = reader is not None and reader.is_encrypted
-        why = ENCRYPTED_PDF if encrypted else f"not a readable PDF ({exc})"
-        raise DataError(why, where=str(path)) from None
-    except (PdfReadError, OSError, ValueError) as exc:
-        raise DataError(f"not a readable PDF ({exc})", where=str(path)) from None
-    except Exception as exc:  # pypdf raises many types on damaged files (limits, recursion)
-        raise DataError(
-            f"not a readable PDF ({type(exc).__name__}: {exc})", where=str(path)
-        ) from None
-    finally:
-        pdf_log.setLevel(level)
-    reflowed = reflow_pages(pages)
-    if not reflowed.text.strip():
-        raise DataError("the PDF has no text layer (a scan?); run OCR first", where=str(path))
-    return reflowed
-
-
 def read_document(path: str | Path) -> Document:
     """A document from Markdown/plain text, a PDF, or the sample JSON layout (its text
     is checked by what uses it: ``check_document_text``)."""
     path = Path(path)
     if path.suffix.lower() == ".pdf":
-        pdf = read_pdf(path)
+        pdf = read_pdf(path, MAX_DOCUMENT_CHARS, "MAIEUTIC_AURA_MAX_CHARS")
         return Document(pdf.text, str(path), pages=pdf.pages)
     if path.suffix.lower() == ".json":
         return _json_document(read_text(path), str(path))
