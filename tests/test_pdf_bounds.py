@@ -237,3 +237,28 @@ def test_a_read_past_its_time_budget_is_stopped_and_says_so(monkeypatch, web):
     )
     assert multiprocessing.active_children() == []
     assert web.get("/healthz").json()["uploads_reading"] == 0
+
+
+def test_a_pdf_whose_encryption_fails_in_the_reader_itself_says_it_is_encrypted(
+    monkeypatch, tmp_path
+):
+    # AES-256 (R5/R6): without the cryptography library pypdf fails inside PdfReader(),
+    # before there is a reader to ask whether the file is encrypted
+    import pypdf
+    from pypdf.errors import DependencyError
+
+    from maieutic.errors import DataError
+
+    def needs_cryptography(stream, *args, **kwargs):
+        raise DependencyError("cryptography>=3.1 is required for AES algorithm")
+
+    monkeypatch.setattr(pypdf, "PdfReader", needs_cryptography)
+    locked = tmp_path / "aes256.pdf"
+    locked.write_bytes(b"%PDF-1.7\n1 0 obj <<>> endobj\ntrailer << /Encrypt 2 0 R >>\n%%EOF\n")
+    with pytest.raises(DataError) as caught:
+        pdf_reader.read_pdf(locked)
+    assert str(caught.value) == f"{locked}: {pdf_reader.ENCRYPTED_PDF}"
+    damaged = tmp_path / "damaged.pdf"
+    damaged.write_bytes(b"%PDF-1.7\nnot encrypted\n%%EOF\n")
+    with pytest.raises(DataError, match="not a readable PDF"):
+        pdf_reader.read_pdf(damaged)

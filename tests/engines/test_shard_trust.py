@@ -130,6 +130,23 @@ def test_a_second_lock_on_a_shard_folder_is_refused_until_the_first_is_released(
     lock_folder(folder, out).release()  # free again
 
 
+def test_a_file_system_without_flock_runs_unlocked_and_says_so(tmp_path, monkeypatch, capsys):
+    import errno
+
+    from maieutic.engines import shard_lock
+
+    def no_flock(fd, op):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(shard_lock.fcntl, "flock", no_flock)
+    folder, out = tmp_path / "o.json.shards" / "run1", tmp_path / "o.json"
+    lock_folder(folder, out).release()  # not refused as "another run is writing"
+    assert capsys.readouterr().err == (
+        f"warning: {out}: cannot lock {folder} (No locks available); running without the "
+        "lock that keeps a second run off this output\n"
+    )
+
+
 _HOLD = """
 import sys, time
 from pathlib import Path
@@ -262,3 +279,38 @@ def test_a_ray_run_holds_its_shard_folder_until_its_files_are_written(monkeypatc
         engine.run(generation, None, 0, None, None, out)
     assert not folder.parent.exists()
     lock_folder(folder, out).release()
+
+
+def test_a_run_whose_files_cannot_be_written_releases_its_lock(monkeypatch, tmp_path):
+    """Writing a run's files fails after Ray finished: the shards stay for a retry, and
+    the lock goes, so a retry in the same process is not refused as another run."""
+    import dataclasses
+    from types import SimpleNamespace
+
+    from maieutic.engines.shards import shard_folder
+    from maieutic.run import generation as generation_module
+    from maieutic.run.engine import Engine
+
+    out = tmp_path / "o.json"
+    folder = shard_folder(out, 0)
+    engine = Engine("ray")
+    monkeypatch.setattr(Engine, "_on_ray", lambda self, *a: "the run")
+
+    class FailingIO:
+        def parts(self, *a):
+            raise RunError("cannot write o.json: disk full")
+
+    monkeypatch.setattr(generation_module, "task_io", lambda task: FailingIO())
+    monkeypatch.setattr(generation_module, "get_task", lambda name: name)
+
+    @dataclasses.dataclass
+    class Context:
+        run_index: int = 0
+        n_runs: int = 1
+
+    run = SimpleNamespace(task="cqs", data=None, runs=[], parts=[], written=[])
+    context = Context()
+    with pytest.raises(RunError, match="disk full"):
+        generation_module._run_all(run, None, context, 1, None, (out, {}), engine)
+    lock_folder(folder, out).release()  # not held any more
+    assert folder.is_dir()  # the shards stay

@@ -85,7 +85,8 @@ def read_pdf(
     except (FileNotDecryptedError, DependencyError) as exc:
         # a password, or AES (decrypting it needs a library that is not installed); the
         # RC4-encrypted PDFs that open without a password are read
-        encrypted = reader is not None and reader.is_encrypted
+        # AES-256 fails inside PdfReader() itself, before there is a reader to ask
+        encrypted = reader.is_encrypted if reader is not None else b"/Encrypt" in data
         why = ENCRYPTED_PDF if encrypted else f"not a readable PDF ({exc})"
         raise DataError(why, where=str(path)) from None
     except (PdfReadError, OSError, ValueError) as exc:

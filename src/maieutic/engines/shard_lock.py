@@ -9,7 +9,9 @@ behind: the next run takes it and resumes.
 
 from __future__ import annotations
 
+import errno
 import os
+import sys
 from pathlib import Path
 from typing import IO
 
@@ -21,6 +23,8 @@ except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
 
 LOCK = ".lock"
+_HELD = {errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES}
+"""The errors ``flock`` gives when another process holds the lock."""
 
 
 class ShardLock:
@@ -44,10 +48,23 @@ def lock_folder(folder: Path, out: Path) -> ShardLock:
     for _ in range(10):
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / LOCK
-        handle = path.open("a+", encoding="utf-8")
+        try:
+            handle = path.open("a+", encoding="utf-8")
+        except FileNotFoundError:  # the run before removed its folder just now
+            continue
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        except OSError as exc:
+            if exc.errno not in _HELD:
+                # a file system without flock (Lustre mounted noflock, some FUSE or
+                # CIFS mounts): run unlocked, and say so, rather than refuse every run
+                handle.close()
+                print(
+                    f"warning: {out}: cannot lock {folder} ({exc.strerror or exc}); "
+                    "running without the lock that keeps a second run off this output",
+                    file=sys.stderr,
+                )
+                return ShardLock(None)
             handle.seek(0)
             pid = handle.read().strip()
             handle.close()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -73,20 +72,31 @@ def redact(text: str, secrets: Sequence[str]) -> str:
 
 
 def redact_reply(text: str, secrets: Sequence[str]) -> str:
-    """``redact`` for a model's reply: a secret shorter than ``MIN_SECRET_PIECE`` (a
-    dummy ``?key=x`` for a local proxy) is replaced only where it stands alone, not
-    inside a longer word, or every ``x`` of every question would be lost."""
-    short = [s for s in secrets if s and len(s) < MIN_SECRET_PIECE]
-    for secret in short:
-        text = re.sub(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])", "***", text)
-    return redact(text, [s for s in secrets if s not in short])
+    """``redact`` for a model's reply, which must not lose ordinary words: a secret
+    shorter than ``MIN_SECRET_PIECE`` is a placeholder (``?key=x`` for a local proxy),
+    never replaced, or every ``x`` of every question would be lost; a whole secret is
+    replaced, and a piece of one only when it looks like key material (a digit, or
+    upper and lower case mixed, or a character other than a letter or ``-``), so a
+    placeholder such as ``sk-no-key-required`` never blanks the word "required"."""
+    long_enough = [s for s in secrets if len(s) >= MIN_SECRET_PIECE]
+    for secret in long_enough:
+        text = text.replace(secret, "***")
+    return _redact_pieces(text, long_enough, only=_looks_like_key)
 
 
-def _redact_pieces(text: str, secrets: Sequence[str]) -> str:
+def _looks_like_key(piece: str) -> bool:
+    letters = [c for c in piece if c.isalpha()]
+    mixed_case = any(c.isupper() for c in letters) and any(c.islower() for c in letters)
+    return mixed_case or any(not (c.isalpha() or c == "-") for c in piece)
+
+
+def _redact_pieces(text: str, secrets: Sequence[str], only=None) -> str:
     # every piece of MIN_SECRET_PIECE characters or more is covered by overlapping
     # windows of exactly that length, so marking the windows finds them all
     size = MIN_SECRET_PIECE
     windows = {s[i : i + size] for s in secrets for i in range(len(s) - size + 1)}
+    if only is not None:
+        windows = {w for w in windows if only(w)}
     if not windows:
         return text
     hidden = [False] * len(text)
@@ -202,7 +212,8 @@ class LLMClient:
         key = self.key(request)
         if self.store and (hit := self.store.get(key)) is not None:
             # a row cached before replies were scrubbed is scrubbed on its way out,
-            # and stored again without the secret
+            # and stored again without the secret (pieces are replaced only where they
+            # look like key material, so an ordinary reply is never rewritten)
             hit, redacted = self._scrub(hit)
             if redacted:
                 self.store.put(key, hit)

@@ -165,6 +165,11 @@ class Engine:
             return generate_corpus_on_ray(io, component, data, store, **arguments)
         return generate_on_ray(io, component, data, **arguments)
 
+    def release(self, run_index: int) -> None:
+        """Drop run ``run_index``'s shard lock and keep its shards: writing its files
+        failed, and a retry (in this process or another) resumes from them."""
+        self._unlock(run_index)
+
     def _unlock(self, run_index: int) -> None:
         lock = self._locks.pop(run_index, None)
         if lock is not None:

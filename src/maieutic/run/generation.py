@@ -152,15 +152,19 @@ def _run_all(
         label = f"run {k + 1}/{runs}" if runs > 1 else "generating"
         with (progress or _quiet)(label) as update:
             run = engine.run(generation, component, k, update, context, out)
-        parts = io.parts(
-            run, generation.data, dataclasses.replace(context, run_index=k, n_runs=runs)
-        )
-        generation.runs.append(run)
-        generation.parts += parts
-        if out is not None:
-            this_run = dataclasses.replace(generation, runs=[run], parts=parts)
-            generation.written += io.write(this_run, Path(out), **write_options)
-            engine.written(out, k)
+        try:
+            parts = io.parts(
+                run, generation.data, dataclasses.replace(context, run_index=k, n_runs=runs)
+            )
+            generation.runs.append(run)
+            generation.parts += parts
+            if out is not None:
+                this_run = dataclasses.replace(generation, runs=[run], parts=parts)
+                generation.written += io.write(this_run, Path(out), **write_options)
+                engine.written(out, k)
+        except BaseException:
+            engine.release(k)  # the shards stay for a retry; the lock must not
+            raise
 
 
 def _corpus(engine: Engine, out: str | Path | None) -> Path | None:
