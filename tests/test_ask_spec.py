@@ -35,6 +35,7 @@ def test_the_assessment_names_its_evaluator_and_arguments(monkeypatch):
         "top_k": 5,
         "link_threshold": 0.85,
         "entropy": "paper",
+        "non_redundancy": "paper",
         "answerability": None,
     }
     assert rebuild(spec).spec.to_json() == spec

@@ -51,7 +51,7 @@ CALLS: dict[str, tuple[Call, ...]] = {
              model="embedding"),
     ),
     "compqa agree": _HUMANS,
-    "compqa breakdown": (Call(("--judge", "@gpt4_scenario_1.json")),),
+    "compqa breakdown": (Call(("--judge", "@gpt4_scenario_1.json"), extra_slots=("specs",)),),
     "compqa extremes": _HUMANS,
     "compqa export-sft": (
         Call(("--judged", "@gpt4_scenario_1.json", "--out", "@out.jsonl", "--min-score", "0")),
