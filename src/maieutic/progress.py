@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+from maieutic.deadline import check as check_deadline
+
 Update = Callable[[int, int], None]
 QUIET = os.environ.get("MAIEUTIC_QUIET", "").lower() in ("1", "true", "yes")
 LOG_INTERVAL_S = float(os.environ.get("MAIEUTIC_PROGRESS_INTERVAL", 30))
@@ -87,16 +89,29 @@ def _log_lines(label: str, total: int | None) -> Iterator[Update]:
                 line(end)
 
 
+def _checked(update: Update) -> Update:
+    """``update`` that first checks the deadline: progress marks the points where a
+    long step can stop cleanly."""
+
+    def checked(done: int, total: int | None) -> None:
+        check_deadline()
+        update(done, total)
+
+    return checked
+
+
 @contextlib.contextmanager
 def progress(label: str, total: int | None = None) -> Iterator[Update]:
-    """Progress for one step; yields ``update(done, total)`` (thread-safe)."""
+    """Progress for one step; yields ``update(done, total)`` (thread-safe). Starting a
+    step and each update check the work's deadline (``maieutic.deadline``)."""
     global _active
+    check_deadline()
     if not enabled():
         if _logs():
             with _log_lines(label, total) as update:
-                yield update
+                yield _checked(update)
             return
-        yield lambda done, total: None
+        yield _checked(lambda done, total: None)
         return
     with _lock:
         owner = _active is None
@@ -106,7 +121,7 @@ def progress(label: str, total: int | None = None) -> Iterator[Update]:
         display = _active
         task = display.add_task(label, total=total)
     try:
-        yield lambda done, total: display.update(task, completed=done, total=total)
+        yield _checked(lambda done, total: display.update(task, completed=done, total=total))
     finally:
         with _lock:
             display.remove_task(task)

@@ -152,6 +152,7 @@ MEANINGS: dict[str, Meaning] = {
     "--max-upload-mb": _m(NUMBER, "largest upload accepted, in MB"),
     "--header-timeout": _m(NUMBER, "seconds a connection has to send its request headers"),
     "--max-connections": _m(INTEGER, "most connections the web app keeps open at once"),
+    "--job-seconds": _m(NUMBER, "time budget of each web app job"),
     "--llamacpp": _m(FLAG, "also build llama-cpp-python"),
     "--dry-run": _m(FLAG, "print the commands instead of running them"),
     # the command line itself

@@ -6,6 +6,7 @@ import click
 
 from maieutic.cli._options import stack
 from maieutic.errors import RunError
+from maieutic.web.jobs import DEFAULT_JOB_SECONDS
 from maieutic.web.server import (
     DEFAULT_HEADER_TIMEOUT,
     DEFAULT_HOST,
@@ -71,6 +72,15 @@ _OPTIONS = [
         show_default=True,
         help="Most connections open at once; one more is answered 503 and closed.",
     ),
+    click.option(
+        "--job-seconds",
+        type=click.FloatRange(min=1),
+        default=DEFAULT_JOB_SECONDS,
+        show_default=True,
+        metavar="SECONDS",
+        help="Time budget of each job (an ask, a leaderboard, a report): past it the job "
+        "stops at its next step and its page says so.",
+    ),
 ]
 """The server's options, in the order --help lists them."""
 
@@ -84,6 +94,7 @@ def serve(
     max_upload_mb: float,
     header_timeout: float,
     max_connections: int,
+    job_seconds: float,
 ) -> None:
     """Serve the local web app until interrupted: ask about a text (spans highlighted),
     score critical-question submissions into a leaderboard, and see results files as
@@ -101,7 +112,11 @@ def serve(
     warning = server.host_warning(host, allowed)
     if warning:
         click.echo(f"warning: {warning}", err=True)
-    settings = Settings(max_upload_bytes=int(max_upload_mb * 1_000_000), allowed_hosts=allowed)
+    settings = Settings(
+        max_upload_bytes=int(max_upload_mb * 1_000_000),
+        allowed_hosts=allowed,
+        job_seconds=job_seconds,
+    )
     app = create_app(settings)
     try:
         server.run(

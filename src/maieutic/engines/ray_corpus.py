@@ -52,10 +52,9 @@ def generate_corpus_on_ray(
     if done < total:
         actor = actor_arguments(component, io, data, run_index)
         ray = start_ray(options.num_cpus)
-        source = ray.data.from_arrow_refs(
-            list(_blocks(ray, store.pending(run_index), batch_rows(actor, options)))
-        )
-        for shard in actor_batches(source, actor, options):
+        blocks = list(_blocks(ray, store.pending(run_index), batch_rows(actor, options)))
+        source = ray.data.from_arrow_refs(blocks)
+        for shard in actor_batches(source, actor, options, len(blocks)):
             if folder is not None:
                 write_shard(folder, shard)
             store.finish(run_index, shard, succeeded)

@@ -9,7 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from maieutic.engines.ray_session import enter_environment, start_ray, worker_environment
+from maieutic.engines.ray_session import (
+    actor_pool_options,
+    enter_environment,
+    start_ray,
+    worker_environment,
+)
 
 
 class _EncodePiece:
@@ -52,20 +57,24 @@ def encode_on_ray(encoder: Any, texts: list[str], piece: int, engine: Any):
         encoder.load()  # exported once, here: actors exporting at once would collide
     ray = start_ray(engine.num_cpus)
     rows = [{"start": s, "texts": texts[s : s + piece]} for s in range(0, len(texts), piece)]
-    dataset = ray.data.from_items(rows).map(
-        _EncodePiece,
-        fn_constructor_kwargs={
-            "model": encoder.model_name,
-            "backend": encoder.backend,
-            "batch_size": encoder.batch_size,
-            "device": encoder.device,
-            "env": worker_environment(),
-            "threads": _driver_threads(),
-        },
-        compute=ray.data.ActorPoolStrategy(size=engine.actors),
-        num_cpus=1,
-        num_gpus=engine.gpus_per_actor or None,
-    )
+    source = ray.data.from_items(rows)
+    with actor_pool_options(source.map) as pool_options:
+        dataset = source.map(
+            _EncodePiece,
+            fn_constructor_kwargs={
+                "model": encoder.model_name,
+                "backend": encoder.backend,
+                "batch_size": encoder.batch_size,
+                "device": encoder.device,
+                "env": worker_environment(),
+                "threads": _driver_threads(),
+            },
+            # no more replicas than pieces: a replica without a piece loads a model for nothing
+            compute=ray.data.ActorPoolStrategy(size=max(1, min(engine.actors, len(rows)))),
+            num_cpus=1,
+            num_gpus=engine.gpus_per_actor or None,
+            **pool_options,
+        )
     parts = {int(row["start"]): row["vectors"] for row in dataset.iter_rows()}
     return np.concatenate([parts[s] for s in sorted(parts)]).astype(np.float32)
 

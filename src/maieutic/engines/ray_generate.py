@@ -19,7 +19,12 @@ from typing import Any
 
 from maieutic.engines import RayOptions
 from maieutic.engines.codec import from_plain, to_plain
-from maieutic.engines.ray_session import enter_environment, start_ray, worker_environment
+from maieutic.engines.ray_session import (
+    actor_pool_options,
+    enter_environment,
+    start_ray,
+    worker_environment,
+)
 from maieutic.engines.shards import finished, open_folder, read_rows, succeeded, write_shard
 from maieutic.generate.fanout import FanOutStats
 from maieutic.generate.protocol import GenerationRun
@@ -193,22 +198,29 @@ def _finished_batches(rows: list[dict], actor: dict, options: RayOptions) -> Ite
     ray = start_ray(options.num_cpus)
     # one block per batch: a block is one task, so an actor can take several at once
     blocks = max(1, -(-len(rows) // batch_rows(actor, options)))
-    yield from actor_batches(ray.data.from_items(rows, override_num_blocks=blocks), actor, options)
+    source = ray.data.from_items(rows, override_num_blocks=blocks)
+    yield from actor_batches(source, actor, options, blocks)
 
 
-def actor_batches(source: Any, actor: dict, options: RayOptions) -> Iterator[list[dict]]:
-    """``source``'s rows (a Ray dataset: index, id, item) as the actors finish them, in
-    input order, ``shard_rows`` at a time."""
+def actor_batches(
+    source: Any, actor: dict, options: RayOptions, blocks: int
+) -> Iterator[list[dict]]:
+    """``source``'s rows (a Ray dataset of ``blocks`` blocks: index, id, item) as the
+    actors finish them, in input order, ``shard_rows`` at a time. The pool has no more
+    actors than blocks: an actor without a block would only load its model for
+    nothing (and Ray warns of it)."""
     ray = start_ray(options.num_cpus)
-    dataset = source.map_batches(
-        _GenerateBatch,
-        fn_constructor_kwargs=actor,
-        batch_size=batch_rows(actor, options),
-        batch_format="pandas",
-        compute=ray.data.ActorPoolStrategy(size=options.actors),
-        num_cpus=options.cpus_per_actor,
-        num_gpus=options.gpus_per_actor or None,
-    )
+    with actor_pool_options(source.map_batches) as pool_options:
+        dataset = source.map_batches(
+            _GenerateBatch,
+            fn_constructor_kwargs=actor,
+            batch_size=batch_rows(actor, options),
+            batch_format="pandas",
+            compute=ray.data.ActorPoolStrategy(size=max(1, min(options.actors, blocks))),
+            num_cpus=options.cpus_per_actor,
+            num_gpus=options.gpus_per_actor or None,
+            **pool_options,
+        )
     for batch in dataset.iter_batches(batch_size=options.shard_rows, batch_format="pandas"):
         yield [_decoded(r) for r in batch.to_dict("records")]
 

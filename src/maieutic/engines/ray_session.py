@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 FORWARDED_ENV = ("MAIEUTIC_", "HF_", "OPENAI_", "TRANSFORMERS_", "SENTENCE_TRANSFORMERS_")
@@ -32,6 +36,25 @@ def start_ray(num_cpus: int | None = None) -> Any:
     context.execution_options.preserve_order = True  # rows come back in input order
     context.print_on_execution_start = False
     return ray
+
+
+@contextmanager
+def actor_pool_options(method: Callable) -> Iterator[dict[str, int]]:
+    """Ray options for an actor pool ``method`` (``Dataset.map_batches``, ``.map``)
+    builds: on a local Ray instance an actor that dies is not restarted (the run stops
+    and ``--resume`` keeps every finished shard), which also keeps Ray from printing, on
+    every run, an error line about restarting actors whose constructor arguments live
+    in the object store. On a cluster (``RAY_ADDRESS``) Ray Data's default stands, so a
+    lost node's actors come back. Ray marks these pass-through options deprecated: the
+    warning is silenced here, and a Ray that no longer takes them gets none."""
+    takes_options = any(
+        p.kind is inspect.Parameter.VAR_KEYWORD
+        for p in inspect.signature(method).parameters.values()
+    )
+    local = not os.environ.get("RAY_ADDRESS")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*ray_remote_args.*deprecated")
+        yield {"max_restarts": 0} if local and takes_options else {}
 
 
 def worker_environment() -> dict[str, str]:

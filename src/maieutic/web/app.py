@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException
 from maieutic._version import __version__
 from maieutic.web.guard import Guard, UploadTooLarge, too_large_message
 from maieutic.web.job_routes import job_routes
-from maieutic.web.jobs import JobRunner
+from maieutic.web.jobs import DEFAULT_JOB_SECONDS, JobRunner
 from maieutic.web.pages import HERE, Pages
 from maieutic.web.routes import (
     MAX_PREFILL_CHARS,
@@ -50,6 +50,8 @@ class Settings:
     max_upload_bytes: int = int(DEFAULT_MAX_UPLOAD_MB * 1_000_000)
     allowed_hosts: tuple[str, ...] = ()
     keep_jobs: int = 50
+    job_seconds: float | None = DEFAULT_JOB_SECONDS
+    """Each job's time budget (``--job-seconds``; None: none)."""
 
 
 def _error_handlers(app: FastAPI, pages: Pages) -> None:
@@ -74,7 +76,7 @@ def _error_handlers(app: FastAPI, pages: Pages) -> None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The web app (``uvicorn`` serves it; tests drive it with ``TestClient``)."""
     settings = settings or Settings()
-    runner = JobRunner(keep=settings.keep_jobs)
+    runner = JobRunner(keep=settings.keep_jobs, seconds=settings.job_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -44,7 +44,7 @@ def job_routes(app: FastAPI, pages: Pages) -> None:
         extra = board(await board_task()) if job.kind == "leaderboard" else {}
         name = f"{job.kind}.html"
         if job.error is not None:
-            status = 422 if job.data_error else 500
+            status = job.failure_status
             return pages.page(request, name, status, job=job, error=job.error, text="", **extra)
         context: dict[str, Any] = {"job": job, "result": job.result, **extra}
         if job.kind == "ask":

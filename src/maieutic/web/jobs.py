@@ -6,6 +6,10 @@ One worker by default: the jobs share one embedding model per process and are
 CPU-bound, so running two at once would only make both slower (and would call one
 model from two threads). Later submissions wait their turn and say how many jobs are
 ahead of them.
+
+Each job has a time budget (``maieutic serve --job-seconds``): past it, the job stops
+at its next step (``maieutic.deadline``) and its page says so, so one job cannot hold
+the worker, and every job queued behind it, without end.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from maieutic.deadline import PastDeadline, check, deadline
 from maieutic.errors import DataError, MaieuticError
 
 log = logging.getLogger("maieutic.web")
@@ -30,6 +35,9 @@ Work = Callable[[Step], Any]
 """A job's work: it gets ``step`` and returns the result kept for the result page."""
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+DEFAULT_JOB_SECONDS = 600.0
+"""A job's time budget unless ``--job-seconds`` says otherwise: ten times the longest
+ask the text limits allow on a two-core machine (about a minute with a cold cache)."""
 
 
 @dataclass
@@ -50,6 +58,8 @@ class Job:
     error: str | None = None
     data_error: bool = False
     """Whether the failure was the input's fault (shown with HTTP 422, not 500)."""
+    timed_out: bool = False
+    """Whether the job was stopped for running past its time budget (HTTP 503)."""
     context: dict[str, Any] = field(default_factory=dict)
     """What the result page needs besides the result (e.g. the text to put back)."""
 
@@ -62,6 +72,12 @@ class Job:
     def over(self) -> bool:
         """Whether the job has finished, well or not."""
         return self.status in (DONE, FAILED)
+
+    @property
+    def failure_status(self) -> int:
+        """The HTTP status of a failed job's page: the input's fault, out of time, or a
+        failure of the server's own."""
+        return 422 if self.data_error else 503 if self.timed_out else 500
 
     def seconds(self) -> float:
         """Seconds since the job started (or how long it ran, once over)."""
@@ -92,12 +108,16 @@ class JobRunner:
     by guessing a neighbouring id.
     """
 
-    def __init__(self, workers: int = 1, keep: int = 50) -> None:
+    def __init__(
+        self, workers: int = 1, keep: int = 50, seconds: float | None = DEFAULT_JOB_SECONDS
+    ) -> None:
         self._queue: queue.Queue[tuple[Job, Work, Callable[[], None] | None] | None]
         self._queue = queue.Queue()
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
         self.keep = keep
+        self.seconds = seconds
+        """Each job's time budget (None: none)."""
         # daemon threads (not a ThreadPoolExecutor, whose threads are joined at exit):
         # Ctrl+C stops the server at once instead of waiting for a long job to end
         for n in range(workers):
@@ -162,11 +182,19 @@ class JobRunner:
         job.status, job.started, job.step = RUNNING, time.monotonic(), "starting"
 
         def step(message: str) -> None:
+            check()  # a new step is a clean place to stop a job out of time
             job.step = message
 
         try:
-            job.result = work(step)
+            with deadline(self.seconds):
+                job.result = work(step)
             job.status = DONE
+        except PastDeadline as exc:
+            job.error = (
+                f"the job ran past its time budget of {exc.seconds:g} s and was stopped "
+                "(the server's --job-seconds sets the budget)"
+            )
+            job.status, job.timed_out = FAILED, True
         except MaieuticError as exc:  # the input's or the model's fault: one line
             job.error, job.status = str(exc), FAILED
             job.data_error = isinstance(exc, DataError)

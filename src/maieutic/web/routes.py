@@ -15,7 +15,7 @@ from maieutic.tasks import Task
 from maieutic.web.jobs import log
 from maieutic.web.leaderboard import leaderboard_task, load_leaderboard_inputs, run_leaderboard
 from maieutic.web.pages import Pages, files, save
-from maieutic.web.upload_reader import read_upload
+from maieutic.web.upload_reader import ReadersBusy, read_upload
 from maieutic.web.work import Asker, Workspace, run_ask, run_report
 
 MAX_PREFILL_CHARS = 100_000
@@ -50,6 +50,8 @@ def ask_routes(app: FastAPI, pages: Pages) -> None:
             path = await save(workspace, upload, "upload.txt") if upload else None
             # a PDF in a process of its own, which returns its memory and has a time budget
             read, source = await asyncio.to_thread(read_upload, text, path)
+        except ReadersBusy as exc:
+            return pages.page(request, "ask.html", 503, text=text, error=str(exc))
         except MaieuticError as exc:
             return pages.page(request, "ask.html", 400, text=text, error=workspace.message(exc))
         except Exception as exc:  # a PDF library failing on a broken file: say so, no trace

@@ -24,8 +24,14 @@ READ_SECONDS = float(os.environ.get("MAIEUTIC_WEB_READ_SECONDS", 60))
 milliseconds each, or 20 MB of content); a read past it is stopped."""
 _reader = read_ask_input
 """What the process runs (tests swap in a slow one)."""
+MAX_READING = 2
+"""PDF uploads read at once: the machine's memory, not its cores, is what runs out."""
 _reading = 0
 _lock = threading.Lock()
+
+
+class ReadersBusy(RunError):
+    """Every reading process is taken: the upload is refused, to be sent again."""
 
 
 def reading_now() -> int:
@@ -58,27 +64,21 @@ def _context() -> Any:
 
 def read_upload(text: str, path: Path | None) -> tuple[str, str]:
     """``read_ask_input`` for the Ask page: a PDF upload in a fresh process that is
-    killed after ``READ_SECONDS`` (a ``DataError`` saying so), anything else here."""
+    killed after ``READ_SECONDS`` (a ``DataError`` saying so), anything else here;
+    ``ReadersBusy`` when ``MAX_READING`` PDFs are being read already."""
     global _reading
     if path is None or path.suffix.lower() != ".pdf":
         return read_ask_input(text, path)
-    context = _context()
-    receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(_reader, text, path, send), daemon=True)
     with _lock:
+        if _reading >= MAX_READING:
+            raise ReadersBusy(
+                f"{_reading} PDF uploads are being read already (at most {MAX_READING} at "
+                "once); send this one again in a moment"
+            )
         _reading += 1
     try:
-        process.start()
-        send.close()  # the child holds the sending end: its death ends the pipe
-        answer = receive.recv() if receive.poll(READ_SECONDS) else None
-    except EOFError:  # the child died without answering (killed for memory, say)
-        answer = ("bug", "the reading process ended without an answer")
+        answer = _read_in_process(text, path)
     finally:
-        if process.pid is not None:  # started
-            if process.is_alive():
-                process.kill()
-            process.join()
-        receive.close()
         with _lock:
             _reading -= 1
     if answer is None:
@@ -93,3 +93,23 @@ def read_upload(text: str, path: Path | None) -> tuple[str, str]:
     if kind in ("data", "run"):
         raise (DataError if kind == "data" else RunError)(value)
     raise RuntimeError(value)
+
+
+def _read_in_process(text: str, path: Path) -> tuple[str, Any] | None:
+    """The reading process's answer (``(kind, value)``), or None when it ran out of
+    time (it is killed then)."""
+    context = _context()
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(_reader, text, path, send), daemon=True)
+    try:
+        process.start()
+        send.close()  # the child holds the sending end: its death ends the pipe
+        return receive.recv() if receive.poll(READ_SECONDS) else None
+    except EOFError:  # the child died without answering (killed for memory, say)
+        return ("bug", "the reading process ended without an answer")
+    finally:
+        if process.pid is not None:  # started
+            if process.is_alive():
+                process.kill()
+            process.join()
+        receive.close()
