@@ -212,3 +212,19 @@ def test_provenance_redacts_urls_in_the_options_and_the_command(monkeypatch):
 def test_redact_url(text, shown):
     assert redact_url(text) == shown
     assert redact_credentials((text, 1)) == (shown, 1)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["subscription-key", "Ocp-Apim-Subscription-Key", "authorization", "bearer", "jwt",
+     "id_jwt", "aws_access_key", "secret_key", "private-key", "session", "sessionid"],
+)  # fmt: skip
+def test_more_credential_names_in_the_query_string_are_hidden(name):
+    assert redact_url(f"http://h/v1?{name}=Zq8Xv3Lm&api-version=2024") == (
+        f"http://h/v1?{name}=***&api-version=2024"
+    )
+
+
+@pytest.mark.parametrize("name", ["api-version", "monkey", "sortkey", "model", "keyword"])
+def test_ordinary_query_names_stay_visible(name):
+    assert redact_url(f"http://h/v1?{name}=abc") == f"http://h/v1?{name}=abc"

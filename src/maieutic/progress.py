@@ -21,10 +21,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from maieutic.deadline import check as check_deadline
+from maieutic.env_numbers import env_number
 
 Update = Callable[[int, int], None]
 QUIET = os.environ.get("MAIEUTIC_QUIET", "").lower() in ("1", "true", "yes")
-LOG_INTERVAL_S = float(os.environ.get("MAIEUTIC_PROGRESS_INTERVAL", 30))
+LOG_INTERVAL_S = env_number("MAIEUTIC_PROGRESS_INTERVAL", 30, whole=False, least=0)
 """Seconds between two log lines of a step off a terminal (and before its first)."""
 _active: Progress | None = None
 _lock = threading.Lock()

@@ -38,16 +38,27 @@ MODEL_LIBRARIES = (
 _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s?#]*@")
 _URL = re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s\"'<>]*")
 # query parameters that carry a credential, compared without case, ``-`` or ``_``
-# (``api_key``, ``X-Api-Key``, ``access_token``…); other names ending like these too
-_CREDENTIAL_NAMES = frozenset({"key", "auth", "sig", "pass", "pwd", "passwd", "code"})
+# (``api_key``, ``X-Api-Key``, ``access_token``, ``subscription-key``…); other names
+# ending like these too. A bare ``…key`` ending is not enough: ``monkey`` or a sort key
+# is no secret, and hiding a value also takes it out of the cache key.
+_CREDENTIAL_NAMES = frozenset(
+    {"key", "auth", "sig", "pass", "pwd", "passwd", "code", "session", "sessionid", "cookie"}
+)
 _CREDENTIAL_ENDINGS = (
     "apikey",
+    "accesskey",
+    "secretkey",
+    "privatekey",
+    "subscriptionkey",
     "token",
     "secret",
     "password",
     "signature",
     "credential",
     "credentials",
+    "authorization",
+    "bearer",
+    "jwt",
 )
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from maieutic.engines.shard_lock import lock_folder
-from maieutic.engines.shards import finished, read_rows, sealed, write_shard
+from maieutic.engines.shards import finished, open_folder, read_rows, sealed, write_shard
 from maieutic.errors import RunError
 from tests.conftest import write_json
 
@@ -98,6 +98,28 @@ def test_a_row_with_a_matching_digest_is_still_checked(tmp_path, row):
     (folder / "part-0000000000-00000.jsonl").write_text(json.dumps(row()) + "\n")
     kept, said = _kept(folder)
     assert kept == {} and len(said) == 1
+
+
+def test_a_shard_copied_from_another_runs_folder_is_foreign(tmp_path):
+    # the same rows, well formed and with valid ids: only the run they were made for differs
+    run1, run2 = tmp_path / "out.shards" / "run1", tmp_path / "out.shards" / "run2"
+    for n, folder in enumerate((run1, run2), start=1):
+        open_folder(folder, {"signature": "s", "generator": {"seed": 41 + n}, "ids": "x", "run": n})
+    copied = write_shard(run1, [_row(0, "a"), _row(1, "b")])
+    (run2 / copied.name).write_bytes(copied.read_bytes())
+    assert sorted(_kept(run1)[0]) == [0, 1]  # its own run keeps them
+    kept, said = _kept(run2)
+    assert kept == {}
+    assert said == [
+        f"{run2 / copied.name}: 2 damaged or foreign row(s) left out and generated again"
+    ]
+
+
+def test_a_corpus_has_no_id_at_a_position_past_any_integer_sqlite_holds(tmp_path):
+    from maieutic.engines.corpus import CorpusStore
+
+    store = CorpusStore(tmp_path / "corpus")
+    assert store.id_at(2**70) is None and store.id_at(-(2**70)) is None
 
 
 def test_a_torn_or_unreadable_line_is_left_out_not_an_error(tmp_path):

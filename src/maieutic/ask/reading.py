@@ -3,14 +3,14 @@ PDF file, or standard input — and refusing what cannot be a text, with one lin
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 from maieutic.data.files import decode_text, read_bytes
+from maieutic.env_numbers import env_number
 from maieutic.errors import DataError
 
-MAX_ASK_CHARS = int(os.environ.get("MAIEUTIC_ASK_MAX_CHARS", 200_000))
+MAX_ASK_CHARS = int(env_number("MAIEUTIC_ASK_MAX_CHARS", 200_000))
 """About 60 pages: ``ask`` is interactive, and beyond this the document's assessment
 takes minutes and gigabytes; longer texts are refused with the limit named (split them,
 or use ``maieutic evaluate aura`` on the whole document)."""

@@ -28,11 +28,21 @@ from maieutic.data.writing import (
     write_text,
     write_together,
 )
+from maieutic.env_numbers import env_number
 from maieutic.errors import DataError
 
-# A guard against pointing maieutic at the wrong file (a model checkpoint, a dump):
-# anything this large is refused before it is read into memory.
-MAX_INPUT_BYTES = int(os.environ.get("MAIEUTIC_MAX_INPUT_BYTES", 1 << 30))
+MAX_INPUT_BYTES: int | None = None
+"""The largest input file read (None: ``MAIEUTIC_MAX_INPUT_BYTES``, default 1 GiB)."""
+
+
+def max_input_bytes() -> int:
+    """A guard against pointing maieutic at the wrong file (a model checkpoint, a
+    dump): anything this large is refused before it is read into memory. Read from the
+    environment when first needed, not when the package is imported, so a value set
+    wrong is one line from the command that reads a file."""
+    if MAX_INPUT_BYTES is not None:
+        return MAX_INPUT_BYTES
+    return int(env_number("MAIEUTIC_MAX_INPUT_BYTES", 1 << 30))
 
 
 class _DuplicateKey(ValueError):
@@ -108,10 +118,10 @@ def open_input(path: str | Path) -> Any:
 
 def read_bytes(path: str | Path, limit: int | None = None) -> bytes:
     """The bytes of an input file: a regular file only, at most ``limit`` bytes
-    (default ``MAX_INPUT_BYTES``) counted as they are read, never trusting the size
+    (default ``max_input_bytes()``) counted as they are read, never trusting the size
     the file system reports. The file is noted as an input of the current command."""
     path = Path(path)
-    limit = MAX_INPUT_BYTES if limit is None else limit
+    limit = max_input_bytes() if limit is None else limit
     fd = _regular_file(path)
     guard.note_input(path)
     chunks, total = [], 0

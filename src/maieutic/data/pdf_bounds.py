@@ -9,18 +9,20 @@ over a bound is refused with one line naming the bound and how to raise it.
 
 from __future__ import annotations
 
-import os
 import zlib
 from typing import Any
 
+from maieutic.env_numbers import env_number
 from maieutic.errors import DataError
 
-MAX_PDF_PAGES = int(os.environ.get("MAIEUTIC_PDF_MAX_PAGES", 500))
+MAX_PDF_PAGES = int(env_number("MAIEUTIC_PDF_MAX_PAGES", 500))
 """A long book fits (and, at about 3,300 characters a page, more text than the
 document scorer's 2,000,000-character limit lets through); a PDF of thousands of pages
 ties the reader and what scores its text up for many minutes, so it is refused at
 once."""
-MAX_PDF_CONTENT_BYTES = int(float(os.environ.get("MAIEUTIC_PDF_MAX_CONTENT_MB", 20)) * 1_000_000)
+MAX_PDF_CONTENT_BYTES = int(
+    env_number("MAIEUTIC_PDF_MAX_CONTENT_MB", 20, whole=False, least=0.001) * 1_000_000
+)
 """The pages' content streams, decompressed, all together: a text page's stream is
 5–50 KB, so 500 such pages fit; text extraction runs at 1–3 MB a second, so this
 bounds it to tens of seconds, where a stream inflated to 60 MB took minutes."""

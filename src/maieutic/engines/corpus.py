@@ -124,6 +124,8 @@ class CorpusStore:
 
     def id_at(self, pos: int) -> str | None:
         """The id at input position ``pos`` (None past the end)."""
+        if not 0 <= pos < len(self):  # SQLite cannot even compare an integer past 2**63
+            return None
         found = self._db.execute("SELECT id FROM items WHERE pos = ?", (pos,)).fetchone()
         return None if found is None else found[0]
 

@@ -7,11 +7,13 @@ written to a temporary name and renamed into place, so a shard is either whole o
 absent. ``manifest.json`` records what the shards were made for (the signature and the
 generator); a folder made for anything else is refused, never mixed in.
 
-Each row also carries ``sha256``, the digest of its other fields as canonical JSON. A
-resumed run keeps a row only if it is whole and its own: the digest matches, its index
-is a position of the input and the input's id there is the row's, and every field has
-its type. Any other row (edited, torn, copied from another run's shards) is left out,
-so it is generated again, and the shard is named in one warning line.
+Each row also carries ``sha256``, the digest of the folder's manifest and the row's
+other fields as canonical JSON, so a row is sealed to the run it was made for. A
+resumed run keeps a row only if it is whole and its own: the digest matches (a row
+copied from a shard folder of another run, another seed or other data does not), its
+index is a position of the input and the input's id there is the row's, and every
+field has its type. Any other row (edited, torn, foreign) is left out, so it is
+generated again, and the shard is named in one warning line.
 """
 
 from __future__ import annotations
@@ -63,26 +65,44 @@ def open_folder(folder: Path, manifest: dict[str, Any]) -> None:
 
 def write_shard(folder: Path, rows: list[dict[str, Any]]) -> Path:
     """One shard of finished rows, named after its first row's index, each row with
-    its digest."""
+    its digest (sealed to the folder's manifest)."""
     first = min(row["index"] for row in rows)
     name = f"part-{first:010d}-{len(list(folder.glob('part-*.jsonl'))):05d}.jsonl"
-    text = "".join(json.dumps(sealed(row), ensure_ascii=False) + "\n" for row in rows)
+    run = run_key(folder)
+    text = "".join(json.dumps(sealed(row, run), ensure_ascii=False) + "\n" for row in rows)
     path = folder / name
     _write_atomic(path, text)
     return path
 
 
-def sealed(row: dict[str, Any]) -> dict[str, Any]:
-    """``row`` with its digest (``sha256``) added."""
-    return {**row, DIGEST: row_digest(row)}
+def sealed(row: dict[str, Any], run: str = "") -> dict[str, Any]:
+    """``row`` with its digest (``sha256``) for the run ``run`` (``run_key``) added."""
+    return {**row, DIGEST: row_digest(row, run)}
 
 
-def row_digest(row: dict[str, Any]) -> str:
-    """The digest of a row's fields but ``sha256``, as canonical JSON (sorted keys, no
-    spaces): the same for a row and for the row read back from its line."""
+def run_key(folder: Path) -> str:
+    """What a row of ``folder`` is sealed to: its manifest as canonical JSON ("" for a
+    folder without one)."""
+    path = folder / MANIFEST
+    if not path.exists():
+        return ""
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""  # open_folder refuses an unreadable manifest before any row is read
+    return _canonical(manifest)
+
+
+def row_digest(row: dict[str, Any], run: str = "") -> str:
+    """The digest of ``run`` and a row's fields but ``sha256``, as canonical JSON
+    (sorted keys, no spaces): the same for a row and for the row read back from its
+    line, different for the same row made for another run."""
     fields = {k: v for k, v in row.items() if k != DIGEST}
-    text = json.dumps(fields, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(f"{run}\n{_canonical(fields)}".encode()).hexdigest()
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def read_rows(
@@ -98,12 +118,13 @@ def read_rows(
         return
     for leftover in folder.glob(".part-*.tmp"):
         leftover.unlink(missing_ok=True)
+    run = run_key(folder)
     for path in sorted(folder.glob("part-*.jsonl")):
         bad = 0
         with path.open(encoding="utf-8", errors="replace") as handle:
             for line in handle:
                 row = _parsed(line)
-                if row is not None and sound(row, id_at):
+                if row is not None and sound(row, id_at, run):
                     yield row
                 else:
                     bad += 1
@@ -119,10 +140,11 @@ def _parsed(line: str) -> dict[str, Any] | None:
     return row if isinstance(row, dict) else None
 
 
-def sound(row: dict[str, Any], id_at: Callable[[int], str | None]) -> bool:
-    """Whether a shard row can be used as it is: its digest matches, its index and id
-    are those of an input position, and each field has the type the engine writes."""
-    if row.get(DIGEST) != row_digest(row) or set(row) != _FIELDS:
+def sound(row: dict[str, Any], id_at: Callable[[int], str | None], run: str = "") -> bool:
+    """Whether a shard row can be used as it is: its digest matches for the run ``run``,
+    its index and id are those of an input position, and each field has the type the
+    engine writes."""
+    if row.get(DIGEST) != row_digest(row, run) or set(row) != _FIELDS:
         return False
     index, stats = row["index"], row["stats"]
     if type(index) is not int or index < 0 or row["id"] != id_at(index):

@@ -11,15 +11,15 @@ they are bounded by the character limit before they are read.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import threading
 from pathlib import Path
 from typing import Any
 
+from maieutic.env_numbers import env_number
 from maieutic.errors import DataError, MaieuticError, RunError
 from maieutic.web.work import read_ask_input
 
-READ_SECONDS = float(os.environ.get("MAIEUTIC_WEB_READ_SECONDS", 60))
+READ_SECONDS = env_number("MAIEUTIC_WEB_READ_SECONDS", 60, whole=False, least=0.1)
 """Long enough for the largest PDF the bounds let through (about 500 pages at a few
 milliseconds each, or 20 MB of content); a read past it is stopped."""
 _reader = read_ask_input

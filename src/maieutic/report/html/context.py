@@ -34,10 +34,10 @@ def candidates(value: Any, results_path: Path) -> list[Path]:
 
 
 def _plain_file(path: Path) -> bool:
-    from maieutic.data.files import MAX_INPUT_BYTES
+    from maieutic.data.files import max_input_bytes
 
     try:
-        return path.is_file() and path.stat().st_size <= MAX_INPUT_BYTES
+        return path.is_file() and path.stat().st_size <= max_input_bytes()
     except OSError:
         return False
 

@@ -20,7 +20,6 @@ list item (list markers count only at the start of a line), and nothing is downl
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -29,6 +28,7 @@ from typing import Any
 
 from maieutic.data.files import read_text, type_name
 from maieutic.data.pdf import read_pdf
+from maieutic.env_numbers import env_number
 from maieutic.errors import DataError
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
@@ -45,7 +45,7 @@ MIN_WORDS = 3
 MAX_ITEM_SENTENCES = 2
 """A "list" whose items run longer than this is prose laid out as bullets: its
 sentences become units, as in the reference pipeline."""
-MAX_DOCUMENT_CHARS = int(os.environ.get("MAIEUTIC_AURA_MAX_CHARS", 2_000_000))
+MAX_DOCUMENT_CHARS = int(env_number("MAIEUTIC_AURA_MAX_CHARS", 2_000_000))
 """About 600 pages of text: a whole manual fits; beyond it, encoding every unit on a
 CPU takes many minutes (and a generation request that size fits no model's context),
 so ``evaluate aura`` and ``generate aura`` both refuse the document with the limit
