@@ -119,8 +119,9 @@ def test_a_compressed_bomb_is_refused_before_extraction(cli, tmp_path, pages_rea
     result = cli("ask", pdf)
     assert result.code == 2
     assert _one_line(result.err) == (
-        f"maieutic: error: {pdf}: page 2's content inflates to over 2 MB, the limit for "
-        "one page (raise MAIEUTIC_PDF_MAX_CONTENT_MB, a page may hold a tenth of it)"
+        f"maieutic: error: {pdf}: page 2's content inflates to over 2 MB with the forms it "
+        "draws, the limit for one page (raise MAIEUTIC_PDF_MAX_CONTENT_MB, a page may hold "
+        "a tenth of it)"
     )
     assert pages_read == []
 

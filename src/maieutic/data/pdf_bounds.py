@@ -9,6 +9,7 @@ over a bound is refused with one line naming the bound and how to raise it.
 
 from __future__ import annotations
 
+import re
 import zlib
 from typing import Any
 
@@ -58,18 +59,20 @@ def declared_page_count(reader: Any) -> int:
 
 
 def check_content_size(pages: Any, where: str) -> None:
-    """Refuse a PDF whose pages' content streams (and the forms they draw) decompress
-    to more than ``MAX_PAGE_CONTENT_BYTES`` on one page or ``MAX_PDF_CONTENT_BYTES`` in
-    all; each stream is decoded with a cap, so a bomb is never inflated whole."""
+    """Refuse a PDF whose pages' content decompresses to more than
+    ``MAX_PAGE_CONTENT_BYTES`` on one page or ``MAX_PDF_CONTENT_BYTES`` in all, counted
+    as the text extractor reads it: a page's streams, plus each form XObject it draws
+    (and each form those draw) as many times as it is drawn. Each stream is decoded
+    with a cap, so a bomb is never inflated whole."""
     total = 0
     for number, page in enumerate(pages, 1):
         cap = min(MAX_PAGE_CONTENT_BYTES, MAX_PDF_CONTENT_BYTES - total)
-        size = sum(_decoded_size(stream, cap + 1) for stream in _page_streams(page))
+        size = _Work(cap).of(_contents(page), page.get("/Resources"))
         if size > MAX_PAGE_CONTENT_BYTES:
             raise DataError(
-                f"page {number}'s content inflates to over {_mb(MAX_PAGE_CONTENT_BYTES)}, "
-                f"the limit for one page (raise MAIEUTIC_PDF_MAX_CONTENT_MB, a page may "
-                "hold a tenth of it)",
+                f"page {number}'s content inflates to over {_mb(MAX_PAGE_CONTENT_BYTES)} "
+                "with the forms it draws, the limit for one page (raise "
+                "MAIEUTIC_PDF_MAX_CONTENT_MB, a page may hold a tenth of it)",
                 where=where,
             )
         total += size
@@ -81,44 +84,94 @@ def check_content_size(pages: Any, where: str) -> None:
             )
 
 
-def _page_streams(page: Any) -> list[Any]:
-    """The page's content streams and the form XObjects its resources name (the text
-    extractor reads both)."""
-    streams = []
+_DRAW = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s*Do(?![^\s/\[\]()<>{}%])")
+"""``/Name Do``: draw the XObject named ``Name`` (the extractor reads a form's text at
+every draw)."""
+_MAX_FORM_DEPTH = 100
+"""Forms inside forms deeper than this are refused: no document nests figures so deep,
+and walking further would run into Python's recursion limit (here and in the extractor)."""
+
+
+class _Work:
+    """The bytes of content the extractor goes through for one page, counted up to
+    ``cap`` (past it the count stops growing: the page is refused either way)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._forms: dict[int, int] = {}  # a form's cost, once worked out, by object
+        self._drawing: set[int] = set()  # the forms being worked out, outermost first
+
+    def of(self, streams: list[Any], resources: Any, depth: int = 0) -> int:
+        """The cost of ``streams`` drawn with ``resources``: their own decoded bytes,
+        plus every form they draw, times the draws."""
+        total, drawn = 0, {}
+        for stream in streams:
+            data = _decoded(stream, self.cap + 1)
+            total += len(data)
+            for name in _DRAW.findall(data):
+                drawn[name] = drawn.get(name, 0) + 1
+        forms = _forms(resources)
+        for name, times in drawn.items():
+            form = forms.get("/" + name.decode("latin-1"))
+            if form is not None and total <= self.cap:
+                total += times * self._form(form, resources, depth + 1)
+        return min(total, self.cap + 1)
+
+    def _form(self, form: Any, parent_resources: Any, depth: int) -> int:
+        key = id(form)
+        if key in self._drawing:
+            return 0  # a form drawing itself: the extractor skips the cycle, so do we
+        if depth > _MAX_FORM_DEPTH:
+            return self.cap + 1  # nested deeper than any real document
+        if key not in self._forms:
+            own = form.get("/Resources")
+            self._drawing.add(key)
+            try:
+                cost = self.of([form], own if own is not None else parent_resources, depth)
+            finally:
+                self._drawing.discard(key)
+            self._forms[key] = cost
+        return self._forms[key]
+
+
+def _contents(page: Any) -> list[Any]:
     contents = page.get("/Contents")
     contents = contents.get_object() if contents is not None else None
     if isinstance(contents, list):
-        streams += [part.get_object() for part in contents]
-    elif contents is not None:
-        streams.append(contents)
-    resources = page.get("/Resources")
+        return [part.get_object() for part in contents]
+    return [] if contents is None else [contents]
+
+
+def _forms(resources: Any) -> dict[str, Any]:
+    """The form XObjects ``resources`` names, by name."""
     resources = resources.get_object() if resources is not None else {}
     xobjects = resources.get("/XObject") if hasattr(resources, "get") else None
     xobjects = xobjects.get_object() if xobjects is not None else {}
-    for ref in xobjects.values() if hasattr(xobjects, "values") else ():
+    found = {}
+    for name, ref in xobjects.items() if hasattr(xobjects, "items") else ():
         xobject = ref.get_object()
         if hasattr(xobject, "get") and xobject.get("/Subtype") == "/Form":
-            streams.append(xobject)
-    return streams
+            found[str(name)] = xobject
+    return found
 
 
-def _decoded_size(stream: Any, cap: int) -> int:
-    """The stream's decoded length, or ``cap`` once it reaches it: Flate is inflated at
-    most ``cap`` bytes; other filters (rare in content) are decoded by pypdf, which
-    bounds them itself."""
+def _decoded(stream: Any, cap: int) -> bytes:
+    """The stream's decoded bytes, at most ``cap`` of them: Flate is inflated at most
+    ``cap`` bytes; other filters (rare in content) are decoded by pypdf, which bounds
+    them itself."""
     raw = getattr(stream, "_data", None)
     if not isinstance(raw, bytes):
-        return 0  # not a stream: pypdf's extractor skips it too
+        return b""  # not a stream: pypdf's extractor skips it too
     filters = stream.get("/Filter")
     filters = [filters] if isinstance(filters, str) else list(filters or [])
     if not filters:
-        return min(len(raw), cap)
+        return raw[:cap]
     if len(filters) == 1 and filters[0] in _FLATE:
         try:
-            return min(len(zlib.decompressobj().decompress(raw, cap)), cap)
+            return zlib.decompressobj().decompress(raw, cap)
         except zlib.error:
             pass  # damaged: pypdf's own repair decides, under its own output limit
     try:
-        return min(len(stream.get_data()), cap)
+        return stream.get_data()[:cap]
     except Exception:  # a stream pypdf cannot decode is skipped by its extractor too
-        return 0
+        return b""
