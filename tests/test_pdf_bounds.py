@@ -263,3 +263,14 @@ def test_a_pdf_whose_encryption_fails_in_the_reader_itself_says_it_is_encrypted(
     damaged.write_bytes(b"%PDF-1.7\nnot encrypted\n%%EOF\n")
     with pytest.raises(DataError, match="not a readable PDF"):
         pdf_reader.read_pdf(damaged)
+
+
+def test_soft_hyphens_do_not_count_toward_the_early_stop(monkeypatch, tmp_path):
+    # a page's words broken with (invisible) soft hyphens every two letters: 2/3 visible
+    words = " ".join(["pu\u00admp\u00adin\u00adg"] * 100) + "."
+    monkeypatch.setattr(pdf_reader, "_page_text", lambda page: words)
+    pdf = tmp_path / "soft.pdf"
+    pdf.write_bytes(make_pdf([TEXT] * 10))
+    visible = len(words.replace("\u00ad", "")) * 10
+    text = pdf_reader.read_pdf(pdf, visible + 100, "MAIEUTIC_ASK_MAX_CHARS").text
+    assert "\u00ad" not in text and len(text) <= visible + 100

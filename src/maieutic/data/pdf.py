@@ -46,7 +46,8 @@ def _pdf_pages(reader: Any, where: str, max_chars: int | None, limit: str) -> li
     chars = 0
     for number, page in enumerate(reader.pages, 1):
         pages.append(_page_text(page))
-        chars += len(" ".join(pages[-1].split()))
+        # as the reflowed text will count it: whitespace runs as one, soft hyphens gone
+        chars += len(" ".join(pages[-1].replace("\u00ad", "").split()))
         if max_chars is not None and chars > max_chars * 1.05:
             raise DataError(
                 f"the PDF's text is over the {max_chars:,}-character limit by page "
