@@ -210,6 +210,22 @@ def test_a_generation_whose_run_file_is_the_data_is_refused_before_it_starts(cli
     assert data.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == [data.name]
 
 
+def test_a_choice_that_names_a_folder_here_is_no_input(cli, tmp_path, monkeypatch):
+    # a folder called like a choice value (local/, template/) beside the data: the
+    # choice names no file, so an output inside that folder is written as usual
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "data.json").write_bytes((SAMPLES / "sample_dataset.json").read_bytes())
+    for folder in ("local", "template"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "cqs.json").write_text("{}", encoding="utf-8")  # an earlier run
+        result = cli(
+            "generate", "cqs", "--data", "data.json", "--out", f"{folder}/cqs.json",
+            "--generator", "template", "--engine", "local",
+        )  # fmt: skip
+        assert result.code == 0, result.err
+        assert json.loads((tmp_path / folder / "cqs.json").read_text(encoding="utf-8"))
+
+
 def test_an_output_through_a_symlink_to_an_input_is_refused(cli, tmp_path):
     data = tmp_path / "d.json"
     data.write_bytes((SAMPLES / "sample_dataset.json").read_bytes())

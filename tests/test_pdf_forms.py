@@ -1,6 +1,8 @@
 """Forms a page draws count toward its content as the text extractor reads them: once
 per draw (``/Fm Do`` a thousand times reads the form a thousand times), forms inside
-forms too, and a form in the resources that no page draws not at all."""
+forms too, and a form in the resources that no page draws not at all; forms the
+extractor skips (no resources, no text operator) cost (almost) nothing, and no
+spelling of a draw hides it."""
 
 from __future__ import annotations
 
@@ -122,3 +124,70 @@ def test_forms_nested_past_any_real_document_are_refused(tmp_path):
     ] + [(TEXT, FONT)]
     with pytest.raises(DataError, match=r"inflates to over 2 MB"):
         _read(tmp_path, forms_pdf([b"/Fm0 Do\n"], forms, b"/Fm0 6 0 R"))
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        pytest.param(b"/Fm#31 Do\n", id="an escaped name"),
+        pytest.param(b"/Fm1 %a comment\nDo\n", id="a comment before Do"),
+        pytest.param(b"/Fm1\nDo ", id="a line break before Do"),
+    ],
+)
+def test_no_spelling_of_a_draw_hides_it(tmp_path, draw):
+    data = forms_pdf([draw * 20], [(FORM_TEXT, FONT)], b"/Fm1 6 0 R")
+    with pytest.raises(DataError, match=r"page 1's content inflates to over 2 MB with the forms"):
+        _read(tmp_path, data)
+
+
+def test_a_name_in_utf8_is_found(tmp_path):
+    data = forms_pdf([b"/Fm\xc3\xa9 Do\n" * 20], [(FORM_TEXT, FONT)], b"/Fm\xc3\xa9 6 0 R")
+    with pytest.raises(DataError, match=r"with the forms it draws"):
+        _read(tmp_path, data)
+
+
+def test_do_inside_the_text_is_no_draw(tmp_path):
+    # questions that start with "Do", beside a large form no page draws
+    page = b"BT /F1 12 Tf 72 720 Td (Do you agree? Do it now) Tj [(Do)] TJ ET\n" * 50
+    text = _read(tmp_path, forms_pdf([page], [(FORM_TEXT * 5, FONT)], b"/Fm1 6 0 R"))
+    assert text.count("Do you agree?") == 50
+
+
+def test_two_forms_drawing_each_other_count_at_every_draw(tmp_path):
+    # Fm1 holds the text and draws Fm2; Fm2 draws Fm1: each draw of Fm2 reads Fm1 again
+    fm1 = (FORM_TEXT + b"/Fm2 Do\n", b"<< /Font << /F1 3 0 R >> /XObject << /Fm2 7 0 R >> >>")
+    fm2 = (b"/Fm1 Do\n", b"<< /Font << /F1 3 0 R >> /XObject << /Fm1 6 0 R >> >>")
+    data = forms_pdf([b"/Fm1 Do\n" + b"/Fm2 Do\n" * 12], [fm1, fm2], b"/Fm1 6 0 R /Fm2 7 0 R")
+    with pytest.raises(DataError, match=r"with the forms it draws"):
+        _read(tmp_path, data)
+
+
+def test_a_marker_form_without_resources_costs_nothing_however_often_drawn(tmp_path):
+    # a plot's markers: one small path form with no resources, drawn 20,000 times
+    marker = (b"0 -3 m 3 0 l 0 3 l -3 0 l h f\n" * 12, b"<< >>")
+    page = TEXT + b"q 1 0 0 1 10 10 cm /M0 Do Q\n" * 20_000
+    text = _read(tmp_path, forms_pdf([page], [marker], b"/M0 6 0 R"))
+    assert text.count("The pump moves water") == 1
+
+
+def test_a_figure_form_without_text_counts_a_twentieth_a_draw(tmp_path):
+    figure = (b"0 0 m 100 100 l S\n" * 10_000, FONT)  # 190 KB of paths, no text operator
+    page = TEXT + b"/Fm1 Do\n" * 100  # 19 MB if read at every draw, 950 KB scanned
+    assert _read(tmp_path, forms_pdf([page], [figure], b"/Fm1 6 0 R")).count("pump") == 1
+
+
+def test_a_dense_scatter_plot_is_read(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    points = np.random.default_rng(0).random((2, 10_000))
+    figure, axes = plt.subplots()
+    axes.scatter(points[0], points[1])
+    axes.plot(points[0][:5_000], points[1][:5_000], "o")
+    axes.set_title("Water pumped per hour")
+    path = tmp_path / "scatter.pdf"
+    figure.savefig(path)
+    plt.close(figure)
+    assert "Water pumped per hour" in pdf_reader.read_pdf(path).text

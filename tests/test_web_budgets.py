@@ -32,53 +32,76 @@ def _until(condition, what: str) -> None:
     pytest.fail(f"never: {what}")
 
 
-def test_a_deadline_binds_only_its_block_and_stops_at_a_step():
+class Clock:
+    """A clock that moves only when told to (no test waits on the real one)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    from maieutic import deadline as module
+
+    fake = Clock()
+    monkeypatch.setattr(module, "_clock", fake)
+    return fake
+
+
+def test_a_deadline_binds_only_its_block_and_stops_at_a_step(clock):
     check()  # no deadline: never raises
-    with deadline(0.05):
+    with deadline(5):
+        clock.now += 4.9
         check()
-        time.sleep(0.1)
-        with pytest.raises(PastDeadline, match=r"time budget of 0\.05 s"):
+        clock.now += 0.2
+        with pytest.raises(PastDeadline, match=r"time budget of 5 s"):
             check()
     check()  # the block is over: so is its deadline
     with deadline(None):
+        clock.now += 1e6
         check()
 
 
-def test_a_deadline_is_its_threads_own():
+def test_a_deadline_is_its_threads_own(clock):
     seen: list[str] = []
-    with deadline(0.0):
-        time.sleep(0.01)
+    with deadline(1):
+        clock.now += 2
         other = threading.Thread(target=lambda: (check(), seen.append("free")))
         other.start()
         other.join()
+        with pytest.raises(PastDeadline):
+            check()
     assert seen == ["free"]
 
 
-def test_progress_steps_and_their_updates_check_the_deadline():
-    with deadline(0.05):
+def test_progress_steps_and_their_updates_check_the_deadline(clock):
+    with deadline(5):
         with progress("a step", 3) as update:
             update(1, 3)
-            time.sleep(0.1)
+            clock.now += 6
             with pytest.raises(PastDeadline):
                 update(2, 3)
         with pytest.raises(PastDeadline), progress("a later step"):
             pytest.fail("a step past the deadline never starts")
 
 
-def test_the_encoder_stops_between_pieces_once_past_the_deadline(monkeypatch):
+def test_the_encoder_stops_between_pieces_once_past_the_deadline(monkeypatch, clock):
     encoder = Encoder()
     pieces: list[int] = []
 
     def encode_piece(texts):
         pieces.append(len(texts))
-        time.sleep(0.05)
+        clock.now += 1  # each piece takes a second
         return np.ones((len(texts), 4), dtype=np.float32)
 
     monkeypatch.setattr(encoder, "encode_piece", encode_piece)
     texts = ["a text"] * (encoder.piece * 40)
-    with deadline(0.3), pytest.raises(PastDeadline):
+    with deadline(5.5), pytest.raises(PastDeadline):
         encoder.encode(texts)
-    assert 1 <= len(pieces) < 40  # stopped part-way, not after every piece
+    assert len(pieces) == 6  # the update after the sixth piece found the budget spent
 
 
 def test_a_job_past_its_budget_stops_at_its_next_step_and_frees_the_worker():
@@ -154,3 +177,35 @@ def test_a_pdf_upload_past_the_readers_in_use_is_refused_at_once(monkeypatch):
         assert [a.status_code for a in answers] == [400, 400]  # each stopped by its budget
         assert web.get("/healthz").json()["uploads_reading"] == 0
     assert multiprocessing.active_children() == []
+
+
+def test_serve_hands_its_job_budget_to_the_runner(monkeypatch):
+    from maieutic.cli.main import run
+    from maieutic.web import server
+
+    served: list = []
+    monkeypatch.setattr(server, "run", lambda app, *args, **kwargs: served.append(app))
+    assert run(["serve", "--port", "0", "--job-seconds", "5"]) == 0
+    assert served[0].state.runner.seconds == 5.0
+    assert run(["serve", "--port", "0"]) == 0
+    assert served[1].state.runner.seconds == 600.0
+    assert run(["serve", "--job-seconds", "0.5"]) == 2  # under a second: refused
+
+
+def test_serve_refuses_a_limit_set_wrong_at_its_start(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    for variable in (
+        "MAIEUTIC_MAX_INPUT_BYTES",
+        "MAIEUTIC_ASK_MAX_CHARS",
+        "MAIEUTIC_WEB_READ_SECONDS",
+    ):
+        env = {**os.environ, variable: "lots"}
+        done = subprocess.run(
+            [sys.executable, "-m", "maieutic", "serve", "--port", "0"],
+            capture_output=True, text=True, env=env, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 2 and done.stderr.startswith(f"maieutic: error: {variable}=")
+        assert len(done.stderr.splitlines()) == 1

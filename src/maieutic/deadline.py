@@ -24,6 +24,8 @@ from contextvars import ContextVar
 from maieutic.errors import RunError
 
 _DEADLINE: ContextVar[tuple[float, float] | None] = ContextVar("maieutic_deadline", default=None)
+_clock = time.monotonic
+"""The clock deadlines are measured on (tests move a clock of their own)."""
 
 
 class PastDeadline(RunError):
@@ -40,7 +42,7 @@ def deadline(seconds: float | None) -> Iterator[None]:
     if seconds is None:
         yield
         return
-    token = _DEADLINE.set((time.monotonic() + seconds, seconds))
+    token = _DEADLINE.set((_clock() + seconds, seconds))
     try:
         yield
     finally:
@@ -50,5 +52,5 @@ def deadline(seconds: float | None) -> Iterator[None]:
 def check() -> None:
     """Raise ``PastDeadline`` when the current block's deadline has passed."""
     current = _DEADLINE.get()
-    if current is not None and time.monotonic() > current[0]:
+    if current is not None and _clock() > current[0]:
         raise PastDeadline(current[1])

@@ -192,7 +192,9 @@ def _check_paths(ctx: click.Context) -> None:
             outputs.append((param.name.upper(), value))
         elif names & set(OUTPUT_FILES):
             outputs.append((min(names & set(OUTPUT_FILES)), value))
-        elif not names & set(OUTPUT_FOLDERS):
+        elif not names & set(OUTPUT_FOLDERS) and not isinstance(param.type, click.Choice):
+            # a choice (--engine local, --generator template) names no file, even where
+            # a folder of that name sits in the working folder
             guard.note_inputs(p for p in _values(value) if _names_a_path(p))
     for option, value in outputs:
         if value is not None and not is_stdout(value):

@@ -85,6 +85,20 @@ _OPTIONS = [
 """The server's options, in the order --help lists them."""
 
 
+def _check_limits() -> None:
+    """Read every limit the jobs use from the environment now, so that one set wrong
+    stops the server at its start, not each job later as if the input were at fault."""
+    import importlib
+
+    # each reads its limits when imported: MAIEUTIC_ASK_MAX_CHARS, MAIEUTIC_PDF_MAX_*,
+    # MAIEUTIC_PROGRESS_INTERVAL (the web app's own imports read MAIEUTIC_WEB_*)
+    for module in ("maieutic.ask.reading", "maieutic.data.pdf_bounds", "maieutic.progress"):
+        importlib.import_module(module)
+    from maieutic.data.files import max_input_bytes
+
+    max_input_bytes()
+
+
 @click.command("serve")
 @stack(_OPTIONS)
 def serve(
@@ -107,6 +121,8 @@ def serve(
     """
     from maieutic.web import Settings, create_app, server
     from maieutic.web.guard import allowed_hosts
+
+    _check_limits()
 
     allowed = allowed_hosts(host, allow_host)
     warning = server.host_warning(host, allowed)

@@ -189,15 +189,18 @@ class JobRunner:
             with deadline(self.seconds):
                 job.result = work(step)
             job.status = DONE
+        # status last in each branch: it is what makes the job over for the pages, which
+        # then read the error and its kind (another thread may read them at any moment)
         except PastDeadline as exc:
             job.error = (
                 f"the job ran past its time budget of {exc.seconds:g} s and was stopped "
                 "(the server's --job-seconds sets the budget)"
             )
-            job.status, job.timed_out = FAILED, True
+            job.timed_out = True
+            job.status = FAILED
         except MaieuticError as exc:  # the input's or the model's fault: one line
-            job.error, job.status = str(exc), FAILED
-            job.data_error = isinstance(exc, DataError)
+            job.error, job.data_error = str(exc), isinstance(exc, DataError)
+            job.status = FAILED
         except Exception as exc:  # a bug: the page says so; the traceback goes to the log
             log.exception("job %s (%s) failed", job.id, job.kind)
             job.error = f"the job failed unexpectedly ({type(exc).__name__}: {exc})"

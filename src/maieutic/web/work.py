@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from maieutic.deadline import PastDeadline
 from maieutic.errors import DataError, MaieuticError
 from maieutic.web.jobs import Step
 
@@ -99,6 +100,8 @@ def run_report(paths: Sequence[Path], title: str | None, workspace: Workspace, s
     step(f"drawing the report of {len(paths)} file(s)")
     try:
         html = render_report(list(paths), title or None)
+    except PastDeadline:
+        raise  # says the budget, not a path
     except MaieuticError as exc:
         raise type(exc)(workspace.message(exc)) from None
     return workspace.clean(html)  # the report names its inputs: by upload name, not temp path
