@@ -156,42 +156,6 @@ def test_a_reply_cached_with_the_key_is_scrubbed_when_read(tmp_path):
     assert client.backend_calls == 0
 
 
-def _llm_calls():
-    from tests.hardening.valid_calls import CALLS
-
-    for command, calls in sorted(CALLS.items()):
-        for number, call in enumerate(c for c in calls if c.model == "llm"):
-            argv = call.argv
-            if command.startswith("evaluate"):  # the results file too
-                argv = (*argv, "--out", "@results.json")
-            yield pytest.param(command, argv, id=f"{command}-{number}")
-    judged = ("--data", "@cqs_data.json", "@cqs_sub.json", "--evaluator", "llm-label")
-    yield pytest.param("evaluate cqs", (*judged, "--out", "@results.json"), id="evaluate cqs")
-    yield pytest.param("ask", CALLS["ask"][0].argv, id="ask", marks=pytest.mark.slow)
-
-
-@pytest.mark.parametrize(("command", "argv"), list(_llm_calls()))
-def test_no_command_writes_a_key_a_server_echoes(
-    cli, tmp_path, isolated_home, monkeypatch, echoing_server, command, argv
-):
-    from tests.hardening.valid_calls import write_files
-
-    monkeypatch.setenv("MAIEUTIC_API_KEY", KEY)
-    work = tmp_path / "work"
-    work.mkdir()
-    write_files(work)
-    url = f"{echoing_server.base_url}?api_key={URL_KEY}"
-    words = [str(work / w[1:]) if w.startswith("@") else w for w in argv]
-    retries = () if command == "ask" else ("--retries", "0")
-    result = cli(*command.split(), *words, "--llm", "fake", "--base-url", url, *retries)
-    assert "Traceback" not in result.err, result.err
-    assert echoing_server.requests, result.err  # the server was reached
-    assert not _leaks(isolated_home, [KEY, URL_KEY])
-    assert not _leaks(work, [KEY, URL_KEY])
-    shown = (result.out + result.err).encode()
-    assert not any(p in shown for p in _pieces(KEY) + _pieces(URL_KEY))
-
-
 def test_a_signature_never_carries_url_credentials():
     # a signature is written into every output (results, .meta.json, Ray manifests)
     from maieutic.signature import Signature

@@ -13,6 +13,19 @@ file inside an input folder (slots that take folders), a file another input name
 it wrote). It must exit 2 with one line and leave every input as it was (a link still
 a link). Where a refusal could come from something else (an input renamed to fit a
 derived name or ``--plot``'s .svg), a control run without the clash must succeed.
+
+The other groups run on their own, each in its module, generated from the same table:
+C "kill-partial" (``test_kill_partial.py``): a run killed half-way leaves the results
+file it replaces whole. D "ray-shards" (``test_ray_shards.py``, ``shard_damage.py``):
+every ``generate`` command with ``--engine ray``, resumed over shards damaged each way
+(a row edited, another input's id, an index out of range or negative, a stats field of
+the wrong type, a torn last line, a shard from another output's or run's folder),
+exits 0, names each damaged shard in a warning and writes a clean run's files; a
+second run while the first holds the shard lock exits 1 with one line. E "secrets"
+(``test_secrets.py``): every command with ``--base-url``, its key given in
+``OPENAI_API_KEY``, ``MAIEUTIC_API_KEY`` or the URL's query string, against a server
+that echoes the request: no 8-character piece of the key in any file written, on
+standard output or on standard error.
 """
 
 from __future__ import annotations
