@@ -48,6 +48,20 @@ def write_json(path: Path, payload) -> Path:
     return path
 
 
+def plan_interventions(n: int, marked: int | None = None) -> dict:
+    """``n`` short unlabelled interventions ``R_00``…, one claim and one reason each;
+    the one at ``marked`` ends with ``FAILME`` (scripted generators fail on it)."""
+    return {
+        f"R_{i:02d}": {
+            "intervention_id": f"R_{i:02d}",
+            "intervention": f'SPEAKER: "Plan {i} must pass because costs rose {i} percent."'
+            + (" FAILME" if i == marked else ""),
+            "cqs": [],
+        }
+        for i in range(n)
+    }
+
+
 def one_reference(tmp_path: Path, cqs: list | None = None) -> Path:
     """A one-intervention labelled dataset ("I": "We must act.") written to tmp_path."""
     refs = {

@@ -18,7 +18,7 @@ from maieutic.errors import RunError
 from maieutic.llm.client import LLMClient
 from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.llm.types import BackendReply, ChatRequest
-from tests.conftest import write_json
+from tests.conftest import plan_interventions, write_json
 
 # The command line in a process of its own (what a user sees on stderr), with each
 # llm.sqlite unable to grow past the pages it has once opened: SQLite's own "database
@@ -39,15 +39,7 @@ main()
 
 
 def _dataset(tmp_path, n: int = 24):
-    data = {
-        f"R_{i:02d}": {
-            "intervention_id": f"R_{i:02d}",
-            "intervention": f'SPEAKER: "Plan {i} must pass because costs rose {i} percent."',
-            "cqs": [],
-        }
-        for i in range(n)
-    }
-    return write_json(tmp_path / "items.json", data)
+    return write_json(tmp_path / "items.json", plan_interventions(n))
 
 
 def test_a_home_filling_up_mid_run_is_one_line(tmp_path):

@@ -12,7 +12,7 @@ import pytest
 
 from maieutic.data import pdf as pdf_reader
 from maieutic.errors import DataError
-from tests.test_pdf_bounds import TEXT
+from tests.test_pdf_bounds import TEXT, pdf_file
 
 FORM_TEXT = TEXT * 3_000  # about 216 KB of text operators, 1 KB compressed
 
@@ -51,19 +51,7 @@ def forms_pdf(pages: list[bytes], forms: list[tuple[bytes, bytes]], xobjects: by
             b"/Contents %d 0 R >>" % (first_page + 2 * i + 1)
         )
         objects.append(_stream(b"", content))
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
+    return pdf_file(objects)
 
 
 FONT = b"<< /Font << /F1 3 0 R >> >>"

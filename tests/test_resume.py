@@ -10,21 +10,13 @@ import time
 
 from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.llm.store import CallStore
-from tests.conftest import write_json
+from tests.conftest import plan_interventions, write_json
 
 N_ITEMS = 12
 
 
 def _dataset(tmp_path):
-    data = {
-        f"R_{i:02d}": {
-            "intervention_id": f"R_{i:02d}",
-            "intervention": f'SPEAKER: "Plan {i} must pass because costs rose {i} percent."',
-            "cqs": [],
-        }
-        for i in range(N_ITEMS)
-    }
-    return write_json(tmp_path / "items.json", data)
+    return write_json(tmp_path / "items.json", plan_interventions(N_ITEMS))
 
 
 def _command(data, out, base_url):

@@ -16,7 +16,7 @@ import pytest
 import maieutic
 from maieutic.engines import RayOptions
 from maieutic.llm.fake_server import FakeOpenAIServer, Fault
-from tests.conftest import write_json
+from tests.conftest import plan_interventions, write_json
 
 pytestmark = pytest.mark.slow
 ray = pytest.importorskip("ray", reason="the ray engine needs: pip install 'maieutic[ray]'")
@@ -35,16 +35,7 @@ def ray_address():
 
 
 def _interventions(tmp_path: Path, n: int = 10, marked: int | None = None) -> Path:
-    data = {
-        f"R_{i:02d}": {
-            "intervention_id": f"R_{i:02d}",
-            "intervention": f'SPEAKER: "Plan {i} must pass because costs rose {i} percent."'
-            + (" FAILME" if i == marked else ""),
-            "cqs": [],
-        }
-        for i in range(n)
-    }
-    return write_json(tmp_path / "items.json", data)
+    return write_json(tmp_path / "items.json", plan_interventions(n, marked))
 
 
 def _generate(monkeypatch, tmp_path, engine, task, data, out, **options):

@@ -15,7 +15,7 @@ import pytest
 from maieutic.engines.shard_lock import lock_folder
 from maieutic.engines.shards import finished, open_folder, read_rows, sealed, write_shard
 from maieutic.errors import RunError
-from tests.conftest import write_json
+from tests.conftest import plan_interventions, write_json
 
 KEYS = ["a", "b", "c"]
 
@@ -207,15 +207,7 @@ def test_a_second_ray_run_on_the_same_output_is_refused_with_one_line(cli, tmp_p
 
 
 def _interventions(tmp_path: Path, n: int) -> Path:
-    data = {
-        f"R_{i:02d}": {
-            "intervention_id": f"R_{i:02d}",
-            "intervention": f'SPEAKER: "Plan {i} must pass because costs rose {i} percent."',
-            "cqs": [],
-        }
-        for i in range(n)
-    }
-    return write_json(tmp_path / "items.json", data)
+    return write_json(tmp_path / "items.json", plan_interventions(n))
 
 
 @pytest.mark.slow

@@ -26,6 +26,7 @@ from typing import Any
 
 from maieutic.engines.shards import DIGEST, MANIFEST, shard_folder, write_shard
 from tests.cli_commands import leaves
+from tests.conftest import plan_interventions
 
 N_ROWS = 8
 
@@ -42,15 +43,7 @@ def ray_generation_commands() -> list[str]:
 
 
 def _cqs_data() -> str:
-    items = {
-        f"R_{i:02d}": {
-            "intervention_id": f"R_{i:02d}",
-            "intervention": f'SPEAKER: "Plan {i} must pass because costs rose {i} percent."',
-            "cqs": [],
-        }
-        for i in range(N_ROWS)
-    }
-    return json.dumps(items)
+    return json.dumps(plan_interventions(N_ROWS))
 
 
 def _focus_data() -> str:

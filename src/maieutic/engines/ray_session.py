@@ -41,12 +41,13 @@ def start_ray(num_cpus: int | None = None) -> Any:
 @contextmanager
 def actor_pool_options(method: Callable) -> Iterator[dict[str, int]]:
     """Ray options for an actor pool ``method`` (``Dataset.map_batches``, ``.map``)
-    builds: on a local Ray instance an actor that dies is not restarted (the run stops
-    and ``--resume`` keeps every finished shard), which also keeps Ray from printing, on
-    every run, an error line about restarting actors whose constructor arguments live
-    in the object store. On a cluster (``RAY_ADDRESS``) Ray Data's default stands, so a
-    lost node's actors come back. Ray marks these pass-through options deprecated: the
-    warning is silenced here, and a Ray that no longer takes them gets none."""
+    builds: on a local Ray instance an actor that dies is not restarted (the run stops,
+    its finished rows kept in shards, and the same command resumes it), which also
+    keeps Ray from printing, on every run, an error line about restarting actors whose
+    constructor arguments live in the object store. On a cluster (``RAY_ADDRESS``) Ray
+    Data's default stands, so a lost node's actors come back. Ray marks these
+    pass-through options deprecated: the warning is silenced here, and a Ray that no
+    longer takes them gets none."""
     takes_options = any(
         p.kind is inspect.Parameter.VAR_KEYWORD
         for p in inspect.signature(method).parameters.values()
