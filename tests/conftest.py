@@ -18,12 +18,63 @@ CQS_DEV = SHARED_DATA / "cqs" / "validation-dev.json"
 FOCUS_DIR = SHARED_DATA / "focus"
 
 
+# Tests that pytest-xdist keeps on one worker (``--dist loadgroup``), and why. A test
+# may name its own group with ``pytest.mark.xdist_group``; these are by file.
+XDIST_GROUPS = {
+    # one run of the probe matrices serves both files and the command table: they share
+    # the probes' state folder and the warm server the probes fork from
+    "tests/hardening/test_bad_inputs.py": "hardening-matrix",
+    "tests/hardening/test_output_clash.py": "hardening-matrix",
+    "tests/hardening/test_command_table.py": "hardening-matrix",
+    # a local Ray instance takes every core and a gigabyte: one at a time
+    "tests/engines/": "ray",
+    "tests/hardening/test_ray_shards.py": "ray",
+    # llama.cpp runs a thread per core: two generations at once would each crawl
+    "tests/test_llm_real.py": "llm",
+    "tests/test_embedded_llm.py": "llm",
+    "tests/test_ask_llm_embedded.py": "llm",
+    "tests/tasks/focus/test_focus_llm_real.py": "llm",
+}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests of ``XDIST_GROUPS`` with their group (before xdist reads marks)."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        where = Path(str(item.fspath)).resolve().relative_to(REPO).as_posix()
+        for prefix, group in XDIST_GROUPS.items():
+            if where.startswith(prefix):
+                item.add_marker(pytest.mark.xdist_group(group))
+                break
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path_factory, monkeypatch):
     """Every test gets its own state directory: no cache leaks between tests."""
     home = tmp_path_factory.mktemp("maieutic-home")
     monkeypatch.setenv("MAIEUTIC_HOME", str(home))
     return home
+
+
+@pytest.fixture(scope="session")
+def _session_home(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("maieutic-shared-home")
+
+
+@pytest.fixture
+def shared_home(isolated_home, _session_home, monkeypatch) -> Path:
+    """A MAIEUTIC_HOME shared by every test of this pytest process that asks for it, in
+    place of the test's own: its embedding cache stays warm from one test to the next.
+
+    For tests over the released files that check figures and labels, not what is
+    encoded, cached or called: the first encodes the data, the others read the
+    vectors it stored (the same vectors, so the same labels; a test of the cache or of
+    encode counts keeps its own empty home). Tests that use it are in one xdist group
+    per data set (``pytest.mark.xdist_group``), so one worker warms each."""
+    monkeypatch.setenv("MAIEUTIC_HOME", str(_session_home))
+    return _session_home
 
 
 @pytest.fixture
@@ -89,6 +140,25 @@ def cli(capsys):
         return CliResult(code, captured.out, captured.err)
 
     return invoke
+
+
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory):
+    """llama-cpp-python's OpenAI-compatible server with the embedded SmolLM2, on a free
+    loopback port: started once per pytest process for every test that asks, stopped
+    (and checked stopped) at its end. Its log and llama.cpp's verdict go to a state
+    folder of its own, never the user's. Skips when llama_cpp is absent."""
+    pytest.importorskip("llama_cpp", reason="the llama.cpp server needs: maieutic setup-llm")
+    from maieutic.llm.server import LocalServer
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setenv("MAIEUTIC_HOME", str(tmp_path_factory.mktemp("llama-server-home")))
+        running = LocalServer().start()
+    try:
+        yield running
+    finally:
+        running.stop()
+    assert running.process.poll() is not None
 
 
 @pytest.fixture(scope="module")

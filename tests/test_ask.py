@@ -173,15 +173,16 @@ def test_an_unreachable_server_exits_1_after_printing(cli):
 
 
 @pytest.mark.slow
-def test_ask_with_the_real_llm_server(cli):
+@pytest.mark.xdist_group("llm")  # the session's llama.cpp server (conftest)
+def test_ask_with_the_real_llm_server(cli, llama_server):
     pytest.importorskip("llama_cpp", reason="the llama.cpp server needs: maieutic setup-llm")
-    from maieutic.llm.server import SERVED_MODEL_NAME, LocalServer
+    from maieutic.llm.server import SERVED_MODEL_NAME
 
-    with LocalServer() as server:
-        args = ["ask", ARGUMENT, "--format", "json", "--base-url", server.base_url,
-                "--llm", SERVED_MODEL_NAME, "--candidates", "2"]  # fmt: skip
-        result = cli(*args)
-        again = cli(*args)
+    server = llama_server  # one for the session (conftest)
+    args = ["ask", ARGUMENT, "--format", "json", "--base-url", server.base_url,
+            "--llm", SERVED_MODEL_NAME, "--candidates", "2"]  # fmt: skip
+    result = cli(*args)
+    again = cli(*args)
     # a 135M model may fall short of three questions: then what it gave is kept and the
     # command exits 1 with the reason — either way the output is complete JSON
     assert result.code in (0, 1), result.err

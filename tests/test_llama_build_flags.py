@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def _test_script_cmake_args() -> list[str]:
     script = (REPO / "scripts" / "test.sh").read_text(encoding="utf-8")
-    lean = re.search(r'^LEAN_CMAKE="\$PWD/(.+)"$', script, re.M)
+    lean = re.search(r'^\s*LEAN_CMAKE="\$PWD/(.+)"$', script, re.M)
     line = re.search(r'^\s*CMAKE_ARGS="(.+)" \\$', script, re.M)
     assert lean and line, "scripts/test.sh no longer builds with CMAKE_ARGS and LEAN_CMAKE"
     value = line.group(1).replace("$LEAN_CMAKE", str(REPO / lean.group(1)))

@@ -21,13 +21,9 @@ pytest.importorskip("llama_cpp", reason="the llama.cpp server needs: maieutic se
 PROMPT = [{"role": "user", "content": "Write one question about taxes. End it with '?'."}]
 
 
-@pytest.fixture(scope="module")
-def server():
-    from maieutic.llm.server import LocalServer
-
-    with LocalServer() as running:
-        yield running
-    assert running.process.poll() is not None  # stopped
+@pytest.fixture
+def server(llama_server):
+    return llama_server  # one server for every test of the session (conftest)
 
 
 def test_generate_then_evaluate_against_the_real_server(cli, cqs_dev, tmp_path, server):

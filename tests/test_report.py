@@ -281,6 +281,8 @@ def test_meta_eval_outputs_get_heatmaps_and_sweeps(tmp_path):
     assert page.count('class="chart"') >= 3
 
 
+@pytest.mark.usefixtures("shared_home")
+@pytest.mark.xdist_group("cqs-released")
 @pytest.mark.slow
 def test_a_report_of_the_shared_cqs_data_with_its_texts(cli, tmp_path):
     if not CQS_DEV.exists():

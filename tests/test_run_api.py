@@ -137,6 +137,8 @@ def test_compqa_evaluate_matches_the_cli_on_a_folder(cli, tmp_path):
     ]
 
 
+@pytest.mark.usefixtures("shared_home")
+@pytest.mark.xdist_group("compqa-released")
 @pytest.mark.slow
 def test_compqa_evaluate_matches_the_cli_on_a_whole_released_file(cli, tmp_path):
     out = tmp_path / "r.json"

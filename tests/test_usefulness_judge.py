@@ -223,6 +223,8 @@ def test_the_recorded_command_rebuilds_the_shipped_judge(cli, tmp_path, monkeypa
     assert load_scorer(out).identity() == load_scorer(DIRECTORY).identity()
 
 
+@pytest.mark.usefixtures("shared_home")
+@pytest.mark.xdist_group("cqs-released")
 @pytest.mark.slow
 def test_meta_eval_reports_useful_vs_rest_and_the_fallback(cli, tmp_path):
     _needs_shared()
@@ -250,6 +252,8 @@ def test_meta_eval_reports_useful_vs_rest_and_the_fallback(cli, tmp_path):
             assert a["predicted"] == b["predicted"]
 
 
+@pytest.mark.usefixtures("shared_home")
+@pytest.mark.xdist_group("cqs-released")
 @pytest.mark.slow
 def test_the_judge_everywhere_a_choice_is_made(cli, tmp_path):
     _needs_shared()

@@ -183,24 +183,24 @@ def test_cqs_sts_evaluation_on_ray_gives_the_same_labels_and_similarities(
 
 
 def test_generation_against_the_real_llama_server_matches_at_temperature_0(
-    ray_address, monkeypatch, tmp_path
+    ray_address, monkeypatch, tmp_path, llama_server
 ):
     pytest.importorskip("llama_cpp", reason="the llama.cpp server needs: maieutic setup-llm")
-    from maieutic.llm.server import SERVED_MODEL_NAME, LocalServer
+    from maieutic.llm.server import SERVED_MODEL_NAME
 
     dev = SHARED / "cqs" / "validation-dev.json"
     if not dev.exists():
         pytest.skip(f"shared data not found at {dev}")
-    with LocalServer() as server:
-        # one request at a time on both engines: a llama.cpp server batching concurrent
-        # requests may round differently, which is the server's doing, not the engine's
-        options = {"llm": SERVED_MODEL_NAME, "base_url": server.base_url, "temperature": 0.0,
-                   "max_tokens": 96, "limit": 4, "concurrency": 1}  # fmt: skip
-        for engine in ("local", "ray"):
-            out = tmp_path / engine / "cqs.json"
-            monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"home-{engine}"))
-            one = RayOptions(actors=1, batch_rows=2, num_cpus=2)
-            maieutic.generate("cqs", str(dev), "llm", out=out, engine=engine, ray=one, **options)
+    server = llama_server  # one for the session (conftest)
+    # one request at a time on both engines: a llama.cpp server batching concurrent
+    # requests may round differently, which is the server's doing, not the engine's
+    options = {"llm": SERVED_MODEL_NAME, "base_url": server.base_url, "temperature": 0.0,
+               "max_tokens": 96, "limit": 4, "concurrency": 1}  # fmt: skip
+    for engine in ("local", "ray"):
+        out = tmp_path / engine / "cqs.json"
+        monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"home-{engine}"))
+        one = RayOptions(actors=1, batch_rows=2, num_cpus=2)
+        maieutic.generate("cqs", str(dev), "llm", out=out, engine=engine, ray=one, **options)
     _same_files(tmp_path / "local", tmp_path / "ray")
 
 

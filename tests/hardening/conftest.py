@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
@@ -18,6 +19,7 @@ import pytest
 from tests.cli_commands import leaves
 from tests.hardening import matrix as M
 from tests.hardening import slots as S
+from tests.hardening.probing import stop_warm_servers
 from tests.hardening.valid_calls import CALLS
 
 GROUP_PARAMS = {"bad_input_command": "bad-input", "clash_command": "output"}
@@ -75,9 +77,11 @@ class Matrix:
 
 
 @pytest.fixture(scope="session")
-def probe_home(tmp_path_factory) -> Path:
-    """The MAIEUTIC_HOME every probe of the session shares (caches warm once)."""
-    return tmp_path_factory.mktemp("probe-home")
+def probe_home(tmp_path_factory) -> Iterator[Path]:
+    """The MAIEUTIC_HOME every probe of the session shares (caches warm once); the
+    warm server the probes fork from is stopped at the end of the session."""
+    yield tmp_path_factory.mktemp("probe-home")
+    stop_warm_servers()
 
 
 @pytest.fixture(scope="session")

@@ -67,6 +67,7 @@ class Probe:
     allowed: tuple[int, ...] = (1, 2)
     blocking: bool = False
     control: Callable[[Path], list[str]] | None = field(default=None, repr=False)
+    real: bool = False  # run as ``python -m maieutic`` (else forked from the warm server)
 
     @property
     def key(self) -> str:
@@ -210,11 +211,12 @@ def judge(probe: Probe, root: Path, home: Path) -> Verdict:
     folder = S.fresh(root / _slug(probe.key))
     argv = probe.prepare(folder)
     before = snapshot(folder)
-    outcome = run_maieutic([*probe.command.split(), *argv], folder, home)
+    outcome = run_maieutic([*probe.command.split(), *argv], folder, home, real=probe.real)
     problems = error_problems(outcome, probe.allowed) + changed(before, snapshot(folder))
     if not problems and probe.control is not None:
         check = S.fresh(root / _slug(probe.key + " control"))
-        controlled = run_maieutic([*probe.command.split(), *probe.control(check)], check, home)
+        control = [*probe.command.split(), *probe.control(check)]
+        controlled = run_maieutic(control, check, home, real=False)
         if controlled.code != 0:
             why = last_line(controlled.err)
             problems.append(f"inconclusive: refused without the clash too: {why}")
@@ -231,7 +233,9 @@ def observe(path: str, option: str, root: Path, home: Path) -> tuple[list[str], 
     argv = resolve((*call.argv, *call.derived_argv), folder)
     argv = with_option(argv, option, str(folder / victim))
     with model_guard(call.model):
-        outcome = run_maieutic([*path.split(), *argv], folder, home, limits=(120.0, 600.0, 900.0))
+        outcome = run_maieutic(
+            [*path.split(), *argv], folder, home, limits=(120.0, 600.0, 900.0), real=False
+        )
     made = sorted(p.name for p in set(folder.iterdir()) - before)
     return [n for n in made if n.startswith("victim") and n != victim], outcome
 
@@ -249,8 +253,24 @@ def interleaved(probes: list[Probe]) -> list[Probe]:
     return ordered
 
 
+def choose_real(probes: list[Probe]) -> list[Probe]:
+    """Mark the probes run as a real ``python -m maieutic``: the first of each command
+    and the first of each case (bad input or clash), so that the console entry point,
+    its exit codes and its standard error are seen end to end for every command and
+    every kind of probe; the rest run forked from the warm server."""
+    commands, cases = set(), set()
+    for probe in probes:
+        if probe.command not in commands or probe.case not in cases:
+            probe.real = True
+        commands.add(probe.command)
+        cases.add(probe.case)
+    return probes
+
+
 def run_all(probes: list[Probe], root: Path, home: Path) -> list[Verdict]:
-    """Judge every probe: blocking kinds in a pool of their own, the rest in another."""
+    """Judge every probe (``choose_real`` says which run as a real process): blocking
+    kinds in a pool of their own, the rest in another."""
+    choose_real(probes)
     futures: list[Future] = []
     with ThreadPoolExecutor(WORKERS) as pool, ThreadPoolExecutor(WORKERS) as waiting:
         for probe in interleaved(probes):

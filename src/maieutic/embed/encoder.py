@@ -13,6 +13,7 @@ import contextlib
 import contextvars
 import hashlib
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -212,18 +213,23 @@ class Encoder:
         return cached_model_path(self.model_name) or self.model_name
 
     def load(self):
-        """Load the model now (otherwise it is loaded on first ``encode``)."""
-        if self._model is not None:
-            return self._model
+        """Load the model now (otherwise it is loaded on first ``encode``). A model is
+        loaded once per process: every encoder of the same model, backend and device
+        (an evaluator, a scorer, a selector in one command) shares it."""
+        if self._model is None:
+            self._model = loaded_model(self)
+        return self._model
+
+    def _load_model(self):
+        """Load this encoder's model from its files (``loaded_model`` calls this once
+        per process for each model, backend and device)."""
         _quiet_hf()
         if self.backend == "onnx":
             from maieutic.embed.onnx import OnnxSentenceEncoder
 
-            self._model = OnnxSentenceEncoder.from_sentence_transformer(
+            return OnnxSentenceEncoder.from_sentence_transformer(
                 self._source(), cache_key=self.identity
             )
-            return self._model
-        _quiet_hf()
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError:
@@ -231,10 +237,9 @@ class Encoder:
         if why := (None if self.is_embedded else hub_unreachable(self.model_name)):
             raise model_unavailable("embedding model", self.model_name, RuntimeError(why))
         try:
-            self._model = SentenceTransformer(self._source(), device=self.device)
+            return SentenceTransformer(self._source(), device=self.device)
         except Exception as exc:  # the library raises many types for "not found / offline"
             raise model_unavailable("embedding model", self.model_name, exc) from None
-        return self._model
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Encode ``texts`` (in batches) into an ``(n, dim)`` float32 array of unit vectors."""
@@ -283,6 +288,31 @@ class Encoder:
             normalize_embeddings=True,
             show_progress_bar=False,
         )
+
+
+_MODELS: dict[tuple[str, str, str | None], Any] = {}
+_MODELS_LOCK = threading.Lock()
+_LOADS: dict[str, int] = {}
+
+
+def loaded_model(encoder: Encoder) -> Any:
+    """The model ``encoder`` encodes with, loaded on the first call in this process and
+    kept for the process's life: keyed by the encoder's identity (model, its version or
+    files, backend), where its files are and its device, so encoders that differ only
+    in batch size share it. Loading holds a lock: two threads asking at once load once."""
+    key = (encoder.identity, encoder._source(), encoder.device)
+    with _MODELS_LOCK:
+        if key not in _MODELS:
+            _MODELS[key] = encoder._load_model()
+            _LOADS[encoder.identity] = _LOADS.get(encoder.identity, 0) + 1
+        return _MODELS[key]
+
+
+def model_loads() -> dict[str, int]:
+    """How many times this process has loaded each embedding model (by identity): one
+    each, however many encoders use it."""
+    with _MODELS_LOCK:
+        return dict(_LOADS)
 
 
 _SHARED: dict[str, Encoder] = {}

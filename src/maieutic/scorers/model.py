@@ -12,10 +12,12 @@ signature.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import io
 import json
 import os
+import threading
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -222,14 +224,43 @@ def _sync_folder(directory: Path) -> None:
             os.close(fd)
 
 
+_LOADED: dict[tuple, LearnedScorer] = {}
+_LOADED_LOCK = threading.Lock()
+
+
 def load_scorer(directory: str | Path) -> LearnedScorer:
-    """A saved scorer, or a ``DataError`` (one line) saying what is missing or wrong."""
+    """A saved scorer, or a ``DataError`` (one line) saying what is missing or wrong.
+    Parsed once per process while its files' bytes (hashed: a change within a clock
+    tick counts) stay the same; each call gets its own manifest, the weights shared."""
     directory = Path(directory)
     manifest_path, weights_path = directory / MANIFEST, directory / WEIGHTS
     if not manifest_path.is_file() or not weights_path.is_file():
         raise DataError(
             f"not a scorer directory (needs {MANIFEST} and {WEIGHTS})", where=str(directory)
         )
+    key = (str(directory.resolve()), _files_digest(manifest_path, weights_path))
+    with _LOADED_LOCK:
+        learned = _LOADED.get(key) if key[1] else None
+        if learned is None:
+            learned = _read_scorer(directory)
+            if key[1]:
+                _LOADED[key] = learned
+    return LearnedScorer(learned.model, copy.deepcopy(learned.manifest), learned.ngrams)
+
+
+def _files_digest(*paths: Path) -> str:
+    digest = hashlib.sha256()
+    for path in paths:
+        try:
+            digest.update(read_bytes(path))
+        except (OSError, DataError):  # unreadable: no key; reading it again says why
+            return ""
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _read_scorer(directory: Path) -> LearnedScorer:
+    manifest_path, weights_path = directory / MANIFEST, directory / WEIGHTS
     manifest = read_manifest(manifest_path)
     version = manifest["features"].get("version")
     if version not in FEATURE_SETS:

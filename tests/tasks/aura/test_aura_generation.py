@@ -63,30 +63,31 @@ def test_generator_prompts_each_passage_and_reports_failures():
 
 
 @pytest.mark.slow
-def test_generate_then_evaluate_with_the_real_server(cli, tmp_path):
+@pytest.mark.xdist_group("llm")  # the session's llama.cpp server (conftest)
+def test_generate_then_evaluate_with_the_real_server(cli, tmp_path, llama_server):
     pytest.importorskip("llama_cpp", reason="needs: maieutic setup-llm --llamacpp")
-    from maieutic.llm.server import SERVED_MODEL_NAME, LocalServer
+    from maieutic.llm.server import SERVED_MODEL_NAME
 
     doc = tmp_path / "doc.md"
     doc.write_text(TEXT)
     out = tmp_path / "q.json"
-    with LocalServer() as server:
-        result = cli(
-            "generate",
-            "aura",
-            "--document",
-            doc,
-            "--out",
-            out,
-            "--granularity",
-            "document",
-            "--base-url",
-            server.base_url,
-            "--llm",
-            SERVED_MODEL_NAME,
-            "--max-tokens",
-            "128",
-        )
+    server = llama_server  # one for the session (conftest)
+    result = cli(
+        "generate",
+        "aura",
+        "--document",
+        doc,
+        "--out",
+        out,
+        "--granularity",
+        "document",
+        "--base-url",
+        server.base_url,
+        "--llm",
+        SERVED_MODEL_NAME,
+        "--max-tokens",
+        "128",
+    )
     assert result.code == 0, result.err
     meta = json.loads((tmp_path / "q.meta.json").read_text())
     assert meta["model_calls"]["made"] == 1 and meta["signature"]["strategy"] == "zero-shot"

@@ -61,6 +61,8 @@ def test_all_bullet_answers():
     assert scored.scores[1] == 0.0  # aspects from the first line: no introduction
 
 
+@pytest.mark.usefixtures("shared_home")
+@pytest.mark.xdist_group("compqa-released")
 @pytest.mark.slow
 def test_rules_on_a_released_file_with_the_real_encoder(cli, tmp_path):
     path = SHARED_DATA / "compqa" / "judged" / "gpt-4" / "gpt4_scenario_3.json"

@@ -152,25 +152,26 @@ def test_generate_command_with_flags_strict_and_a_failed_call(cli, tmp_path):
 
 
 @pytest.mark.slow
-def test_generate_then_evaluate_with_the_real_server(cli, tmp_path):
+@pytest.mark.xdist_group("llm")  # the session's llama.cpp server (conftest)
+def test_generate_then_evaluate_with_the_real_server(cli, tmp_path, llama_server):
     pytest.importorskip("llama_cpp", reason="needs: maieutic setup-llm --llamacpp")
-    from maieutic.llm.server import SERVED_MODEL_NAME, LocalServer
+    from maieutic.llm.server import SERVED_MODEL_NAME
 
     questions = tmp_path / "q.txt"
     questions.write_text("What is better for a first course: Python or Java?\n")
     out = tmp_path / "answers"
-    with LocalServer() as server:
-        result = cli(
-            "generate", "compqa", "--questions", questions, "--out", out, "--scenario", "3",
-            "--base-url", server.base_url, "--llm", SERVED_MODEL_NAME, "--max-tokens", "200",
-        )  # fmt: skip
-        assert result.code == 0, result.err
-        [answer] = read_answers(out / "smollm2-135m-instruct_scenario_3.json")
-        assert answer.object1 == "Python" and len(answer.comparison.split()) > 5
-        scored = cli(
-            "evaluate", "compqa", out, "--evaluator", "rules+llm", "--out", tmp_path / "r.json",
-            "--base-url", server.base_url, "--llm", SERVED_MODEL_NAME,
-        )  # fmt: skip
+    server = llama_server  # one for the session (conftest)
+    result = cli(
+        "generate", "compqa", "--questions", questions, "--out", out, "--scenario", "3",
+        "--base-url", server.base_url, "--llm", SERVED_MODEL_NAME, "--max-tokens", "200",
+    )  # fmt: skip
+    assert result.code == 0, result.err
+    [answer] = read_answers(out / "smollm2-135m-instruct_scenario_3.json")
+    assert answer.object1 == "Python" and len(answer.comparison.split()) > 5
+    scored = cli(
+        "evaluate", "compqa", out, "--evaluator", "rules+llm", "--out", tmp_path / "r.json",
+        "--base-url", server.base_url, "--llm", SERVED_MODEL_NAME,
+    )  # fmt: skip
     assert scored.code in (0, 1), scored.err
     [record] = json.loads((tmp_path / "r.json").read_text())["results"][0]["items"]
     assert record["sources"]["15"] == "rules" and record["scenario"] == "3"

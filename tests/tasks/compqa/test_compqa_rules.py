@@ -92,6 +92,8 @@ def test_merge_takes_the_judge_where_rules_are_silent():
     assert merged[15] == 1.0 and merged[9] == 0.0 and all(v is not None for v in merged.values())
 
 
+@pytest.mark.usefixtures("shared_home")
+@pytest.mark.xdist_group("compqa-released")
 @pytest.mark.slow
 def test_agreement_with_people_on_the_released_files(cli, tmp_path):
     compqa = SHARED_DATA / "compqa"

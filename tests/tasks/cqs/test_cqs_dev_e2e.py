@@ -9,7 +9,12 @@ import pytest
 
 from tests.conftest import write_json
 
-pytestmark = pytest.mark.slow
+# the released data's vectors are encoded once per worker (conftest.shared_home)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.usefixtures("shared_home"),
+    pytest.mark.xdist_group("cqs-released"),
+]
 
 
 def _build(dev: dict, label: str) -> dict:

@@ -265,6 +265,8 @@ def test_meta_eval_cli_with_sweep_and_plot(cli, cqs_dev, tmp_path):
     assert payload["signature"]["seed"] == 1 and payload["signature"]["sample"] == 300
 
 
+@pytest.mark.usefixtures("shared_home")
+@pytest.mark.xdist_group("cqs-released")
 @pytest.mark.slow
 def test_compare_two_evaluators_over_submissions(cli, cqs_dev, tmp_path):
     # realistic submissions: paraphrases, generic and unrelated questions, so that the

@@ -36,6 +36,9 @@ TEST_DEV = SHARED_DATA / "cqs" / "test-dev.json"
 EXTENDED = SHARED_DATA / "cqs" / "extended_test-dev.json"
 VALIDATION = SHARED_DATA / "cqs" / "validation-dev.json"
 
+# the released data's vectors are encoded once per worker (conftest.shared_home)
+pytestmark = [pytest.mark.usefixtures("shared_home"), pytest.mark.xdist_group("cqs-released")]
+
 
 @pytest.fixture(scope="module")
 def released():

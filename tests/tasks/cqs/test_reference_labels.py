@@ -23,6 +23,9 @@ SUMMARY = json.loads((FIXTURES / "reference_labels" / "summary.json").read_text(
 NAMES = sorted(p.stem for p in (FIXTURES / "submissions").glob("*.json"))
 RUNS = {"similarity_0.6": ("sts", 0.6), "similarity_0.65": ("sts", 0.65), "chrf_30": ("chrf", 30.0)}
 
+# the released data's vectors are encoded once per worker (conftest.shared_home)
+pytestmark = [pytest.mark.usefixtures("shared_home"), pytest.mark.xdist_group("cqs-released")]
+
 
 @pytest.fixture(scope="module")
 def dev(request):

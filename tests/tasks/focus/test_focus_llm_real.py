@@ -11,13 +11,9 @@ pytestmark = pytest.mark.slow
 pytest.importorskip("llama_cpp", reason="the llama.cpp server needs: maieutic setup-llm --llamacpp")
 
 
-@pytest.fixture(scope="module")
-def server():
-    from maieutic.llm.server import LocalServer
-
-    with LocalServer() as running:
-        yield running
-    assert running.process.poll() is not None  # stopped
+@pytest.fixture
+def server(llama_server):
+    return llama_server  # one server for every test of the session (conftest)
 
 
 @pytest.mark.parametrize("strategy", ["zero-shot", "few-shot"])
