@@ -3,11 +3,22 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
-from maieutic.cli.main import run
+# pytest-xdist workers share the machine's cores: each worker's maths libraries (torch,
+# OpenBLAS, llama.cpp, which reads OMP_NUM_THREADS: maieutic.llm.backends.local) get
+# its share. Their threads wait for each other by spinning, so more threads than free
+# cores make them several times slower (docs/testing.md). Set before anything loads them.
+_WORKERS = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
+if _WORKERS > 1:
+    _SHARE = str(max(1, len(os.sched_getaffinity(0)) // _WORKERS))
+    for _name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(_name, _SHARE)
+
+from maieutic.cli.main import run  # noqa: E402 (after the thread counts)
 
 pytest_plugins = ["tests._ci_skips"]  # under CI a skip is a failure (see the module)
 

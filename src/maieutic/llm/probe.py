@@ -28,6 +28,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from maieutic.errors import RunError
+from maieutic.llm.backends.local import llama_threads
 from maieutic.paths import maieutic_home
 
 PORTABLE_CMAKE_ARGS = (
@@ -52,12 +53,12 @@ def build_cmake_args() -> str:
 REBUILD_HINT = "maieutic setup-llm --llamacpp (builds a portable llama-cpp-python)"
 VERDICTS_FILE = "llamacpp-probe.json"
 # the child runs what the in-process backend runs: a chat prompt long enough to take
-# the batched prompt path, a few decoded tokens, every thread (kernels can differ with
+# the batched prompt path, a few decoded tokens, as many threads (kernels can differ with
 # batch size and thread count, and a crash in any of them is the one to catch)
 _CHILD = """
-import os, sys
+import sys
 from llama_cpp import Llama
-llm = Llama(model_path=sys.argv[1], n_ctx=512, n_threads=os.cpu_count(), verbose=False)
+llm = Llama(model_path=sys.argv[1], n_ctx=512, n_threads=int(sys.argv[2]), verbose=False)
 text = "Is this argument sound? " * 12
 llm.create_chat_completion(
     messages=[{"role": "user", "content": text}], max_tokens=4, temperature=0, seed=0
@@ -116,7 +117,7 @@ def _run_child(model_path: Path, timeout_s: float) -> tuple[ProbeResult, bool]:
     """The verdict of one child run, and whether it is worth remembering."""
     try:
         done = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(model_path)],
+            [sys.executable, "-c", _CHILD, str(model_path), str(llama_threads())],
             capture_output=True,
             text=True,
             timeout=timeout_s,

