@@ -218,8 +218,10 @@ def test_focus_released_predictions_compared_over_arguments(focus_dir, tmp_path,
     assert test.p_value == pytest.approx((extreme + 1) / 2001, abs=0.015)
 
 
-def _aura(name: str, document: str, score: float) -> EvalResult:
-    signature = Signature(task="aura", evaluator="aura", dataset=document, n_references=4)
+def _aura(name: str, document: str, score: float, **extra: str) -> EvalResult:
+    signature = Signature(
+        task="aura", evaluator="aura", dataset=document, n_references=4, extra=extra
+    )
     items = [{"question": "q", "score": 0.5, "answerable": True}]
     return EvalResult(
         "aura",
@@ -250,6 +252,20 @@ def test_set_level_scores_are_compared_over_documents():
     assert test.p_value == pytest.approx(2 / 16)
     with pytest.raises(DataError, match="scored twice on the same documents"):
         maieutic.compare([*results, _aura("a", "sha256:0", 0.5)])
+
+
+def test_a_judge_rebuilt_elsewhere_compares_and_another_recipe_is_refused():
+    # the learned scorer's recipe must match; the bytes of its build (a rebuild on
+    # another CPU rounds the weights differently) need not
+    def results(name: str, **judge: str) -> list[EvalResult]:
+        scores = {"sha256:0": 0.5, "sha256:1": 0.6}
+        return [_aura(name, d, s, **judge) for d, s in scores.items()]
+
+    here = results("a", scorer="r1", scorer_build="b1")
+    elsewhere = results("b", scorer="r1", scorer_build="b2")
+    assert maieutic.compare(here + elsewhere).pairs[0].test.n_units == 2
+    with pytest.raises(DataError, match=r"another signature.*scorer:r2"):
+        maieutic.compare(here + results("c", scorer="r2", scorer_build="b1"))
 
 
 def test_answers_to_one_question_move_together():

@@ -17,6 +17,7 @@ from maieutic.scorers.examples import Examples
 from maieutic.scorers.grouped_cv import grouped_folds, out_of_fold
 from maieutic.scorers.model import load_scorer
 from maieutic.scorers.train import base_rate_threshold, fit_linear, train
+from tests.weights import WEIGHT_TOLERANCE, assert_same_build, weight_gap
 
 
 def test_grouped_folds_never_leak_a_group():
@@ -78,6 +79,23 @@ def _train(ex, x, seed=0):
         ex, x, task="cqs", data_bytes=b"data", data_name="d.json", encoder_identity="enc",
         c=1.0, seed=seed,
     )  # fmt: skip
+
+
+def test_a_changed_training_option_is_outside_the_rebuild_tolerance():
+    # the tolerance of a rebuild is loose enough for rounding, not for another recipe:
+    # the same examples learned with C 1% apart differ by more than it allows
+    ex, x = _examples()
+    one, again = _train(ex, x).scorer, _train(ex, x).scorer
+    other = train(
+        ex, x, task="cqs", data_bytes=b"data", data_name="d.json", encoder_identity="enc",
+        c=1.01, seed=0,
+    ).scorer  # fmt: skip
+    assert_same_build(again, one)
+    for name in ("coef", "intercept"):
+        ours, theirs = getattr(other.model, name), getattr(one.model, name)
+        assert weight_gap(ours, theirs) > WEIGHT_TOLERANCE, name
+    with pytest.raises(AssertionError, match="model"):  # C is part of the recipe
+        assert_same_build(other, one)
 
 
 def test_saved_model_round_trip_and_signature(tmp_path):
@@ -237,6 +255,8 @@ def test_scorer_evaluates_and_selects_end_to_end(cli, tmp_path):
     [result] = json.loads(results.read_text())["results"]
     manifest = load_scorer(scorer_dir).manifest
     assert result["signature"]["scorer_data"] == manifest["training"]["data_sha256"][:12]
-    assert result["signature"]["scorer"] == load_scorer(scorer_dir).identity()
+    assert result["signature"]["scorer"] == load_scorer(scorer_dir).recipe_identity()
+    assert result["signature"]["scorer_build"] == load_scorer(scorer_dir).identity()
+    assert result["signature"]["threshold"] == round(load_scorer(scorer_dir).threshold, 4)
     labels = {q["label"] for item in result["items"] for q in item["cqs"]}
     assert labels <= {"Useful", "Unhelpful"}

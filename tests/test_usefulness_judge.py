@@ -13,18 +13,21 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
+from maieutic.embed.encoder import Encoder
 from maieutic.scorers.examples import Examples
 from maieutic.scorers.figures import top_k_rate
 from maieutic.scorers.grouped_cv import grouped_folds
 from maieutic.scorers.model import load_scorer
 from maieutic.scorers.train import cross_validate, system_weights, train
-from maieutic.tasks.cqs.data import CQDataset, Intervention, ReferenceQuestion
+from maieutic.tasks.cqs.data import CQDataset, Intervention, ReferenceQuestion, load_cq_dataset
 from maieutic.tasks.cqs.evaluate import CQEvaluator
+from maieutic.tasks.cqs.labelled_outputs import load_labelled_outputs
 from maieutic.tasks.cqs.matchers import ChrfMatcher, Match
 from maieutic.tasks.cqs.meta_eval import useful_vs_rest
 from maieutic.tasks.cqs.scoring import NAE, NAE_FALLBACK
 from maieutic.tasks.cqs.usefulness import DIRECTORY
 from tests.conftest import SHARED_DATA
+from tests.weights import assert_same_build
 
 CQS = SHARED_DATA / "cqs"
 
@@ -210,6 +213,21 @@ def test_the_shipped_judge_says_how_it_was_made_and_is_small():
     assert (DIRECTORY / "model.npz").stat().st_size < 1_000_000
 
 
+PROBABILITY_TOLERANCE = 1e-5
+"""How far the rebuilt judge's probabilities may be from the shipped one's."""
+
+
+def _judged_outputs(judges) -> list[np.ndarray]:
+    """Each judge's probability for every labelled system output of the test-dev file."""
+    dataset = load_cq_dataset(CQS / "test-dev.json")
+    outputs = load_labelled_outputs(CQS / "extended_test-dev.json", dataset).outputs
+    texts = [dataset.interventions[o.intervention_id] for o in outputs]
+    contexts, questions = [t.intervention for t in texts], [o.cq for o in outputs]
+    schemes = [t.schemes[0] if t.schemes else "" for t in texts]
+    encoder = Encoder()
+    return [judge.score(encoder, contexts, questions, schemes) for judge in judges]
+
+
 @pytest.mark.slow
 def test_the_recorded_command_rebuilds_the_shipped_judge(cli, tmp_path, monkeypatch):
     _needs_shared()
@@ -220,7 +238,13 @@ def test_the_recorded_command_rebuilds_the_shipped_judge(cli, tmp_path, monkeypa
                  "--out-dir", out)  # fmt: skip
     assert result.code == 0, result.err
     assert "systems' outputs: ROC AUC" in result.out
-    assert load_scorer(out).identity() == load_scorer(DIRECTORY).identity()
+    rebuilt, shipped = load_scorer(out), load_scorer(DIRECTORY)
+    assert_same_build(rebuilt, shipped)
+    # the two decide alike: every labelled system output gets the same label
+    ours, theirs = _judged_outputs([rebuilt, shipped])
+    assert len(ours) == 719
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=PROBABILITY_TOLERANCE)
+    assert ((ours >= rebuilt.threshold) == (theirs >= shipped.threshold)).all()
 
 
 @pytest.mark.usefixtures("shared_home")
@@ -262,7 +286,8 @@ def test_the_judge_everywhere_a_choice_is_made(cli, tmp_path):
     made = cli("generate", "cqs", "--data", data, "--out", out, "--selector", "usefulness")
     assert made.code == 0, made.err
     signature = json.loads(out.with_suffix(".meta.json").read_text())["signature"]
-    assert signature["judge"] == load_scorer(DIRECTORY).identity()
+    assert signature["judge"] == load_scorer(DIRECTORY).recipe_identity()
+    assert signature["judge_build"] == load_scorer(DIRECTORY).identity()
     scored = cli("evaluate", "cqs", "--data", data, out, "--evaluator", "usefulness")
     assert scored.code == 0, scored.err and "scorer:" in scored.out
     from maieutic.tasks.cqs.selection import make_selector

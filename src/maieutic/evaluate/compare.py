@@ -33,6 +33,10 @@ from maieutic.stats.paired import (
 
 SYSTEM_FIELDS = ("generator", "seed")
 """Signature fields that describe the system compared, not how it was scored."""
+BUILD_FIELDS = ("scorer_build",)
+"""Signature fields naming the bytes of one build of a learned scorer: a rebuild with
+the same recipe on another machine differs there only in float rounding, and its
+recipe (``scorer``) is what must match."""
 UNIT_FIELDS = ("dataset", "n_references")
 """Signature fields that differ from unit to unit when each result is one unit."""
 
@@ -192,7 +196,7 @@ def p_text(p: float) -> str:
 
 def comparable_signature(result: EvalResult, units: Units) -> str:
     """The part of a result's signature two comparable systems must share."""
-    left_out = SYSTEM_FIELDS + (UNIT_FIELDS if units.whole_result else ())
+    left_out = SYSTEM_FIELDS + BUILD_FIELDS + (UNIT_FIELDS if units.whole_result else ())
     fields = {k: v for k, v in result.signature.as_dict().items() if k not in left_out}
     return str(Signature.from_dict(fields))
 

@@ -14,12 +14,9 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import io
 import json
 import os
 import threading
-import zipfile
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,8 +26,6 @@ import numpy as np
 
 from maieutic.data.files import read_bytes
 from maieutic.errors import DataError, RunError
-from maieutic.records.schema import json_type
-from maieutic.records.scorer import ScorerManifest
 from maieutic.scorers.features import (
     FEATURE_SETS,
     WITH_NGRAMS,
@@ -39,12 +34,25 @@ from maieutic.scorers.features import (
     pair_features,
     with_ngrams,
 )
+from maieutic.scorers.stored import read_arrays, read_manifest
 
 MANIFEST = "manifest.json"
 WEIGHTS = "model.npz"
 FORMAT = "maieutic.scorer/1"
 SCORE_ROWS = 512
 """Rows scored at once with a wide n-gram block."""
+RECIPE_FIELDS = (
+    "format",
+    "task",
+    "positive",
+    "classes",
+    "threshold_rule",
+    "model",
+    "features",
+    "training",
+)
+"""The manifest's sections that say how a scorer was made (none holds a computed
+float): what ``recipe_identity`` hashes."""
 
 
 def context_hash(text: str) -> str:
@@ -129,7 +137,11 @@ class LearnedScorer:
         return sum(context_hash(c) in trained for c in contexts)
 
     def identity(self) -> str:
-        """A short hash of the manifest's identity and the weights."""
+        """A short hash naming the bytes of one build: the training section, the n-gram
+        terms and the float weights as stored. A rebuild with the recorded command on
+        another CPU or BLAS rounds the weights differently (about the seventh digit), so
+        it is another build with another identity; what a signature names is the
+        recipe (``recipe_identity``)."""
         digest = hashlib.sha256(
             json.dumps(self.manifest.get("training", {}), sort_keys=True).encode()
         )
@@ -141,13 +153,29 @@ class LearnedScorer:
             digest.update(np.ascontiguousarray(array).tobytes())
         return digest.hexdigest()[:10]
 
+    def recipe_identity(self) -> str:
+        """A short hash of how the scorer was made, with no number the training
+        computed: task, classes, model settings, feature set and encoder, the training
+        data's hashes, seed and example kind, and the n-gram terms. A rebuild with the
+        recorded command has the same recipe identity on any machine."""
+        recipe = {key: self.manifest.get(key) for key in RECIPE_FIELDS}
+        digest = hashlib.sha256(json.dumps(recipe, sort_keys=True).encode())
+        if self.ngrams is not None:
+            digest.update("\n".join(self.ngrams.terms).encode())
+        return digest.hexdigest()[:10]
+
     def signature_fields(self) -> dict[str, Any]:
-        """What enters the signature of every score this scorer produces."""
+        """What enters the signature of every score this scorer produces: the recipe
+        (so that scores of the same judge compare across machines), and the build as
+        ``scorer_build``, which ``maieutic compare`` does not require to match; the
+        threshold to 4 places (the exact one is in the manifest)."""
         return {
-            "scorer": self.identity(),
+            "scorer": self.recipe_identity(),
+            "scorer_build": self.identity(),
             "scorer_task": self.manifest["task"],
             "scorer_data": self.manifest["training"]["data_sha256"][:12],
-            "threshold": self.threshold,
+            # to 4 places, as the recipe fixes it: a rebuild moves it by about 1e-8
+            "threshold": round(self.threshold, 4),
         }
 
     def save(self, directory: str | Path) -> Path:
@@ -285,107 +313,9 @@ def _read_scorer(directory: Path) -> LearnedScorer:
     return LearnedScorer(model, manifest, ngrams)
 
 
-# --- reading a saved scorer: every way a file can be damaged is one DataError line ---
-
-_NUMBERS = ("mean", "scale", "coef", "intercept", "ngram_idf")
-_TEXTS = ("classes", "ngram_terms")
-_REQUIRED = ("mean", "scale", "coef", "intercept", "classes")
-_AGAIN = "train the scorer again"
-# what reading a damaged .npz can raise: a broken zip, a bad array header (parsed with
-# ast.literal_eval), data cut short, a size too large to allocate, a missing member
-_UNREADABLE = (
-    OSError,
-    EOFError,
-    ValueError,
-    KeyError,
-    SyntaxError,
-    MemoryError,
-    zipfile.BadZipFile,
-    zlib.error,
-)
-
-
-def read_manifest(path: Path) -> dict[str, Any]:
-    """The parsed manifest, checked against ``ScorerManifest`` (field names and types)."""
-    where = str(path)
-    try:
-        # the one reader: a regular file within the size limit (never a FIFO)
-        manifest = json.loads(read_bytes(path).decode("utf-8"))
-    except UnicodeDecodeError:
-        raise DataError(f"not UTF-8 text, so not a manifest: {_AGAIN}", where=where) from None
-    except ValueError as exc:  # JSONDecodeError, or an integer of 5,000 digits
-        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-        raise DataError(f"not valid JSON ({reason})", where=where) from None
-    except RecursionError:
-        raise DataError("JSON nested too deeply to be a scorer manifest", where=where) from None
-    except OSError as exc:
-        raise DataError(f"cannot be read ({exc.strerror})", where=where) from None
-    if not isinstance(manifest, dict):
-        raise DataError(f"expected a JSON object, found {json_type(manifest)}", where=where)
-    ScorerManifest.from_json(manifest, where)
-    if not isinstance(manifest["training"].get("data_sha256"), str):
-        raise DataError("missing field 'training.data_sha256' (a string)", where=where)
-    return manifest
-
-
-def _arrays(path: Path) -> dict[str, np.ndarray]:
-    """The arrays of the archive at ``path`` that a scorer uses, by name."""
-    data = read_bytes(path)  # a regular file within the size limit (never a FIFO)
-    if data[:2] != b"PK":  # not a zip: np.load would offer to unpickle it
-        raise DataError(f"not a NumPy .npz archive: {_AGAIN}", where=str(path))
-    arrays = {}
-    with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-        for name in (*_NUMBERS, *_TEXTS):
-            if name not in archive.files:
-                continue
-            try:
-                arrays[name] = archive[name]
-            except ValueError as exc:
-                if "allow_pickle" not in str(exc):
-                    raise
-                raise DataError(
-                    f"array {name!r} holds Python objects, which are never loaded: {_AGAIN}",
-                    where=str(path),
-                ) from None
-    return arrays
-
-
-def _check_arrays(arrays: dict[str, np.ndarray], where: str) -> None:
-    """Every array the model needs, of the right kind, and shapes that fit together."""
-    if missing := [n for n in _REQUIRED if n not in arrays]:
-        raise DataError(f"missing array(s) {', '.join(missing)}: {_AGAIN}", where=where)
-    for name, array in arrays.items():
-        expected = "numbers" if name in _NUMBERS else "text"
-        kind_ok = array.dtype.kind in ("fiu" if expected == "numbers" else "U")
-        if not kind_ok or (expected == "numbers" and not np.isfinite(array).all()):
-            raise DataError(
-                f"array {name!r} has {array.dtype} values, expected finite {expected}: {_AGAIN}",
-                where=where,
-            )
-    mean, coef, classes = arrays["mean"], arrays["coef"], arrays["classes"]
-    rows = coef.shape[0] if coef.ndim == 2 else -1
-    fits = (
-        mean.ndim == 1
-        and arrays["scale"].shape == mean.shape
-        and coef.shape == (rows, mean.shape[0])
-        and arrays["intercept"].shape == (rows,)
-        and classes.shape == ((2,) if rows == 1 else (rows,))
-        and ("ngram_terms" in arrays) == ("ngram_idf" in arrays)
-        and arrays.get("ngram_terms", mean[:0]).shape == arrays.get("ngram_idf", mean[:0]).shape
-    )
-    if not fits:
-        shapes = ", ".join(f"{n} {a.shape}" for n, a in arrays.items())
-        raise DataError(f"array shapes do not fit together ({shapes}): {_AGAIN}", where=where)
-
-
 def read_weights(path: Path) -> tuple[LinearModel, QuestionNgrams | None]:
     """The model (and n-gram vocabulary) in ``model.npz``, checked before use."""
-    try:
-        arrays = _arrays(path)
-    except _UNREADABLE as exc:
-        reason = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        raise DataError(f"damaged or unreadable ({reason}): {_AGAIN}", where=str(path)) from None
-    _check_arrays(arrays, str(path))
+    arrays = read_arrays(path)
     model = LinearModel(
         arrays["mean"],
         arrays["scale"],

@@ -244,9 +244,14 @@ class ClaimsCQGenerator:
             extra={
                 "ranker": self.ranker.identity,
                 "parser": pipeline_id(),
-                **({"judge": self.judge.identity()} if self.judge is not None else {}),
+                **(_judge_fields(self.judge) if self.judge is not None else {}),
             },
         )
+
+
+def _judge_fields(judge: LearnedScorer) -> dict[str, str]:
+    # the recipe names the judge across machines; the build names these weights' bytes
+    return {"judge": judge.recipe_identity(), "judge_build": judge.identity()}
 
 
 def _trained_warning(trained: int) -> list[str]:
