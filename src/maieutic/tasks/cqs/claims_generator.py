@@ -24,12 +24,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from maieutic.generate.protocol import GenerationRun
 from maieutic.language.claims import Reading, read_claims
 from maieutic.language.wellformed import check_question
 from maieutic.registry import Spec
 from maieutic.scorers.model import LearnedScorer
 from maieutic.signature import Signature
+from maieutic.tasks.cqs.candidate_filter import CandidateFilter, abstention, choose
 from maieutic.tasks.cqs.claim_ranker import ClaimRanker, builtin_ranker
 from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset
 from maieutic.tasks.cqs.framings import Candidate, candidates
@@ -156,11 +159,19 @@ class ClaimsCQGenerator:
     uses_llm = False
     spec: Spec
 
-    def __init__(self, ranker: ClaimRanker | None = None, judge: LearnedScorer | None = None):
+    def __init__(
+        self,
+        ranker: ClaimRanker | None = None,
+        judge: LearnedScorer | None = None,
+        candidate_filter: CandidateFilter | None = None,
+    ):
         self.ranker = ranker or builtin_ranker()
         self.judge = judge
         """A usefulness judge whose P(Useful) multiplies each candidate's score before
         the final choice (None: the generator's own scores alone)."""
+        self.candidate_filter = candidate_filter
+        """The precision filter that makes the final choice and abstains below its
+        threshold (``maieutic.tasks.cqs.candidate_filter``); None: the rules choose."""
 
     def _judged(self, scored: list[Scored], text: str) -> list[Scored]:
         """``scored`` with each score multiplied by the judge's P(Useful)."""
@@ -181,6 +192,8 @@ class ClaimsCQGenerator:
         """Up to ``k`` questions about ``text``, with every scored candidate."""
         reading = read_claims(text)
         scored = score_candidates(reading, candidates(reading), self.ranker, text)
+        if self.candidate_filter is not None:
+            return self._filtered(reading, scored, text, k)
         scored = self._judged(scored, text)
         chosen = select(scored, k)
         note = None
@@ -193,6 +206,26 @@ class ClaimsCQGenerator:
             asked = plural(len(chosen), "question")
             note = f"{asked} instead of {k}: the text has {found} to challenge"
         return ClaimQuestions([s.candidate.question for s in chosen], scored, reading, note)
+
+    def _filtered(self, reading: Reading, scored: list[Scored], text: str, k: int):
+        """The filter's choice, each candidate's score its P(Useful) (times the judge's)."""
+        claim_scores = self.ranker.claim_scores(reading)
+        p = self.candidate_filter.probabilities(
+            reading, text, scored, claim_scores, self.ranker.prior
+        )
+        scored = [Scored(s.candidate, float(q), s.flaws) for s, q in zip(scored, p, strict=True)]
+        scored = self._judged(scored, text)
+        threshold = self.candidate_filter.threshold
+        chosen = choose(scored, np.array([s.score for s in scored]), threshold, k)
+        note = None
+        if not chosen:
+            found = "no complete claim" if not reading.claims else "no claim a question fits"
+            note = abstention(reading, text) if scored else f"the text has {found} to challenge"
+        elif len(chosen) < k:
+            asked = plural(len(chosen), "question")
+            note = f"{asked} instead of {k}: no other claim here is contested enough to question"
+        questions = [scored[i].candidate.question for i in chosen]
+        return ClaimQuestions(questions, scored, reading, note)
 
     def generate(
         self,
@@ -245,6 +278,11 @@ class ClaimsCQGenerator:
                 "ranker": self.ranker.identity,
                 "parser": pipeline_id(),
                 **(_judge_fields(self.judge) if self.judge is not None else {}),
+                **(
+                    {"filter": self.candidate_filter.identity}
+                    if self.candidate_filter is not None
+                    else {}
+                ),
             },
         )
 

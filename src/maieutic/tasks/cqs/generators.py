@@ -32,17 +32,23 @@ def claims(selector: str = "first") -> ClaimsCQGenerator:
     each challenged in the framings that fit it; three chosen for usefulness,
     well-formedness and variety.
 
-    ``selector``: ``first`` keeps the generator's own scores; ``usefulness`` (the
-    shipped judge) or ``scorer:DIR`` multiplies each candidate's score by the judge's
-    P(Useful) before the same choice."""
+    ``selector``: ``first`` keeps the generator's own scores; ``filter`` lets the
+    precision filter learned from strict ratings choose, abstaining below its threshold
+    (``maieutic.tasks.cqs.candidate_filter``); ``usefulness`` (the shipped judge) or
+    ``scorer:DIR`` multiplies each candidate's score by the judge's P(Useful) before
+    the same choice."""
     if selector == "first":
         return ClaimsCQGenerator()
+    if selector == "filter":
+        from maieutic.tasks.cqs.candidate_filter import builtin_filter
+
+        return ClaimsCQGenerator(candidate_filter=builtin_filter())
     from maieutic.tasks.cqs.usefulness import NAME, PREFIX, load_judge
 
     if selector != NAME and not selector.startswith(PREFIX):
         raise DataError(
             f"--selector {selector}: the claims generator takes first (its own choice), "
-            f"{NAME} or scorer:DIR"
+            f"filter, {NAME} or scorer:DIR"
         )
     return ClaimsCQGenerator(judge=load_judge(selector))
 

@@ -1,0 +1,95 @@
+"""The precision filter: its choice (best first, one question per claim, never a flagged
+one, a second question about a claim only in another ask), its abstention and why, and
+the shipped model's file."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from maieutic.language.claims import read_claims
+from maieutic.registry import create
+from maieutic.tasks.cqs.candidate_features import FEATURES, candidate_rows
+from maieutic.tasks.cqs.candidate_filter import (
+    FACTS,
+    builtin_filter,
+    choose,
+    filter_from_json,
+)
+from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator, Scored
+from maieutic.tasks.cqs.framings import Candidate
+
+
+def _scored(claim: int, framing: str, question: str, flaws=()) -> Scored:
+    return Scored(Candidate(question, claim, framing, False, framing), 0.0, tuple(flaws))
+
+
+def test_the_best_first_one_per_claim_and_never_a_flagged_one():
+    scored = [
+        _scored(0, "evidence", "a0"),
+        _scored(0, "feasibility", "a1"),
+        _scored(1, "evidence", "b0", flaws=["fragment: cut"]),
+        _scored(1, "evidence", "b1"),
+        _scored(2, "evidence", "c0"),
+    ]
+    p = np.array([0.9, 0.8, 0.95, 0.5, 0.4])
+    # b0 is flagged; then one per claim: a0, b1, c0
+    assert choose(scored, p, 0.0, 3) == [0, 3, 4]
+    # c0 under the threshold: the second question about claim 0 asks something else
+    assert choose(scored, p, 0.45, 3) == [0, 3, 1]
+    assert choose(scored, p, 0.99, 3) == []
+
+
+def test_evidence_and_counter_evidence_of_one_claim_are_one_ask():
+    scored = [_scored(0, "evidence", "e"), _scored(0, "counter", "c"), _scored(0, "source", "s")]
+    assert choose(scored, np.array([0.9, 0.8, 0.3]), 0.0, 3) == [0, 2]
+
+
+def test_a_text_of_facts_gets_no_question_and_says_why():
+    text = "The bridge was opened in 1932. It carries six lanes of traffic across the river."
+    shipped = builtin_filter()
+    never = replace(shipped, threshold=1.01)  # nothing reaches it
+    found = ClaimsCQGenerator(candidate_filter=never).questions_for(text)
+    assert found.questions == [] and found.note == FACTS
+    assert found.candidates  # scored all the same, for a reader who wants them
+
+
+def test_the_filter_scores_every_candidate_from_its_features():
+    text = "We should ban cars from the centre, because pollution there harms children."
+    generator = ClaimsCQGenerator(candidate_filter=builtin_filter())
+    found = generator.questions_for(text)
+    reading = read_claims(text)
+    plain = ClaimsCQGenerator().questions_for(text).candidates
+    x = candidate_rows(
+        reading, text, plain, generator.ranker.claim_scores(reading), generator.ranker.prior
+    )
+    assert x.shape == (len(plain), len(FEATURES))
+    f = builtin_filter()
+    expected = 1 / (1 + np.exp(-(((x - f.mean) / f.scale) @ f.coef + f.intercept)))
+    np.testing.assert_allclose([s.score for s in found.candidates], expected)
+    assert all(s.score >= f.threshold for s in found.candidates if s.candidate.question
+               in found.questions)  # fmt: skip
+
+
+def test_the_registered_selector_and_its_signature():
+    generator = create("generator", "cqs", "claims", selector="filter")
+    assert generator.candidate_filter is builtin_filter()
+    from maieutic.tasks.cqs.data import CQDataset
+
+    signature = generator.signature(CQDataset({}))
+    assert signature.extra["filter"] == builtin_filter().identity
+
+
+def test_the_shipped_file_says_how_it_was_made():
+    raw = json.loads(
+        resources.files("maieutic.tasks.cqs").joinpath("candidate_filter.json").read_text()
+    )
+    assert raw["features"] == list(FEATURES) and len(raw["coef"]) == len(FEATURES)
+    assert 0 < raw["threshold"] < 1 and raw["threshold_rule"]
+    assert raw["cv"]["auc"] > raw["cv"]["auc_generator"]  # it learned more than the rules
+    with pytest.raises(ValueError, match="features"):
+        filter_from_json({**raw, "features": raw["features"][:-1]})
