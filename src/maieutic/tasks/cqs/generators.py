@@ -34,7 +34,8 @@ def claims(selector: str = "first") -> ClaimsCQGenerator:
 
     ``selector``: ``first`` keeps the generator's own scores; ``filter`` lets the
     precision filter learned from strict ratings choose, abstaining below its threshold
-    (``maieutic.tasks.cqs.candidate_filter``); ``usefulness`` (the shipped judge) or
+    (``maieutic.tasks.cqs.candidate_filter``; on held-out texts it asked fewer questions
+    at about the same Useful rate, docs/claims.md); ``usefulness`` (the shipped judge) or
     ``scorer:DIR`` multiplies each candidate's score by the judge's P(Useful) before
     the same choice."""
     if selector == "first":
