@@ -257,6 +257,7 @@ def test_scorer_evaluates_and_selects_end_to_end(cli, tmp_path):
     assert result["signature"]["scorer_data"] == manifest["training"]["data_sha256"][:12]
     assert result["signature"]["scorer"] == load_scorer(scorer_dir).recipe_identity()
     assert result["signature"]["scorer_build"] == load_scorer(scorer_dir).identity()
-    assert result["signature"]["threshold"] == round(load_scorer(scorer_dir).threshold, 4)
+    threshold = round(load_scorer(scorer_dir).threshold, 4)
+    assert result["signature"]["scorer_threshold"] == threshold
     labels = {q["label"] for item in result["items"] for q in item["cqs"]}
     assert labels <= {"Useful", "Unhelpful"}

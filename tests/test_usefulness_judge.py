@@ -151,7 +151,7 @@ class ScriptedJudge:
         return [Match(None, 0.9, label="Useful", note="P(Useful) = 0.900") for _ in questions]
 
     def signature_fields(self):
-        return {"model": "fake", "scorer": "abc123", "threshold": 0.5}
+        return {"model": "fake", "scorer": "abc123", "scorer_threshold": 0.5}
 
 
 def _one_text() -> CQDataset:

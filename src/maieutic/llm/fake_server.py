@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -50,6 +51,10 @@ def echo_request(text: str, request_line: str, headers: dict[str, str], body: di
     lines = [f"{line[:-1]}, {said}?" if line.endswith("?") else line for line in text.splitlines()]
     sent = f"{request_line} {json.dumps(headers)} {json.dumps(body)}"
     return "\n".join([*lines, f"Request: {sent}"])
+
+
+POLL = 0.01
+"""Seconds between the serving loop's checks for a stop."""
 
 
 class FakeOpenAIServer:
@@ -103,7 +108,11 @@ class FakeOpenAIServer:
         """Start serving."""
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.owner = self
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        # stop() waits for the serving loop to notice: poll often, so that it returns
+        # in a few milliseconds rather than the default half second
+        threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": POLL}, daemon=True
+        ).start()
         return self
 
     def stop(self) -> None:
@@ -223,6 +232,14 @@ class _Handler(BaseHTTPRequestHandler):
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256
+
+    def handle_error(self, request, client_address) -> None:
+        # A client that hung up before its reply (it timed out, or a test ended while a
+        # slow reply slept) is no error of the server's: the default prints a traceback
+        # on whatever stderr the process has by then, which can be another test's.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 if __name__ == "__main__":

@@ -167,15 +167,17 @@ class LearnedScorer:
     def signature_fields(self) -> dict[str, Any]:
         """What enters the signature of every score this scorer produces: the recipe
         (so that scores of the same judge compare across machines), and the build as
-        ``scorer_build``, which ``maieutic compare`` does not require to match; the
-        threshold to 4 places (the exact one is in the manifest)."""
+        ``scorer_build``, which ``maieutic compare`` does not require to match; its
+        threshold to 4 places as ``scorer_threshold`` (the exact one is in the
+        manifest)."""
         return {
             "scorer": self.recipe_identity(),
             "scorer_build": self.identity(),
             "scorer_task": self.manifest["task"],
             "scorer_data": self.manifest["training"]["data_sha256"][:12],
-            # to 4 places, as the recipe fixes it: a rebuild moves it by about 1e-8
-            "threshold": round(self.threshold, 4),
+            # to 4 places, as the recipe fixes it: a rebuild moves it by about 1e-8. Its
+            # own name: as "threshold" it overwrote the evaluator's threshold in a file
+            "scorer_threshold": round(self.threshold, 4),
         }
 
     def save(self, directory: str | Path) -> Path:

@@ -16,6 +16,9 @@ from maieutic.registry import create
 from maieutic.tasks.cqs.candidate_features import FEATURES, candidate_rows
 from maieutic.tasks.cqs.candidate_filter import (
     FACTS,
+    ILL_FORMED,
+    NOTHING,
+    abstention,
     builtin_filter,
     choose,
     filter_from_json,
@@ -56,6 +59,17 @@ def test_a_text_of_facts_gets_no_question_and_says_why():
     found = ClaimsCQGenerator(candidate_filter=never).questions_for(text)
     assert found.questions == [] and found.note == FACTS
     assert found.candidates  # scored all the same, for a reader who wants them
+    # an argument in the third person states no facts only: it is not said to
+    argument = "Cars should be banned from the centre because pollution there harms children."
+    assert ClaimsCQGenerator(candidate_filter=never).questions_for(argument).note == NOTHING
+
+
+def test_when_only_ill_formed_questions_reach_the_threshold_it_says_so():
+    text = "We should ban cars from the centre because pollution there harms children."
+    reading = read_claims(text)
+    scored = [_scored(0, "evidence", "a", flaws=["fragment: cut"]), _scored(0, "counter", "b")]
+    assert abstention(reading, text, scored, np.array([0.9, 0.1]), 0.5) == ILL_FORMED
+    assert abstention(reading, text, scored, np.array([0.1, 0.1]), 0.5) == NOTHING
 
 
 def test_the_filter_scores_every_candidate_from_its_features():
@@ -71,6 +85,7 @@ def test_the_filter_scores_every_candidate_from_its_features():
     f = builtin_filter()
     expected = 1 / (1 + np.exp(-(((x - f.mean) / f.scale) @ f.coef + f.intercept)))
     np.testing.assert_allclose([s.score for s in found.candidates], expected)
+    assert found.questions  # this argument gets questions, each above the threshold
     assert all(s.score >= f.threshold for s in found.candidates if s.candidate.question
                in found.questions)  # fmt: skip
 
@@ -93,3 +108,18 @@ def test_the_shipped_file_says_how_it_was_made():
     assert raw["cv"]["auc"] > raw["cv"]["auc_generator"]  # it learned more than the rules
     with pytest.raises(ValueError, match="features"):
         filter_from_json({**raw, "features": raw["features"][:-1]})
+
+
+def test_the_command_line_offers_it_with_the_claims_generator_only(cli, tmp_path):
+    from maieutic.samples import sample_path
+
+    data = sample_path("cqs/sample_dataset.json")
+    out = tmp_path / "filtered.json"
+    made = cli("generate", "cqs", "--data", data, "--selector", "filter", "--out", out)
+    assert made.code == 0, made.err
+    meta = json.loads(out.with_suffix(".meta.json").read_text())
+    assert meta["signature"]["filter"] == builtin_filter().identity
+    refused = cli("generate", "cqs", "--data", data, "--generator", "template",
+                  "--selector", "filter", "--out", tmp_path / "t.json")  # fmt: skip
+    assert refused.code == 2 and "--generator claims" in refused.err
+    assert len(refused.err.strip().splitlines()) == 1

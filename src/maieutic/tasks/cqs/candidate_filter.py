@@ -31,6 +31,7 @@ FORMAT = "maieutic.candidate-filter/1"
 FACTS = "no claim here is contested enough to question: the text states facts"
 REPORTED = "no claim here is contested enough to question: it reports others' views"
 NOTHING = "no claim here is contested enough to question"
+ILL_FORMED = "the questions it gives read badly (the well-formedness check refuses them)"
 
 
 @dataclass(frozen=True)
@@ -89,12 +90,23 @@ def _ask(family: str) -> str:
     return _SAME_ASK.get(family, family)
 
 
-def abstention(reading: Reading, text: str) -> str:
-    """Why a text gets no question: it states facts, or only reports others' views."""
+ARGUING = ("proposal", "evaluation", "inference", "causal", "prediction", "attack")
+"""Kinds of claim someone argues for; a text with none of them, speaking in no first or
+second person, states facts."""
+
+
+def abstention(reading: Reading, text: str, scored: Sequence, p: np.ndarray, threshold: float):
+    """Why a text gets no question: it states facts, it only reports others' views, or
+    the questions it gives read badly; otherwise no claim reached the threshold."""
     from maieutic.tasks.cqs.candidate_features import text_features
 
+    reached = [s for s, q in zip(scored, p, strict=True) if q >= threshold]
+    if reached and all(s.flaws for s in reached):
+        return ILL_FORMED
     shared = text_features(reading, text)
-    if shared["text_first_person"] == 0 and shared["text_second_person"] == 0:
+    personal = shared["text_first_person"] or shared["text_second_person"]
+    arguing = any(set(c.kinds) & set(ARGUING) for c in reading.claims)
+    if not personal and not arguing:
         return FACTS
     if reading.claims and all(c.answered or c.features.get("reported") for c in reading.claims):
         return REPORTED

@@ -220,7 +220,11 @@ class ClaimsCQGenerator:
         note = None
         if not chosen:
             found = "no complete claim" if not reading.claims else "no claim a question fits"
-            note = abstention(reading, text) if scored else f"the text has {found} to challenge"
+            note = (
+                abstention(reading, text, scored, p, threshold)
+                if scored
+                else f"the text has {found} to challenge"
+            )
         elif len(chosen) < k:
             asked = plural(len(chosen), "question")
             note = f"{asked} instead of {k}: no other claim here is contested enough to question"

@@ -145,7 +145,7 @@ class CQEvaluator(BaseEvaluator):
             fields["unscored"] = self.unscored  # the same replies, another score
         if self.nae_fallback is not None:  # the same matches, other labels
             judge = dict(self.nae_fallback.signature_fields())
-            fields["nae_fallback"] = f"scorer:{judge['scorer']}@{judge['threshold']:.4f}"
+            fields["nae_fallback"] = f"scorer:{judge['scorer']}@{judge['scorer_threshold']:.4f}"
         return Signature(
             task="cqs",
             evaluator=self.spec.name,

@@ -157,6 +157,20 @@ def usefulness(max_similarity: float = 0.85) -> Selector:
     return scorer(str(DIRECTORY), max_similarity)
 
 
+@register("selector", "cqs", "filter")
+def candidate_filter() -> Selector:
+    """The precision filter learned from strict ratings
+    (``maieutic.tasks.cqs.candidate_filter``). It chooses among the claims generator's
+    candidates by their claims and framings, and may leave a text without questions,
+    so it goes with the claims generator only."""
+    from maieutic.errors import DataError
+
+    raise DataError(
+        "--selector filter chooses among the claims generator's candidates: "
+        "use it with --generator claims"
+    )
+
+
 def make_selector(name: str) -> Selector:
     """A registered selector by name, or ``scorer:DIR``."""
     from maieutic.registry import create
