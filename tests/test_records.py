@@ -22,6 +22,7 @@ SHIPPED = {
     "maieutic.focus.typology/1",
     "maieutic.compqa.rubric/1",
     "maieutic.claim-ranker/2",  # rebuilt by benchmarks/train_claim_ranker.py
+    "maieutic.candidate-filter/1",  # rebuilt by benchmarks/train_candidate_filter.py
     # one result inside a results file or a comparison: EvalResult, not a file
     "maieutic.result/2",
 }
