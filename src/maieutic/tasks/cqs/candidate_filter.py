@@ -28,7 +28,7 @@ from maieutic.language.claims import Reading
 from maieutic.tasks.cqs.candidate_features import FEATURES, candidate_rows
 
 FORMAT = "maieutic.candidate-filter/1"
-FACTS = "no claim here is contested enough to question: the text states facts"
+FACTS = "no question: the text states facts and argues for nothing"
 REPORTED = "no claim here is contested enough to question: it reports others' views"
 NOTHING = "no claim here is contested enough to question"
 ILL_FORMED = "the questions it gives read badly (the well-formedness check refuses them)"

@@ -28,11 +28,12 @@ import numpy as np
 
 from maieutic.generate.protocol import GenerationRun
 from maieutic.language.claims import Reading, read_claims
+from maieutic.language.stance import states_facts
 from maieutic.language.wellformed import check_question
 from maieutic.registry import Spec
 from maieutic.scorers.model import LearnedScorer
 from maieutic.signature import Signature
-from maieutic.tasks.cqs.candidate_filter import CandidateFilter, abstention, choose
+from maieutic.tasks.cqs.candidate_filter import FACTS, CandidateFilter, abstention, choose
 from maieutic.tasks.cqs.claim_ranker import ClaimRanker, builtin_ranker
 from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset
 from maieutic.tasks.cqs.framings import Candidate, candidates
@@ -192,6 +193,8 @@ class ClaimsCQGenerator:
         """Up to ``k`` questions about ``text``, with every scored candidate."""
         reading = read_claims(text)
         scored = score_candidates(reading, candidates(reading), self.ranker, text)
+        if states_facts(text):  # a question would ask for evidence of plain facts
+            return ClaimQuestions([], scored, reading, FACTS)
         if self.candidate_filter is not None:
             return self._filtered(reading, scored, text, k)
         scored = self._judged(scored, text)
