@@ -193,7 +193,7 @@ class ClaimsCQGenerator:
         """Up to ``k`` questions about ``text``, with every scored candidate."""
         reading = read_claims(text)
         scored = score_candidates(reading, candidates(reading), self.ranker, text)
-        if states_facts(text):  # a question would ask for evidence of plain facts
+        if scored and states_facts(text):  # its questions would ask for proof of facts
             return ClaimQuestions([], scored, reading, FACTS)
         if self.candidate_filter is not None:
             return self._filtered(reading, scored, text, k)
