@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from maieutic.language.claims import Reading
-from maieutic.tasks.cqs.candidate_features import FEATURES, candidate_rows
+from maieutic.tasks.cqs.candidate_features import FEATURES, candidate_rows, text_features
 
 FORMAT = "maieutic.candidate-filter/1"
 FACTS = "no question: the text states facts and argues for nothing"
@@ -98,8 +98,6 @@ second person, states facts."""
 def abstention(reading: Reading, text: str, scored: Sequence, p: np.ndarray, threshold: float):
     """Why a text gets no question: it states facts, it only reports others' views, or
     the questions it gives read badly; otherwise no claim reached the threshold."""
-    from maieutic.tasks.cqs.candidate_features import text_features
-
     reached = [s for s, q in zip(scored, p, strict=True) if q >= threshold]
     if reached and all(s.flaws for s in reached):
         return ILL_FORMED
