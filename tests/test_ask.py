@@ -164,8 +164,9 @@ def test_an_unreachable_server_exits_1_after_printing(cli):
                  "--llm", "absent")  # fmt: skip
     assert result.code == 1
     data = json.loads(result.out)  # the result is still written
-    # the model gave nothing: the offline questions stand in, headed with why
-    assert data["signatures"]["cqs"].startswith("task:cqs|gen:claims")
+    # the model gave nothing: the claims questions of the pooled route stand, headed with why
+    assert data["signatures"]["cqs"].startswith("task:cqs|gen:pooled|model:absent")
+    assert {q["written_by"] for q in data["cqs"]} == {"claims"}
     assert data["origins"]["cqs"] == "offline claims generator: the model call failed"
     assert len(data["cqs"]) == 3
     assert len(data["failures"]) == 2 and "cannot connect" in data["failures"][0]
@@ -183,11 +184,13 @@ def test_ask_with_the_real_llm_server(cli, llama_server):
             "--llm", SERVED_MODEL_NAME, "--candidates", "2"]  # fmt: skip
     result = cli(*args)
     again = cli(*args)
-    # a 135M model may fall short of three questions: then what it gave is kept and the
+    # the model's Socratic part may fall short: then what it gave is kept and the
     # command exits 1 with the reason — either way the output is complete JSON
     assert result.code in (0, 1), result.err
     data = json.loads(result.out)
-    assert data["signatures"]["cqs"].startswith("task:cqs|gen:llm")
+    # the critical questions: the claims generator's, pooled with the model's candidates
+    assert data["signatures"]["cqs"].startswith("task:cqs|gen:pooled|model:SmolLM2")
+    assert len(data["cqs"]) == 3 and all(q["claim"] for q in data["cqs"])
     # the model's Socratic part, or — its reply naming no weakness — the offline one
     # standing in, saying so (and blaming the reply)
     focus, origin = data["signatures"]["focus"], data["origins"]["focus"]

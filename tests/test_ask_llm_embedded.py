@@ -14,7 +14,7 @@ from maieutic.llm.backends import embedded
 from maieutic.llm.backends.factory import make_backend
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.types import PermanentError
-from tests.conftest import one_reference
+from tests.conftest import one_reference, write_json
 
 ARGUMENT = (
     "We should ban cars from the city centre because pollution causes asthma in children. "
@@ -97,6 +97,32 @@ def test_generate_cqs_takes_llm_embedded(cli, tmp_path, monkeypatch):
     assert [q["cq"] for q in questions["cqs"]] == [q[3:] for q in CQS_REPLY.splitlines()]
 
 
+def test_generate_cqs_pooled_keeps_the_questions_the_filter_prefers(cli, tmp_path, monkeypatch):
+    from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
+    from maieutic.tasks.cqs.data import load_cq_dataset
+
+    backend = _scripted(monkeypatch, "")
+    refs = [{"id": "a", "cq": "Why close it now?", "label": "Useful"}]
+    entry = {"intervention_id": "A", "intervention": ARGUMENT, "cqs": refs}
+    data, out = write_json(tmp_path / "d.json", {"A": entry}), tmp_path / "sub.json"
+    result = cli("generate", "cqs", "--data", data, "--out", out,
+                 "--generator", "pooled", "--llm", "embedded")  # fmt: skip
+    assert result.code == 0, result.err
+    assert backend.history, "the embedded model was asked"
+    assert "model questions chosen: " in result.err
+    [entry] = json.loads(out.read_text()).values()
+    written = [q["cq"] for q in entry["cqs"]]
+    [item] = load_cq_dataset(data).interventions.values()
+    offline = ClaimsCQGenerator().questions_for(item.intervention).questions
+    model = [q[3:] for q in CQS_REPLY.splitlines()]
+    # every question is the claims generator's or the model's, and the claims questions
+    # not displaced keep their place
+    assert written and set(written) <= set(offline) | set(model)
+    assert len(set(written) & set(offline)) >= len(written) - len(model)
+    meta = json.loads(out.with_suffix(".meta.json").read_text())
+    assert "gen:pooled" in str(meta)
+
+
 def test_the_help_of_every_llm_option_names_embedded(cli):
     for command in (["ask"], ["generate", "focus"], ["evaluate", "compqa"], ["serve-llm"]):
         out = cli(*command, "--help").out
@@ -133,8 +159,12 @@ def test_a_reply_with_no_type_gets_the_offline_questions_and_says_so(cli, monkey
     result = cli("ask", ARGUMENT, "--llm", "embedded", "--format", "json")
     assert result.code == 0, result.err
     data = json.loads(result.out)
-    assert data["origins"] == {"cqs": "language model SmolLM2-135M-Instruct", "focus": STOOD_IN}
-    assert data["signatures"]["cqs"].startswith("task:cqs|gen:llm")
+    assert data["origins"]["focus"] == STOOD_IN
+    # the model's questions are pooled with the claims generator's; the filter decides
+    assert data["origins"]["cqs"].startswith(
+        "offline claims generator, pooled with language model SmolLM2-135M-Instruct's"
+    )
+    assert data["signatures"]["cqs"].startswith("task:cqs|gen:pooled")
     assert data["signatures"]["focus"].startswith("task:focus|gen:claims")
     assert data["focus"] and data["failures"] == []
     for label in data["focus"]:  # real questions, tied to the text
@@ -143,7 +173,7 @@ def test_a_reply_with_no_type_gets_the_offline_questions_and_says_so(cli, monkey
     assert f"Socratic questions ({STOOD_IN})" in terminal
     assert "no weakness cue" not in terminal  # the reply is blamed, not the cues
     assert "no types found in the reply" not in terminal  # the heading says it once
-    assert "Critical questions (language model SmolLM2-135M-Instruct)" in terminal
+    assert "Critical questions (offline claims generator, pooled with language model" in terminal
     markdown = cli("ask", ARGUMENT, "--llm", "embedded", "--format", "markdown").out
     assert "## Socratic questions (offline claims generator: the model's reply" in markdown
 
@@ -211,7 +241,7 @@ def test_ask_llm_embedded_runs_the_embedded_model(cli):
     assert result.code in (0, 1), result.err  # a 135M model may fall short, and says so
     data = json.loads(result.out)
     assert "|model:SmolLM2-135M-Instruct|backend:local/" in data["signatures"]["cqs"]
-    assert data["origins"]["cqs"] == "language model SmolLM2-135M-Instruct"
+    assert data["origins"]["cqs"].startswith("offline claims generator, pooled with language")
     assert data["cqs"] and data["focus"]  # the Socratic part is never lost
     focus = data["origins"]["focus"]
     assert focus == "language model SmolLM2-135M-Instruct" or focus.startswith(

@@ -140,3 +140,38 @@ def test_llm_match_judge_meta_eval_against_the_real_server(cli, cqs_dev, tmp_pat
     # every call the judge made is in the log with its tokens
     calls = CallStore().rows("calls")
     assert len(calls) >= 4 and all(r["model"] for r in calls)
+
+
+def test_the_server_ends_with_the_process_that_started_it_even_after_kill_9(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import time\n"
+        "from maieutic.llm.server import LocalServer\n"
+        "server = LocalServer().start()\n"
+        "print(server.process.pid, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    owner = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "MAIEUTIC_HOME": str(tmp_path)},
+    )  # fmt: skip
+    try:
+        server_pid = int(owner.stdout.readline())
+    finally:
+        owner.send_signal(signal.SIGKILL)
+        owner.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        os.kill(server_pid, signal.SIGKILL)
+        raise AssertionError("the llama.cpp server outlived its owner by 10 s")

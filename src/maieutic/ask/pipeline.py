@@ -29,6 +29,7 @@ from maieutic.llm.budget import SPENT
 from maieutic.registry import create
 from maieutic.tasks.cqs.api import CQDataset, Intervention
 from maieutic.terminal_text import has_visible_text, terminal_safe
+from maieutic.wording import plural
 
 MAX_ASSESSED_CHARS = 50_000
 """The longest document whose question set ``ask`` assesses with AURA (about 15 pages,
@@ -83,7 +84,11 @@ def critical_questions(text: str, options: AskOptions) -> Part:
     schemes = guess_schemes(text)
     item = Intervention("ask", text, schemes=schemes)
     dataset = CQDataset({"ask": item}, source="<ask>")
-    selector = f"scorer:{options.scorer}" if options.scorer else "dedup"
+    if not options.scorer:
+        if options.uses_llm:
+            return _pooled_part(text, dataset, options)
+        return _claims_part(text, dataset)
+    selector = f"scorer:{options.scorer}"
     if options.uses_llm:
         generator = create(
             "generator",
@@ -93,35 +98,75 @@ def critical_questions(text: str, options: AskOptions) -> Part:
             selector=selector,
             **llm_args(options),
         )
-    elif options.scorer:
-        generator = create("generator", "cqs", "template", selector=selector)
     else:
-        return _claims_part(text, dataset)
+        generator = create("generator", "cqs", "template", selector=selector)
     run = generator.generate(dataset)
     [outcome] = run.outcomes
-    found_questions = outcome.questions if not outcome.failed else outcome.candidates[:3]
     failure = f"critical questions: {outcome.reason}" if outcome.failed else None
     warnings = list(run.warnings)
     if outcome.note:
         warnings.append(f"critical questions: {outcome.note}")
-    if options.uses_llm and outcome.failed and not found_questions:
-        # the model gave up: the offline questions, headed with why (still exit 1)
+    if outcome.failed:
+        # nothing the check accepts (a failed part never lists a rejected candidate):
+        # the offline questions, headed with why (still exit 1)
         offline = _claims_part(text, dataset)
-        why = (
-            "the model's time budget ran out"
-            if SPENT in outcome.reason
-            else "the model call failed"
-        )
-        return Part(
-            offline.questions,
-            offline.signature,
-            f"{CLAIMS_ORIGIN}: {why}",
-            warnings + offline.warnings,
-            failure,
-        )
-    questions = [{"question": q, "schemes": list(schemes)} for q in found_questions]
+        origin = f"{CLAIMS_ORIGIN}: {_why_offline(outcome.reason)}"
+        warnings += offline.warnings
+        return Part(offline.questions, offline.signature, origin, warnings, failure)
+    questions = [{"question": q, "schemes": list(schemes)} for q in outcome.questions]
     signature = generator.signature(dataset)
     origin = model_origin(signature) if options.uses_llm else SCORER_ORIGIN
+    return Part(questions, str(signature), origin, warnings, failure)
+
+
+def _why_offline(reason: str) -> str:
+    """Why the offline questions stand in for a model's, in words."""
+    if SPENT in reason:
+        return "the model's time budget ran out"
+    if "ill-formed" in reason:
+        return "the model's questions were all ill-formed"
+    return "the model call failed"
+
+
+def _pooled_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
+    """The claims generator's questions, where a model question the precision filter
+    scores higher takes a slot (``maieutic.tasks.cqs.pooled_generator``); a model call
+    that failed is a failure of the part (exit 1), its questions still the claims
+    generator's."""
+    from maieutic.tasks.cqs.pooled_generator import FROM_MODEL, pool
+
+    generator = create(
+        "generator", "cqs", "pooled", candidates=options.candidates, **llm_args(options)
+    )
+    run = generator.model.generate(dataset)
+    [outcome] = run.outcomes
+    choice = pool(text, outcome.candidates, generator.claims, generator.candidate_filter)
+    reading = choice.reading
+    questions = [
+        {
+            "question": c.question,
+            "claim": _challenged(reading, c.claim),
+            "framing": c.framing,
+            "written_by": "model" if c.origin == FROM_MODEL else "claims",
+        }
+        for c in choice.chosen
+    ]
+    warnings = [f"critical questions: {w}" for w in run.warnings]
+    if choice.note:
+        warnings.append(f"critical questions: {choice.note}")
+    signature = generator.signature(dataset)
+    failure = None
+    if outcome.failed:
+        why = _why_offline(outcome.reason)
+        origin = f"{CLAIMS_ORIGIN}: {why}"
+        if "ill-formed" not in why:  # the model named was not there: exit 1
+            failure = f"critical questions: {outcome.reason}"
+        return Part(questions, str(signature), origin, warnings, failure)
+    kept = sum(c.origin == FROM_MODEL for c in choice.chosen)
+    origin = (
+        f"{CLAIMS_ORIGIN}, pooled with {model_origin(signature)}'s candidates "
+        f"({plural(kept, 'model question')} kept by the precision filter)"
+    )
     return Part(questions, str(signature), origin, warnings, failure)
 
 

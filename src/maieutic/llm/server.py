@@ -6,6 +6,8 @@ free loopback port and stop it afterwards.
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -63,6 +65,23 @@ def preflight(model_path: Path) -> None:
     require_llamacpp(model_path)
 
 
+def _ends_with(parent: int):
+    """A child's pre-exec hook that has the kernel stop it when ``parent`` dies, killed
+    with -9 included (Linux's PR_SET_PDEATHSIG; a server left behind holds its port and
+    memory until someone finds it). The signal comes when the thread that started the
+    child ends: start the server from a thread that lives as long as it should."""
+
+    def hook() -> None:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the hook ran
+            os._exit(1)
+
+    return hook
+
+
 class LocalServer:
     """A llama-cpp-python server in a child process; use as a context manager."""
 
@@ -96,6 +115,7 @@ class LocalServer:
             server_command(self.model_path, self.host, self.port),
             stdout=self._log,
             stderr=subprocess.STDOUT,
+            preexec_fn=_ends_with(os.getpid()) if sys.platform == "linux" else None,
         )
         deadline = time.monotonic() + self.startup_timeout_s
         while time.monotonic() < deadline:

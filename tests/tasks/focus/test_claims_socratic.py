@@ -49,3 +49,32 @@ def test_a_judgement_is_put_to_someone_who_does_not_share_the_view():
         "Would someone who does not share the speaker's views agree that raising the "
         "minimum wage is a terrible idea?"
     )
+
+
+def test_a_text_of_plain_assertions_gets_the_first_critical_question_typed_by_its_framing():
+    from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
+
+    text = "The terms were laid out at the meeting last week. We have created a movement."
+    reading = read_claims(text)
+    assert all(c.kinds == ("assertion",) for c in reading.claims)  # no type of their own
+    [label] = labels_for(text, reading)
+    first = ClaimsCQGenerator().questions_for(text).questions[0]
+    assert first.startswith("What evidence shows that")  # asks for evidence: Lacks Evidence
+    assert (label.type, label.question) == ("LE", first)
+    assert text[label.start : label.end] == label.text and label.text.lower() in first.lower()
+
+
+def test_a_text_of_facts_gets_no_socratic_question_and_the_note_says_why():
+    from maieutic.registry import create
+    from maieutic.tasks.cqs.candidate_filter import FACTS
+    from maieutic.tasks.focus.type_labels import FocusItem, FocusSet
+
+    passage = (
+        "The bridge was opened in 1932 and carries six lanes of traffic across the river. "
+        "It was designed by a local engineer, built from steel made in the region, and "
+        "painted grey in 1950. A second span was added in 1971 to carry the railway line "
+        "to the northern suburbs."
+    )
+    dataset = FocusSet({"p": FocusItem("p", passage, None)}, source="<t>", name="t")
+    [outcome] = create("generator", "focus", "claims").generate(dataset).outcomes
+    assert outcome.labels == [] and outcome.problems == [FACTS]

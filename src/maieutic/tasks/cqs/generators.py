@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 
 from maieutic.errors import DataError
@@ -113,3 +114,22 @@ def llm(
         candidates,
         fill_from,
     )
+
+
+def pooled(*args, **kwargs):
+    """A language model's candidates pooled with the claims generator's: the precision
+    filter keeps a model question only where it scores higher than the claims question
+    it would displace (or reaches its threshold in a slot left empty), so the model
+    never makes the questions worse. Takes the llm generator's options
+    (``maieutic.tasks.cqs.pooled_generator``)."""
+    from maieutic.tasks.cqs.candidate_filter import builtin_filter
+    from maieutic.tasks.cqs.pooled_generator import PooledCQGenerator
+
+    model_args = inspect.signature(llm).bind(*args, **kwargs).arguments
+    if model_args.get("fill_from") is not None:
+        raise DataError("--fill-from is for the llm generator: pooled fills from the claims itself")
+    return PooledCQGenerator(llm(**model_args), ClaimsCQGenerator(), builtin_filter())
+
+
+pooled.__signature__ = inspect.signature(llm)  # the llm generator's options, declared once
+pooled = register("generator", "cqs", "pooled", uses_llm=True)(pooled)

@@ -9,6 +9,10 @@ overgeneralisation, a cause as a questionable cause, a figure or a report as lac
 evidence, an anecdote as weak evidence, a value judgement as possibly biased, a
 proposal as taking something for granted. A key phrase of the text gives a question of
 vague terms. The span is the claim's own words, located in the text for highlighting.
+
+A text none of whose claims has a type of its own still gets one question when the
+critical-question generator asks one: its first, typed by its framing
+(``critical_label``); a text that states facts gets none, with the same note as there.
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ from collections.abc import Callable
 from maieutic.generate.protocol import GenerationRun
 from maieutic.language.claim_kinds import contested
 from maieutic.language.claims import Claim, Reading, read_claims
+from maieutic.language.stance import states_facts
 from maieutic.language.wellformed import check_question
 from maieutic.registry import Spec
 from maieutic.signature import Signature
+from maieutic.tasks.cqs.candidate_filter import FACTS
 from maieutic.tasks.cqs.claim_ranker import builtin_ranker
 from maieutic.tasks.focus.cue_detector import MAX_TYPES
 from maieutic.tasks.focus.generate import FocusOutcome, focus_signature
@@ -125,7 +131,59 @@ def labels_for(text: str, reading: Reading, limit: int = MAX_TYPES) -> list[Span
         label = _located(text, "VAT", phrase, question)
         if label is not None:
             out.append(label)
+    if not out:
+        out = [label for label in [critical_label(text)] if label is not None]
     return out
+
+
+FRAMING_TYPE: dict[str, str] = {
+    "evidence": "LE",
+    "counter": "LE",
+    "hedge": "LE",
+    "figures": "LE",
+    "source": "WE",
+    "inference": "WE",
+    "typical": "WE",
+    "comparison": "WE",
+    "relevance": "WE",
+    "other-causes": "QCE",
+    "exceptions": "OG",
+    "likelihood": "TC",
+    "side-effects": "TC",
+    "assumption": "IE",
+    "feasibility": "IE",
+    "standard": "BS",
+    "alternatives": "OSP",
+    "definition": "VAT",
+}
+"""The weakness type each framing family of the critical questions probes (FOCUS,
+Table 12): asking for evidence probes a claim that lacks it, asking whether a reason or
+an example carries the conclusion probes weak evidence, and so on."""
+
+
+def critical_label(text: str) -> SpanLabel | None:
+    """For a text none of whose claims has a weakness type of its own (plain assertions,
+    a speaker's stated view): the first critical question the claims generator asks of
+    it, typed by its framing, its span the claim it asks about. None when the generator
+    asks nothing (a text of facts, no complete claim) or the claim is not found."""
+    from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
+
+    found = ClaimsCQGenerator().questions_for(text)
+    by_question = {s.candidate.question: s.candidate for s in found.candidates}
+    for question in found.questions:
+        cand = by_question[question]
+        type_id = FRAMING_TYPE.get(cand.framing)
+        if type_id is None:
+            continue
+        if cand.claim >= 0:
+            claim = found.reading.claims[cand.claim]
+            words = claim.effect if claim.kind == "inference" else (claim.words or claim.text)
+        else:
+            words = found.reading.key_phrases[-cand.claim - 1]
+        label = _located(text, type_id, words, question)
+        if label is not None:
+            return label
+    return None
 
 
 def _located(text: str, type_id: str, words: str, question: str) -> SpanLabel | None:
@@ -154,6 +212,9 @@ class ClaimsFocusGenerator:
         """Labels for every argument (deterministic)."""
         outcomes = []
         for done, item in enumerate(dataset.items.values(), start=1):
+            if states_facts(item.argument):  # as the critical questions: nothing argued
+                outcomes.append(FocusOutcome(item.id, [], problems=[FACTS]))
+                continue
             labels = labels_for(item.argument, read_claims(item.argument))
             labels = [
                 SpanLabel(x.type, x.text, x.start, x.end, slot=n, question=x.question)
@@ -166,4 +227,6 @@ class ClaimsFocusGenerator:
 
     def signature(self, dataset: FocusSet) -> Signature:
         """The generator, the claim ranker and the dataset."""
-        return focus_signature("claims", dataset, self.spec, ranker=builtin_ranker().identity)
+        return focus_signature(
+            "claims", dataset, self.spec, ranker=builtin_ranker().identity, fallback="critical"
+        )

@@ -32,7 +32,8 @@ _COMPONENT_OPTIONS = [
         show_default=True,
         help="claims: the text's own claims challenged in the framings that fit them, "
         "no model; template: argumentation-scheme templates, no model; llm: a language "
-        "model.",
+        "model; pooled: the model's candidates pooled with the claims generator's, a "
+        "model question kept only where the precision filter scores it higher.",
     ),
     click.option(
         "--strategy",
