@@ -267,3 +267,24 @@ def test_no_question_about_the_document_from_the_model_falls_back_to_templates(c
     assert data["aura"]["origin"] == "paragraph templates: the model wrote no usable question"
     assert data["aura"]["questions"], data["aura"]
     assert "no question set assessed" not in result.err
+
+
+def test_a_model_whose_candidates_are_all_ill_formed_lists_none_of_them(cli, monkeypatch):
+    # "ban cars?" starts in lower case: the check refuses it, and it is never shown
+    def reply(request):
+        prompt = " ".join(content for _, content in request.messages)
+        return "Classification: []" if "Classification" in prompt else "1. ban cars?"
+
+    backend = ScriptedBackend(default=reply, model="SmolLM2-135M-Instruct")
+    monkeypatch.setattr(embedded, "embedded_backend", lambda model=None, runtime=None: backend)
+    from maieutic.tasks.cqs.usefulness import DIRECTORY
+
+    for extra in ([], ["--scorer", str(DIRECTORY)]):
+        result = cli("ask", ARGUMENT, "--llm", "embedded", "--format", "json", *extra)
+        data = json.loads(result.out)
+        questions = [q["question"] for q in data["cqs"]]
+        assert questions and "ban cars?" not in " ".join(questions), extra
+        assert data["origins"]["cqs"] in (
+            "offline claims generator: the model's questions were all ill-formed",
+            "offline claims generator: the model wrote no usable question",
+        )

@@ -125,6 +125,8 @@ def _why_offline(reason: str) -> str:
         return "the model's time budget ran out"
     if "ill-formed" in reason:
         return "the model's questions were all ill-formed"
+    if "no usable question" in reason:
+        return "the model wrote no usable question"
     return "the model call failed"
 
 
@@ -159,7 +161,7 @@ def _pooled_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
     if outcome.failed:
         why = _why_offline(outcome.reason)
         origin = f"{CLAIMS_ORIGIN}: {why}"
-        if "ill-formed" not in why:  # the model named was not there: exit 1
+        if why.endswith("failed") or SPENT in outcome.reason:  # not a reply's fault: exit 1
             failure = f"critical questions: {outcome.reason}"
         return Part(questions, str(signature), origin, warnings, failure)
     kept = sum(c.origin == FROM_MODEL for c in choice.chosen)
