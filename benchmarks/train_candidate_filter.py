@@ -83,9 +83,11 @@ def dataset():
         text = texts[text_id]["text"]
         found = generator.questions_for(text)
         scores = generator.ranker.claim_scores(found.reading)
-        by_question = {s.candidate.question: s for s in found.candidates}
-        kept = [q for q in qids if key[q]["question"] in by_question]
-        scored = [by_question[key[q]["question"]] for q in kept]
+        # matched regardless of case: a name the generator now keeps capitalised is
+        # the same question the raters read
+        by_question = {s.candidate.question.lower(): s for s in found.candidates}
+        kept = [q for q in qids if key[q]["question"].lower() in by_question]
+        scored = [by_question[key[q]["question"].lower()] for q in kept]
         x = candidate_rows(found.reading, text, scored, scores, generator.ranker.prior)
         for qid, row, s in zip(kept, x, scored, strict=True):
             rows.append(row)

@@ -109,3 +109,15 @@ def test_one_named_person_resolves_he():
     assert "Donald started Donald's business with a loan" in claims or any(
         "Donald" in c and "business" in c for c in claims
     )
+
+
+def test_a_name_opening_a_sentence_keeps_its_capital_and_a_common_word_loses_it():
+    # a word no dictionary knows in any form is a name, whatever the tagger's entities say
+    assert texts("Saget is known for his adult-oriented stand-up routine.") == [
+        "Saget is known for his adult-oriented stand-up routine"
+    ]
+    assert texts("Terrible harm has created a lot of victims who now need help.") == [
+        "terrible harm has created a lot of victims who now need help"
+    ]
+    # a plural or a gerund the tagger took for a name is still a word ("Dogs", "Bumping")
+    assert texts("Dogs do not exist naturally in the wild.")[0].startswith("dogs")

@@ -74,6 +74,29 @@ def test_each_flaw_on_its_own():
     }
 
 
+def test_what_strict_raters_found_unfit_in_copied_claims():
+    # each from the rated development candidates (benchmarks/rating/r47), both raters
+    # calling it unfit to hand out
+    assert codes(
+        "How do we know that Jennifer Nettles (born September 12, 1974) is an American singer?"
+    ) == {"copied-aside"}
+    assert codes("Is it true that the Milk Lake () is a lake in Taipei?") == {"copied-aside"}
+    assert codes("Is it true that photons are exchange particles.[Note 4?") >= {"copied-aside"}
+    assert codes("Does the fact that Ron is is gaining momentum show that he will win?") == {
+        "doubled-word"
+    }
+    assert codes("How do we know that as a response, Shirley left garrisons at Oswego?") == {
+        "carried-connective"
+    }
+    assert codes("How do we know that e.g. arresting for possession should stop?") == {
+        "carried-connective"
+    }
+    # and what they did not: a bracket without a figure, "that that", "so many"
+    assert is_well_formed("What does GDP (gross domestic product) measure here?")
+    assert is_well_formed("Is it fair to say that that claim holds for every city?")
+    assert is_well_formed("What evidence shows that so many people agree?")
+
+
 def test_well_formed_questions_pass():
     for question in [
         "What evidence shows that the new tax will cut jobs?",

@@ -17,6 +17,7 @@ from maieutic.language.clause_syntax import (
     is_finite,
     subject_of,
 )
+from maieutic.language.dictionary import known_words
 from maieutic.language.figures import is_figure
 from maieutic.language.restate import third_person_singular
 from maieutic.language.word_lists import words
@@ -125,20 +126,6 @@ def bound_in_clause(pronoun: Token, tokens: list[Token]) -> bool:
     return not plural and nearest.ent_type_ not in ("PERSON", "NORP")
 
 
-@lru_cache(maxsize=1)
-def _known_words() -> frozenset[str]:
-    """Lemmas the pipeline's lemmatizer knows (WordNet's index) and its exceptions."""
-    lookups = syntax.nlp().get_pipe("lemmatizer").lookups
-    words: set[str] = set()
-    if "lemma_index" in lookups.tables:
-        for values in lookups.get_table("lemma_index").values():
-            words.update(values)
-    if "lemma_exc" in lookups.tables:
-        for table in lookups.get_table("lemma_exc").values():
-            words.update(table)
-    return frozenset(words)
-
-
 PROFANITY = words(
     """shit, fuck, fucking, fucked, crap, damn, bullshit, ass, asshole, bitch, piss,
     pissed, hell"""
@@ -149,7 +136,7 @@ def copied_errors(tokens: list[Token]) -> str | None:
     """What in the clause a question should not repeat, if anything: a word no dictionary
     knows (a typo: "servie", "wtih", "deplaneing"), profanity, or a word in capitals for
     emphasis ("IS a viable option", "ALL AIRLINES")."""
-    known = _known_words()
+    known = known_words()
     for t in tokens:
         if t.lower_ in PROFANITY:
             return f"profanity {t.text!r}"

@@ -215,4 +215,32 @@ def lower_first(text: str, first: Token | None) -> str:
     # lower-cased; a proper noun inside an entity keeps its capital
     if first.pos_ == "PROPN" and first.ent_type_ in _NAMED and not first.is_stop:
         return text
+    if first.text[:1].isupper() and _a_name(first):
+        return text  # "Saget is known for…", "Malindi authorities welcomed…"
     return text[0].lower() + text[1:]
+
+
+def _a_name(token: Token) -> bool:
+    """A capitalised content word no dictionary knows, in any of its forms: a name
+    ("Saget", "Malindi", "Starbucks"), whatever the tagger's entities say."""
+    from maieutic.language.dictionary import known_words
+
+    if token.is_stop or not token.is_alpha:
+        return False  # "We", "For": function words no dictionary of content words lists
+    known = known_words()
+    return not any(form in known for form in (token.lemma_.lower(), *_forms(token.lower_)))
+
+
+def _forms(word: str) -> set[str]:
+    """``word`` and the stems its common endings may hide ("dogs", "bumping",
+    "providing", "stopped"): a tagger that takes a capitalised word for a name gives it
+    no lemma of its own."""
+    forms = {word}
+    for ending, back in (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"),
+                         ("ed", ""), ("ed", "e"), ("er", ""), ("ly", "")):  # fmt: skip
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            forms |= {stem + back}
+            if len(stem) > 3 and stem[-1] == stem[-2]:  # "bumping" → "bump"
+                forms.add(stem[:-1])
+    return forms
