@@ -26,9 +26,10 @@ ask_options = stack(
             default=None,
             help="Language model for all three parts: embedded (SmolLM2-135M-Instruct, "
             "run in-process), its name at --base-url, or a GGUF file (default: no model — "
-            "the text's claims, templates and AURA's bi-encoder). The embedded model "
-            "writes worse critical questions than the default (rated Useful 0.01 against "
-            "0.28 on held-out texts; docs/models.md): it is there for trying the route.",
+            "the text's claims, templates and AURA's bi-encoder). The critical questions "
+            "stay the claims generator's unless the precision filter scores a model's "
+            "question higher: the embedded model writes worse ones (rated Useful 0.01 "
+            "against 0.28 on held-out texts; docs/models.md).",
         ),
         click.option(
             "--base-url",
@@ -48,7 +49,7 @@ ask_options = stack(
             type=click.IntRange(1, 16),
             default=3,
             show_default=True,
-            help="LLM samples pooled for the critical questions.",
+            help="LLM samples whose questions are pooled with the claims generator's.",
         ),
         click.option(
             "--question-set/--no-question-set",
