@@ -136,7 +136,7 @@ def report() -> None:
             if not chosen:
                 continue
 
-            def mean(f) -> float:
+            def mean(f, chosen=chosen) -> float:
                 return sum(f(r[q]) for r in raters for q in chosen) / (2 * len(chosen))
 
             useful = mean(lambda x: x["label"] == "Useful")

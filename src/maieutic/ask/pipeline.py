@@ -135,7 +135,7 @@ def _pooled_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
     scores higher takes a slot (``maieutic.tasks.cqs.pooled_generator``); a model call
     that failed is a failure of the part (exit 1), its questions still the claims
     generator's."""
-    from maieutic.tasks.cqs.pooled_generator import FROM_MODEL, pool
+    from maieutic.tasks.cqs.api import FROM_MODEL, pool
 
     generator = create(
         "generator", "cqs", "pooled", candidates=options.candidates, **llm_args(options)

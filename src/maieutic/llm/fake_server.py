@@ -36,9 +36,9 @@ def default_reply(body: dict) -> str:
     tag = hashlib.sha256((prompt + str(body.get("seed"))).encode()).hexdigest()[:6]
     return (
         "Here are three critical questions:\n"
-        f"1. What evidence supports the main claim ({tag})?\n"
-        f"2. Could another cause explain the outcome ({tag})?\n"
-        f"3. Is the proposed action the best way to reach the goal ({tag})?"
+        f"1. What evidence supports the main claim of case {tag}?\n"
+        f"2. Could another cause explain the outcome of case {tag}?\n"
+        f"3. Is the proposed action the best way to reach the goal of case {tag}?"
     )
 
 
