@@ -13,6 +13,7 @@ from maieutic.cli._common import console_for, echo_warnings
 from maieutic.cli._options import out_option
 from maieutic.data.files import write_json
 from maieutic.errors import DataError
+from maieutic.path_text import path_exists
 from maieutic.provenance import provenance
 from maieutic.tasks.compqa.paper_tables import AVERAGES, BY, PARTS, SPREAD
 
@@ -27,7 +28,7 @@ def _judge_specs(specs: tuple[str, ...]) -> dict[str, list[str]]:
             name, path = Path(spec).name, spec
         if not name or not path:
             raise click.UsageError(f"--judge {spec!r}: expected NAME=PATH")
-        if not Path(path).exists():
+        if not path_exists(path):
             raise click.BadParameter(f"{path!r} does not exist", param_hint="--judge")
         columns.setdefault(name, []).append(path)
     return columns
