@@ -50,7 +50,7 @@ from tests.hardening.probing import (
     run_maieutic,
     snapshot,
 )
-from tests.hardening.valid_calls import CALLS, Call, write_files
+from tests.hardening.valid_calls import CALLS, Call, at_name, place, put, write_files
 
 WORKERS = 8
 
@@ -86,7 +86,7 @@ class Verdict:
 
 def resolve(argv: tuple[str, ...], folder: Path) -> list[str]:
     """The table's words with ``@NAME`` made a path in ``folder``."""
-    return [str(folder / word[1:]) if word.startswith("@") else word for word in argv]
+    return [put(w, str(folder / name[1:])) if (name := at_name(w)) else w for w in argv]
 
 
 def with_option(argv: list[str], option: str, value: str) -> list[str]:
@@ -101,7 +101,8 @@ def with_option(argv: list[str], option: str, value: str) -> list[str]:
 def _bad(call: Call, word: str, kind: str, folder: Path) -> list[str]:
     write_files(folder)
     argv = resolve(call.argv, folder)
-    argv[call.argv.index(word)] = S.make_bad(kind, folder / word[1:])
+    at = place(call.argv, word)
+    argv[at] = put(call.argv[at], S.make_bad(kind, folder / word[1:]))
     return argv
 
 
@@ -123,7 +124,8 @@ def _clash(call: Call, option: str, word: str, how: str, folder: Path) -> list[s
     suffix = S.SUFFIX_BOUND.get(option)
     if suffix:
         target = target.rename(target.with_suffix(suffix))
-        argv[call.argv.index(word)] = str(target)
+        at = place(call.argv, word)
+        argv[at] = put(call.argv[at], str(target))
     values = {"same": target, "control": folder / f"other{suffix or '.out'}"}
     value = values[how] if how in values else S.link_input(how, target)
     return with_option(argv, option, str(value))
@@ -138,7 +140,8 @@ def _inside(call: Call, option: str, word: str, how: str, folder: Path) -> list[
         holder = folder / "inputs"
         holder.mkdir()
         target = target.rename(holder / target.name)
-        argv[call.argv.index(word)] = str(holder)
+        at = place(call.argv, word)
+        argv[at] = put(call.argv[at], str(holder))
     return with_option(argv, option, str(target))
 
 
@@ -181,7 +184,8 @@ def _derived(call: Call, option: str, word: str, name: str, out: str, folder: Pa
     write_files(folder)
     shutil.copyfile(folder / word[1:], folder / name)
     argv = resolve((*call.argv, *call.derived_argv), folder)
-    argv[call.argv.index(word)] = str(folder / name)
+    at = place(call.argv, word)
+    argv[at] = put(call.argv[at], str(folder / name))
     return with_option(argv, option, str(folder / out))
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from maieutic.cli._option_meanings import FILE, MEANINGS, PATH, kind_of
-from tests.hardening.valid_calls import FILES, Call
+from tests.hardening.valid_calls import FILES, Call, at_name
 
 NOT_SLOTS = {"--out", "--out-dir", "--official-dir", "--plot"}
 OUTPUT_ARGUMENTS = {("focus convert", "target")}
@@ -95,8 +95,9 @@ def _raw_values(command: click.Command, argv: tuple[str, ...]) -> dict[str, obje
 def _first_file(value: object) -> str | None:
     words = value if isinstance(value, list | tuple) else [value]
     for word in words:
-        if isinstance(word, str) and word.startswith("@") and word[1:] in FILES:
-            return word
+        name = at_name(word) if isinstance(word, str) else None
+        if name is not None and name[1:] in FILES:
+            return name
     return None
 
 
