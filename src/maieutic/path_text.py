@@ -60,3 +60,11 @@ def is_folder(text: str) -> bool:
 def is_regular_file(text: str) -> bool:
     """Whether ``text`` names an existing file (False for text that cannot)."""
     return _ask(text, "is_file")
+
+
+def clipped(text: str, keep: int = 100) -> str:
+    """``text`` as a message quotes it: whole when short, else its start and its length
+    (a pasted paragraph given as a model's name must not make a 1 MB error line)."""
+    if len(text) <= keep + 20:
+        return text
+    return f"{text[:keep]}… ({len(text):,} characters)"

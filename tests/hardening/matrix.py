@@ -14,6 +14,10 @@ it wrote). It must exit 2 with one line and leave every input as it was (a link 
 a link). Where a refusal could come from something else (an input renamed to fit a
 derived name or ``--plot``'s .svg), a control run without the clash must succeed.
 
+Groups "long-text" (F) and "non-finite" (G), generated in ``values.py``: every
+parameter that takes text or a path (``ask TEXT|FILE``, ``--llm``, ``--embedding-model``)
+given text of 256 B to 1 MiB, and every float option given NaN, inf and -inf.
+
 The other groups run on their own, each in its module, generated from the same table:
 C "kill-partial" (``test_kill_partial.py``): a run killed half-way leaves the results
 file it replaces whole. D "ray-shards" (``test_ray_shards.py``, ``shard_damage.py``):
@@ -68,6 +72,10 @@ class Probe:
     blocking: bool = False
     control: Callable[[Path], list[str]] | None = field(default=None, repr=False)
     real: bool = False  # run as ``python -m maieutic`` (else forked from the warm server)
+    forked: bool = False  # never run as a real process (an argument over exec's limit)
+    said: tuple[str, ...] = ()  # what standard error must hold
+    unsaid: tuple[str, ...] = ()  # what it must not
+    longest_line: int | None = None  # the longest line standard error may hold
 
     @property
     def key(self) -> str:
@@ -217,6 +225,12 @@ def judge(probe: Probe, root: Path, home: Path) -> Verdict:
     before = snapshot(folder)
     outcome = run_maieutic([*probe.command.split(), *argv], folder, home, real=probe.real)
     problems = error_problems(outcome, probe.allowed) + changed(before, snapshot(folder))
+    problems += [f"stderr lacks {w!r}: {last_line(outcome.err)}" for w in probe.said
+                 if w not in outcome.err]  # fmt: skip
+    problems += [f"stderr says {w!r}" for w in probe.unsaid if w in outcome.err]
+    longest = max((len(line) for line in outcome.err.splitlines()), default=0)
+    if probe.longest_line is not None and longest > probe.longest_line:
+        problems.append(f"a line of {longest:,} characters on stderr: {last_line(outcome.err)}")
     if not problems and probe.control is not None:
         check = S.fresh(root / _slug(probe.key + " control"))
         control = [*probe.command.split(), *probe.control(check)]
@@ -264,6 +278,8 @@ def choose_real(probes: list[Probe]) -> list[Probe]:
     every kind of probe; the rest run forked from the warm server."""
     commands, cases = set(), set()
     for probe in probes:
+        if probe.forked:
+            continue
         if probe.command not in commands or probe.case not in cases:
             probe.real = True
         commands.add(probe.command)

@@ -76,7 +76,7 @@ MEANINGS: dict[str, Meaning] = {
     "--unscored": _m(CHOICE, "how a question an LLM judge could not score is counted"),
     "--nae-fallback": _m(CHOICE, "a reference-free judge for questions no reference matches"),
     "--answerability": _m(TEXT, "who decides that a question is answerable"),
-    "--cross-encoder": _m(TEXT, "cross-encoder model name or directory"),
+    "--cross-encoder": _m((TEXT, DIRECTORY), "cross-encoder model name or directory"),
     "--top-k": _m(INTEGER, "candidates retrieved before reranking"),
     "--link-threshold": _m(NUMBER, "cosine at which two units are linked"),
     "--entropy": _m(CHOICE, "which structural-entropy definition"),
@@ -131,7 +131,7 @@ MEANINGS: dict[str, Meaning] = {
     # where the work runs
     "--engine": _m(CHOICE, "where items are processed: this process (local) or Ray"),
     "--ray-actors": _m(INTEGER, "replicas of the generator or evaluator on Ray"),
-    "--embedding-model": _m(TEXT, "sentence-embedding model name or directory"),
+    "--embedding-model": _m((TEXT, DIRECTORY), "sentence-embedding model name or directory"),
     "--embedding-backend": _m(CHOICE, "how the embedding model is run (torch or onnx)"),
     "--batch-size": _m(INTEGER, "texts per embedding batch"),
     "--no-cache": _m(FLAG, "neither read nor write the embedding cache"),

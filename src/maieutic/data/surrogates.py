@@ -31,7 +31,7 @@ def refuse_lone_surrogates(text: str, where: str) -> None:
         raise DataError(f"not UTF-8 text (character {at} is a lone surrogate)", where=where)
 
 
-def refuse_in_json(raw: str, value: Any, where: str) -> None:
+def refuse_in_json(raw: str, value: Any, where: str | None) -> None:
     """A ``DataError`` naming ``where`` and the JSON path of the first string (key or
     value) in ``value`` holding a lone surrogate; ``raw`` is the JSON text ``value`` was
     parsed from (looked at first: a text with no surrogate escape has nothing to find)."""

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from maieutic.errors import DataError, RunError
-from maieutic.path_text import is_folder
+from maieutic.path_text import clipped, is_folder
 from maieutic.progress import progress
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -71,15 +71,15 @@ def model_unavailable(what: str, name: str, exc: BaseException) -> DataError:
     """One line (exit 2) for a named model that cannot be loaded: why, and how to get
     it. Never a substitute: the caller refuses rather than use another model."""
     lines = str(exc).strip().splitlines()
-    reason = lines[0] if lines else type(exc).__name__
+    reason = clipped(lines[0], 300) if lines else type(exc).__name__
     how = (
         "it is a local directory that does not hold a sentence-transformers model"
         if is_folder(name)
         else "a model name is downloaded into the Hugging Face cache the first time, which "
         "needs the network once (e.g. `huggingface-cli download "
-        f"{_hub_name(name)}`); or give a local directory holding the model"
+        f"{clipped(_hub_name(name))}`); or give a local directory holding the model"
     )
-    return DataError(f"cannot load the {what} {name!r}: {reason}; {how}")
+    return DataError(f"cannot load the {what} {clipped(name)!r}: {reason}; {how}")
 
 
 def cached_model_path(name: str) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from maieutic.errors import DataError
 from maieutic.llm.backends.local import DEFAULT_LOCAL_MODEL, EMBEDDED_LLM, names_embedded
+from maieutic.path_text import clipped
 
 BACKEND_KINDS = ("auto", "openai", "local", "hf")
 
@@ -39,7 +40,7 @@ def make_backend(kind: str = "auto", *, model: str | None = None, base_url: str 
             model = None
         if model and not model.endswith(".gguf"):
             raise DataError(
-                f"--llm {model!r}: without --base-url, --llm is {EMBEDDED_LLM!r} (the "
+                f"--llm {clipped(model)!r}: without --base-url, --llm is {EMBEDDED_LLM!r} (the "
                 f"embedded {DEFAULT_LOCAL_MODEL}) or a .gguf file"
             )
         return embedded_backend(model)
