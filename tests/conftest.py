@@ -37,6 +37,7 @@ XDIST_GROUPS = {
     "tests/hardening/test_bad_inputs.py": "hardening-matrix",
     "tests/hardening/test_output_clash.py": "hardening-matrix",
     "tests/hardening/test_command_table.py": "hardening-matrix",
+    "tests/hardening/test_value_probes.py": "hardening-matrix",
     # a local Ray instance takes every core and a gigabyte: one at a time
     "tests/engines/": "ray",
     "tests/hardening/test_ray_shards.py": "ray",

@@ -16,8 +16,16 @@ from maieutic.errors import DataError
 def test_an_unset_or_empty_variable_gives_the_default(monkeypatch):
     monkeypatch.delenv("MAIEUTIC_T", raising=False)
     assert env_number("MAIEUTIC_T", 500) == 500
-    monkeypatch.setenv("MAIEUTIC_T", "  ")
+    monkeypatch.setenv("MAIEUTIC_T", "")
     assert env_number("MAIEUTIC_T", 500) == 500
+
+
+@pytest.mark.parametrize("raw", [" ", "  ", "\t", "\n"])
+def test_a_variable_set_to_blanks_is_refused_not_taken_for_unset(monkeypatch, raw):
+    monkeypatch.setenv("MAIEUTIC_T", raw)
+    with pytest.raises(DataError) as caught:
+        env_number("MAIEUTIC_T", 2_000_000)
+    assert str(caught.value) == f"MAIEUTIC_T={raw!r} is blank (unset it for 2,000,000)"
 
 
 @pytest.mark.parametrize(

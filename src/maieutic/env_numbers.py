@@ -15,12 +15,16 @@ from maieutic.errors import DataError
 
 
 def env_number(name: str, default: float, *, whole: bool = True, least: float = 1) -> float:
-    """The number in environment variable ``name`` (``default`` when unset or empty):
+    """The number in environment variable ``name`` (``default`` when unset or empty;
+    blanks only are refused):
     an integer when ``whole``, never below ``least``; anything else is a
     ``DataError``."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
+    given = os.environ.get(name, "")
+    if not given:
         return default
+    raw = given.strip()
+    if not raw:  # set, but to blanks: a value gone wrong, not a wish for the default
+        raise DataError(f"{name}={given!r} is blank (unset it for {_shown(default)})")
     try:
         value = float(raw)  # 1e6 is a whole number too
         if not math.isfinite(value) or (whole and not value.is_integer()):

@@ -19,10 +19,23 @@ import pytest
 from tests.cli_commands import leaves
 from tests.hardening import matrix as M
 from tests.hardening import slots as S
+from tests.hardening import values as V
 from tests.hardening.probing import stop_warm_servers
 from tests.hardening.valid_calls import CALLS
 
-GROUP_PARAMS = {"bad_input_command": "bad-input", "clash_command": "output"}
+GROUP_PARAMS = {
+    "bad_input_command": "bad-input",
+    "clash_command": "output",
+    "long_text_command": "long-text",
+    "float_command": "non-finite",
+}
+# the groups whose probes are made by a function of the command path and command
+MADE_BY = {
+    "bad-input": M.bad_input_probes,
+    "output": M.clash_probes,
+    "long-text": V.long_text_probes,
+    "non-finite": V.non_finite_probes,
+}
 
 
 class Matrix:
@@ -43,10 +56,7 @@ class Matrix:
         commands = dict(leaves())
         probes: list[M.Probe] = []
         for group, path in sorted(self.wanted):
-            if group == "bad-input":
-                probes += M.bad_input_probes(path, commands[path])
-            else:
-                probes += M.clash_probes(path, commands[path])
+            probes += MADE_BY[group](path, commands[path])
         probes += self._derived(commands)
         return M.run_all(probes, self.root / "probes", self.home)
 
@@ -90,6 +100,7 @@ def matrix(request, tmp_path_factory, probe_home) -> Matrix:
     for item in request.session.items:
         params = getattr(getattr(item, "callspec", None), "params", {})
         for name, group in GROUP_PARAMS.items():
-            if name in params and params[name] in CALLS:
+            # a float option is refused before a call's files matter: every command
+            if name in params and (params[name] in CALLS or group == "non-finite"):
                 wanted.add((group, params[name]))
     return Matrix(tmp_path_factory.mktemp("matrix"), probe_home, wanted)

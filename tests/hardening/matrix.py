@@ -14,6 +14,10 @@ it wrote). It must exit 2 with one line and leave every input as it was (a link 
 a link). Where a refusal could come from something else (an input renamed to fit a
 derived name or ``--plot``'s .svg), a control run without the clash must succeed.
 
+Groups "long-text" (F) and "non-finite" (G), generated in ``values.py``: every
+parameter that takes text or a path (``ask TEXT|FILE``, ``--llm``, ``--embedding-model``)
+given text of 256 B to 1 MiB, and every float option given NaN, inf and -inf.
+
 The other groups run on their own, each in its module, generated from the same table:
 C "kill-partial" (``test_kill_partial.py``): a run killed half-way leaves the results
 file it replaces whole. D "ray-shards" (``test_ray_shards.py``, ``shard_damage.py``):
@@ -50,7 +54,7 @@ from tests.hardening.probing import (
     run_maieutic,
     snapshot,
 )
-from tests.hardening.valid_calls import CALLS, Call, write_files
+from tests.hardening.valid_calls import CALLS, Call, at_name, place, put, write_files
 
 WORKERS = 8
 
@@ -68,6 +72,10 @@ class Probe:
     blocking: bool = False
     control: Callable[[Path], list[str]] | None = field(default=None, repr=False)
     real: bool = False  # run as ``python -m maieutic`` (else forked from the warm server)
+    forked: bool = False  # never run as a real process (an argument over exec's limit)
+    said: tuple[str, ...] = ()  # what standard error must hold
+    unsaid: tuple[str, ...] = ()  # what it must not
+    longest_line: int | None = None  # the longest line standard error may hold
 
     @property
     def key(self) -> str:
@@ -86,7 +94,7 @@ class Verdict:
 
 def resolve(argv: tuple[str, ...], folder: Path) -> list[str]:
     """The table's words with ``@NAME`` made a path in ``folder``."""
-    return [str(folder / word[1:]) if word.startswith("@") else word for word in argv]
+    return [put(w, str(folder / name[1:])) if (name := at_name(w)) else w for w in argv]
 
 
 def with_option(argv: list[str], option: str, value: str) -> list[str]:
@@ -101,7 +109,8 @@ def with_option(argv: list[str], option: str, value: str) -> list[str]:
 def _bad(call: Call, word: str, kind: str, folder: Path) -> list[str]:
     write_files(folder)
     argv = resolve(call.argv, folder)
-    argv[call.argv.index(word)] = S.make_bad(kind, folder / word[1:])
+    at = place(call.argv, word)
+    argv[at] = put(call.argv[at], S.make_bad(kind, folder / word[1:]))
     return argv
 
 
@@ -123,7 +132,8 @@ def _clash(call: Call, option: str, word: str, how: str, folder: Path) -> list[s
     suffix = S.SUFFIX_BOUND.get(option)
     if suffix:
         target = target.rename(target.with_suffix(suffix))
-        argv[call.argv.index(word)] = str(target)
+        at = place(call.argv, word)
+        argv[at] = put(call.argv[at], str(target))
     values = {"same": target, "control": folder / f"other{suffix or '.out'}"}
     value = values[how] if how in values else S.link_input(how, target)
     return with_option(argv, option, str(value))
@@ -138,7 +148,8 @@ def _inside(call: Call, option: str, word: str, how: str, folder: Path) -> list[
         holder = folder / "inputs"
         holder.mkdir()
         target = target.rename(holder / target.name)
-        argv[call.argv.index(word)] = str(holder)
+        at = place(call.argv, word)
+        argv[at] = put(call.argv[at], str(holder))
     return with_option(argv, option, str(target))
 
 
@@ -181,7 +192,8 @@ def _derived(call: Call, option: str, word: str, name: str, out: str, folder: Pa
     write_files(folder)
     shutil.copyfile(folder / word[1:], folder / name)
     argv = resolve((*call.argv, *call.derived_argv), folder)
-    argv[call.argv.index(word)] = str(folder / name)
+    at = place(call.argv, word)
+    argv[at] = put(call.argv[at], str(folder / name))
     return with_option(argv, option, str(folder / out))
 
 
@@ -213,6 +225,12 @@ def judge(probe: Probe, root: Path, home: Path) -> Verdict:
     before = snapshot(folder)
     outcome = run_maieutic([*probe.command.split(), *argv], folder, home, real=probe.real)
     problems = error_problems(outcome, probe.allowed) + changed(before, snapshot(folder))
+    problems += [f"stderr lacks {w!r}: {last_line(outcome.err)}" for w in probe.said
+                 if w not in outcome.err]  # fmt: skip
+    problems += [f"stderr says {w!r}" for w in probe.unsaid if w in outcome.err]
+    longest = max((len(line) for line in outcome.err.splitlines()), default=0)
+    if probe.longest_line is not None and longest > probe.longest_line:
+        problems.append(f"a line of {longest:,} characters on stderr: {last_line(outcome.err)}")
     if not problems and probe.control is not None:
         check = S.fresh(root / _slug(probe.key + " control"))
         control = [*probe.command.split(), *probe.control(check)]
@@ -260,6 +278,8 @@ def choose_real(probes: list[Probe]) -> list[Probe]:
     every kind of probe; the rest run forked from the warm server."""
     commands, cases = set(), set()
     for probe in probes:
+        if probe.forked:
+            continue
         if probe.command not in commands or probe.case not in cases:
             probe.real = True
         commands.add(probe.command)

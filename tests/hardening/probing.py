@@ -311,10 +311,10 @@ def error_problems(outcome: Outcome, allowed: tuple[int, ...] = (1, 2)) -> list[
 
 def _message_problems(err: str) -> list[str]:
     """One error line: ``maieutic: error: …`` or click's usage block with one ``Error:``."""
-    # warnings, and the progress lines a step over 30 s prints off a terminal (a loaded
-    # machine), come before the one error line
+    # warnings, the progress lines a step over 30 s prints off a terminal (a loaded
+    # machine), and the steps ``ask`` announces with a model, come before the one error line
     lines = [ln for ln in err.splitlines()
-             if ln.strip() and not ln.startswith(("warning:", "progress: "))]  # fmt: skip
+             if ln.strip() and not ln.startswith(("warning:", "progress: ", "ask: "))]  # fmt: skip
     errors = [ln for ln in lines if ln.startswith(("maieutic: error:", "Error:"))]
     if len(errors) != 1:
         return [f"not one error line: {clip(' | '.join(lines))}"]

@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 
 from maieutic.cli._option_meanings import FILE, MEANINGS, PATH, kind_of
-from tests.hardening.valid_calls import FILES, Call
+from tests.hardening.valid_calls import FILES, Call, at_name
 
 NOT_SLOTS = {"--out", "--out-dir", "--official-dir", "--plot"}
 OUTPUT_ARGUMENTS = {("focus convert", "target")}
@@ -29,7 +29,7 @@ TEXT_SUFFIXES = {".md", ".txt"}  # prose and bracket soup are valid text there
 
 BAD_KINDS = (
     "prose", "empty", "deep-json", "binary", "nul-byte", "invalid-utf8", "utf16-bom",
-    "utf8-bom", "dev-zero", "fifo", "directory", "missing",
+    "utf8-bom", "dev-zero", "fifo", "directory", "missing", "lone-surrogate",
 )  # fmt: skip
 BLOCKING_KINDS = {"fifo"}  # run in their own pool: a hang there waits, it does not work
 # Fewer kinds where a probe costs more, to keep the matrix near 10 minutes on 2 cores:
@@ -38,7 +38,9 @@ BLOCKING_KINDS = {"fifo"}  # run in their own pool: a hang there waits, it does 
 # deprecated alias (it runs the code of the command that replaced it, probed fully).
 MODEL_KINDS = (
     "prose", "empty", "deep-json", "binary", "utf16-bom", "dev-zero", "fifo", "directory",
+    "lone-surrogate",
 )  # fmt: skip
+JSON_SUFFIXES = {".json", ".jsonl"}  # a \ud800 escape is half a character only there
 ALIAS_KINDS = ("prose", "binary", "dev-zero", "fifo")
 
 
@@ -95,8 +97,9 @@ def _raw_values(command: click.Command, argv: tuple[str, ...]) -> dict[str, obje
 def _first_file(value: object) -> str | None:
     words = value if isinstance(value, list | tuple) else [value]
     for word in words:
-        if isinstance(word, str) and word.startswith("@") and word[1:] in FILES:
-            return word
+        name = at_name(word) if isinstance(word, str) else None
+        if name is not None and name[1:] in FILES:
+            return name
     return None
 
 
@@ -139,6 +142,8 @@ def is_deprecated(command: click.Command) -> bool:
 def kinds_for(word: str, command: click.Command, call: Call) -> tuple[str, ...]:
     """The bad inputs probed in the slot given the valid file ``word`` in ``call``."""
     kinds = ALIAS_KINDS if is_deprecated(command) else MODEL_KINDS if call.model else BAD_KINDS
+    if Path(word).suffix not in JSON_SUFFIXES:
+        kinds = tuple(k for k in kinds if k != "lone-surrogate")
     if Path(word).suffix in TEXT_SUFFIXES:  # prose and bracket soup are valid text
         return tuple(k for k in kinds if k not in {"prose", "deep-json"})
     return kinds
@@ -150,6 +155,13 @@ def _middle(data: bytes, insert: bytes) -> bytes:
     while middle < len(data) and (data[middle] in b'\n\r\t ,:{}[]"' or 0x80 <= data[middle] < 0xC0):
         middle += 1
     return data[:middle] + insert + data[middle:]
+
+
+def _in_a_string(data: bytes, insert: bytes) -> bytes:
+    """``insert`` put at the start of the first string value of JSON ``data`` (after
+    ``": "``; else in its middle)."""
+    at = data.find(b': "')
+    return data[: at + 3] + insert + data[at + 3 :] if at >= 0 else _middle(data, insert)
 
 
 def make_bad(kind: str, target: Path) -> str:
@@ -164,6 +176,7 @@ def make_bad(kind: str, target: Path) -> str:
         "invalid-utf8": _middle(valid, b"\xff\xc3\x28"),
         "utf16-bom": valid.decode("utf-8").encode("utf-16"),
         "utf8-bom": b"\xef\xbb\xbf" + valid,
+        "lone-surrogate": _in_a_string(valid, b"\\ud800"),
     }
     if kind in contents:
         target.write_bytes(contents[kind])

@@ -16,7 +16,7 @@ from tests.cli_commands import leaves
 from tests.hardening import matrix as M
 from tests.hardening import slots as S
 from tests.hardening.probing import error_problems, model_guard, run_maieutic
-from tests.hardening.valid_calls import CALLS, EXEMPT, FILES, write_files
+from tests.hardening.valid_calls import CALLS, EXEMPT, FILES, at_name, write_files
 
 COMMANDS = dict(leaves())
 
@@ -38,7 +38,7 @@ def test_every_file_slot_has_a_valid_file(path):
     filled = {slot for _, slot, _ in S.slot_plan(path, command, calls)}
     assert set(S.declared_slots(path, command)) <= filled
     for call in calls:  # a probe replaces a file by its word: each word once per call
-        words = [w for w in call.argv if w.startswith("@") and w[1:] in FILES]
+        words = [n for w in call.argv if (n := at_name(w)) and n[1:] in FILES]
         assert len(words) == len(set(words)), call.argv
 
 

@@ -126,3 +126,37 @@ def test_no_piece_of_the_key_is_written_or_shown(
     assert not leaks(work, secret), "a piece of the key in a file written"
     shown = (result.out + result.err).encode()
     assert not [p for p in pieces(secret) if p in shown], "a piece of the key on screen"
+
+
+def _fragment_cases():
+    for command in model_commands():
+        argv = model_calls(command)[0]
+        marks = [pytest.mark.slow] if command in SLOW else []
+        yield pytest.param(command, argv, id=command, marks=marks)
+
+
+@pytest.mark.parametrize(("command", "argv"), list(_fragment_cases()))
+def test_a_key_in_the_url_fragment_is_refused_and_never_stored(
+    cli, tmp_path, isolated_home, monkeypatch, command, argv
+):
+    # a fragment is never sent: a key there would only reach the cache and the records
+    for variable in KEY_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    work = tmp_path / "work"
+    work.mkdir()
+    write_files(work)
+    before = sorted(p.name for p in work.iterdir())
+    words = [str(work / w[1:]) if w.startswith("@") else w for w in argv]
+    with FakeOpenAIServer(default_reply) as server:
+        url = f"{server.base_url}#key={URL_KEY}"
+        result = cli(*command.split(), *words, "--llm", "fake", "--base-url", url)
+    assert result.code == 2 and "Traceback" not in result.err, result.err
+    [line] = result.err.strip().splitlines()[-1:]
+    assert line == (
+        f"maieutic: error: --base-url {server.base_url}#…: a base URL has no fragment (nothing "
+        "after '#' is ever sent to the server); leave it out, and give a key in MAIEUTIC_API_KEY"
+    )
+    assert not server.requests
+    assert sorted(p.name for p in work.iterdir()) == before
+    assert not leaks(isolated_home, URL_KEY) and not leaks(work, URL_KEY)
+    assert not [p for p in pieces(URL_KEY) if p in (result.out + result.err).encode()]

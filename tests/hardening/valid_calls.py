@@ -1,8 +1,9 @@
 """One valid, cheap, offline invocation per leaf command, and the commands left out.
 
 A ``Call`` is the words after the command path; a word ``@NAME`` is the file NAME in
-the folder a probe runs in. ``FILES`` says what each input file holds (written fresh
-for every probe by ``write_files``); an ``@NAME`` not in ``FILES`` is an output.
+the folder a probe runs in (``KEY=@NAME``: that file, after ``KEY=``). ``FILES`` says
+what each input file holds (written fresh for every probe by ``write_files``); an
+``@NAME`` not in ``FILES`` is an output.
 A command may have several calls when its file options exclude each other (``--humans``
 or ``--hum1``/``--hum2``): each slot is probed in the first call that gives it a file.
 
@@ -16,7 +17,26 @@ from dataclasses import dataclass
 
 from tests.hardening.valid_files import FILES, write_files
 
-__all__ = ["CALLS", "EXEMPT", "FILES", "Call", "write_files"]
+__all__ = ["CALLS", "EXEMPT", "FILES", "Call", "at_name", "place", "put", "write_files"]
+
+
+def at_name(word: str) -> str | None:
+    """The ``@NAME`` a word of a call holds: the word itself, or what follows ``KEY=``
+    in a word ``KEY=@NAME`` (``--judge gpt4=@judged.json``); None for other words."""
+    if word.startswith("@"):
+        return word
+    head, sep, tail = word.partition("=@")
+    return f"@{tail}" if sep and head else None
+
+
+def put(word: str, value: str) -> str:
+    """``word`` with its ``@NAME`` replaced by ``value`` (its ``KEY=`` kept)."""
+    return value if word.startswith("@") else f"{word.partition('=@')[0]}={value}"
+
+
+def place(argv: tuple[str, ...], name: str) -> int:
+    """The index of the word of ``argv`` that holds ``@NAME`` ``name``."""
+    return next(i for i, word in enumerate(argv) if at_name(word) == name)
 
 
 @dataclass(frozen=True)
@@ -51,7 +71,7 @@ CALLS: dict[str, tuple[Call, ...]] = {
              model="embedding"),
     ),
     "compqa agree": _HUMANS,
-    "compqa breakdown": (Call(("--judge", "@gpt4_scenario_1.json"), extra_slots=("specs",)),),
+    "compqa breakdown": (Call(("--judge", "gpt4=@gpt4_scenario_1.json"), extra_slots=("specs",)),),
     "compqa extremes": _HUMANS,
     "compqa export-sft": (
         Call(("--judged", "@gpt4_scenario_1.json", "--out", "@out.jsonl", "--min-score", "0")),

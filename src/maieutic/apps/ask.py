@@ -7,6 +7,7 @@ import sys
 import click
 from rich.console import Console
 
+from maieutic.cli._option_meanings import number
 from maieutic.cli._options import deprecated_alias, stack
 from maieutic.llm.budget import DEFAULT_BUDGET_S
 
@@ -62,13 +63,13 @@ ask_options = stack(
         click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
         click.option(
             "--timeout",
-            type=click.FloatRange(min=1),
+            type=number(min=1),
             default=None,
             help="Seconds one model call attempt may take (default: each generator's own, 120).",
         ),
         click.option(
             "--budget",
-            type=click.FloatRange(min=1),
+            type=number(min=1),
             default=DEFAULT_BUDGET_S,
             show_default=True,
             help="Seconds all model calls may take together; when they run out, the parts "

@@ -7,8 +7,10 @@ import sys
 from pathlib import Path
 
 from maieutic.data.files import decode_text, read_bytes
+from maieutic.data.surrogates import refuse_lone_surrogates
 from maieutic.env_numbers import env_number
 from maieutic.errors import DataError
+from maieutic.path_text import cannot_be_a_path, path_exists
 
 MAX_ASK_CHARS = int(env_number("MAIEUTIC_ASK_MAX_CHARS", 200_000))
 """About 60 pages: ``ask`` is interactive, and beyond this the document's assessment
@@ -62,9 +64,9 @@ def read_input(source: str) -> tuple[str, str]:
             )
         text, where = _decode(data, "<stdin>"), "<stdin>"
     elif _looks_like_a_path(source):
-        path = Path(source).expanduser()
-        if not path.exists():
+        if not path_exists(source, home=True):
             raise DataError("file not found (quote a text that is not a file name)", where=source)
+        path = Path(source).expanduser()
         text, where = _read_file(path), str(path)
     else:
         text, where = source, "<argument>"
@@ -73,10 +75,12 @@ def read_input(source: str) -> tuple[str, str]:
 
 def _looks_like_a_path(source: str) -> bool:
     """An existing file or folder, or one word that names a file (a known suffix or a
-    path separator): a missing ``essay.md`` is an error, not a text to ask about."""
-    if len(source) >= 4096 or "\n" in source:
+    path separator): a missing ``essay.md`` is an error, not a text to ask about. Text
+    that cannot be a path (a paragraph longer than a file name may be, a line break) is
+    text, whatever it holds."""
+    if "\n" in source or cannot_be_a_path(source):
         return False
-    if Path(source).expanduser().exists():
+    if path_exists(source, home=True):
         return True
     if any(c.isspace() for c in source.strip()):
         return False
@@ -84,8 +88,11 @@ def _looks_like_a_path(source: str) -> bool:
 
 
 def check_text(text: str, where: str) -> str:
-    """The text, stripped; a ``DataError`` when it is empty or over the limit."""
+    """The text, stripped; a ``DataError`` when it is empty, over the limit, or holds
+    a byte that is no UTF-8 (an argument in another encoding reaches Python as a lone
+    surrogate, which nothing downstream can encode)."""
     text = text.strip()
+    refuse_lone_surrogates(text, where)
     if not text:
         raise DataError("the text is empty: nothing to ask about", where=where)
     if len(text) > MAX_ASK_CHARS:

@@ -174,12 +174,22 @@ def guarded(command: click.Command) -> click.Command:
     @functools.wraps(original)
     def callback(*args: Any, **kwargs: Any) -> Any:
         with guard.command_scope():
+            refuse_empty_paths(click.get_current_context())
             _check_paths(click.get_current_context())
             return original(*args, **kwargs)
 
     command.callback = callback
     command._maieutic_guarded = True  # type: ignore[attr-defined]
     return command
+
+
+def refuse_empty_paths(ctx: click.Context) -> None:
+    """A usage error for a path option or argument given as an empty word: it names no
+    file, and ``Path("")`` is the working folder, where an output would then be
+    written (``--out-dir ''``) or an input looked for."""
+    for param in ctx.command.params:
+        if isinstance(param.type, click.Path) and "" in _values(ctx.params.get(param.name or "")):
+            raise click.BadParameter("an empty path names no file or folder", ctx, param)
 
 
 def _check_paths(ctx: click.Context) -> None:

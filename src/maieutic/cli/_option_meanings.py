@@ -9,12 +9,15 @@ examples come from ends in ``-from`` (``--shots-from``) while ``--shots`` is the
 number; ``--llm`` is always a language model and ``--embedding-model`` a sentence
 embedding model (no bare ``--model``); a flag that turns something off is the
 ``--no-`` form of the flag that turns it on. Renamed options keep their old spelling
-as a hidden ``DeprecatedAlias`` (``maieutic.cli._options.deprecated_alias``).
+as a hidden ``DeprecatedAlias`` (``maieutic.cli._options.deprecated_alias``). Every
+option of kind NUMBER takes ``number()`` (below): a finite number, NaN never.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Any
 
 import click
 
@@ -73,7 +76,7 @@ MEANINGS: dict[str, Meaning] = {
     "--unscored": _m(CHOICE, "how a question an LLM judge could not score is counted"),
     "--nae-fallback": _m(CHOICE, "a reference-free judge for questions no reference matches"),
     "--answerability": _m(TEXT, "who decides that a question is answerable"),
-    "--cross-encoder": _m(TEXT, "cross-encoder model name or directory"),
+    "--cross-encoder": _m((TEXT, DIRECTORY), "cross-encoder model name or directory"),
     "--top-k": _m(INTEGER, "candidates retrieved before reranking"),
     "--link-threshold": _m(NUMBER, "cosine at which two units are linked"),
     "--entropy": _m(CHOICE, "which structural-entropy definition"),
@@ -128,7 +131,7 @@ MEANINGS: dict[str, Meaning] = {
     # where the work runs
     "--engine": _m(CHOICE, "where items are processed: this process (local) or Ray"),
     "--ray-actors": _m(INTEGER, "replicas of the generator or evaluator on Ray"),
-    "--embedding-model": _m(TEXT, "sentence-embedding model name or directory"),
+    "--embedding-model": _m((TEXT, DIRECTORY), "sentence-embedding model name or directory"),
     "--embedding-backend": _m(CHOICE, "how the embedding model is run (torch or onnx)"),
     "--batch-size": _m(INTEGER, "texts per embedding batch"),
     "--no-cache": _m(FLAG, "neither read nor write the embedding cache"),
@@ -195,3 +198,51 @@ def disagreements(param: click.Option) -> list[str]:
         if name.startswith("--") and f"--no-{param.opts[0][2:]}" != name:
             problems.append(f"{name} should be --no-{param.opts[0][2:]}")
     return problems
+
+
+# -- the one type of every float option (kind NUMBER) ------------------------------------
+# click.FLOAT and click.FloatRange accept nan (it compares false with every bound) and
+# inf: a NaN or infinite timeout, temperature or limit is no limit, or a traceback far
+# from the option. tests/test_bad_values.py fails on a float option of another type.
+
+
+class _Finite:
+    """Refuses NaN and, unless ``infinite``, an infinite value, before any range check:
+    NaN compares false with every bound, so ``click.FloatRange`` lets it through, and
+    a NaN limit or an infinite one is no limit at all."""
+
+    infinite = False
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        number = click.FLOAT.convert(value, param, ctx)
+        if math.isnan(number) or (math.isinf(number) and not self.infinite):
+            self.fail(f"{value!r} is not a finite number", param, ctx)
+        return super().convert(number, param, ctx)  # type: ignore[misc]
+
+
+class FiniteFloat(_Finite, click.types.FloatParamType):
+    """A float option with no bounds (``number()`` makes it)."""
+
+
+class FiniteFloatRange(_Finite, click.FloatRange):
+    """A float option with bounds (``number(min, max)`` makes it)."""
+
+
+def number(
+    min: float | None = None,
+    max: float | None = None,
+    *,
+    min_open: bool = False,
+    max_open: bool = False,
+    infinite: bool = False,
+) -> click.ParamType:
+    """The type of every float option: a finite number within the bounds given (as
+    ``click.FloatRange`` takes them). ``infinite=True`` lets an option take ``inf``
+    where it means "no limit"; NaN is never a value. A test walks every command and
+    fails on a float option of another type."""
+    if min is None and max is None:
+        kind: click.ParamType = FiniteFloat()
+    else:
+        kind = FiniteFloatRange(min, max, min_open=min_open, max_open=max_open)
+    kind.infinite = infinite  # type: ignore[attr-defined]
+    return kind

@@ -17,6 +17,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
+from maieutic.cli._option_meanings import number
 from maieutic.registry import Entry, factory_defaults, names
 
 _INVERTED = {"no_cache": "cache"}
@@ -116,7 +117,7 @@ def llm_options(
             ),
             click.option(
                 "--timeout",
-                type=click.FloatRange(0.1),
+                type=number(0.1),
                 default=default.timeout,
                 show_default=True,
                 help="Seconds per model call attempt.",
@@ -142,7 +143,7 @@ def sampling_options(task: str, generator: str = "llm") -> Callable[[Any], Any]:
             click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
             click.option(
                 "--temperature",
-                type=click.FloatRange(0, 2),
+                type=number(0, 2),
                 default=temperature,
                 show_default=True,
                 help="Sampling temperature (llm).",

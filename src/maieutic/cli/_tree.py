@@ -189,6 +189,7 @@ def _strict_option() -> Callable[[Any], Any]:
 
 def _threshold_option(task: str) -> list[Callable[[Any], Any]]:
     """``--threshold``, for a task with an evaluator that compares with one."""
+    from maieutic.cli._option_meanings import number
     from maieutic.registry import entry, names
 
     if not any(entry("evaluator", task, n).threshold for n in names("evaluator", task)):
@@ -196,7 +197,7 @@ def _threshold_option(task: str) -> list[Callable[[Any], Any]]:
     return [
         click.option(
             "--threshold",
-            type=float,
+            type=number(),
             default=None,
             help="The evaluator's threshold, on its own scale (default: its own).",
         )

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from maieutic.cli._option_meanings import number
 from maieutic.cli._options import out_option
 from maieutic.stats.bootstrap import DEFAULT_SEED
 from maieutic.stats.paired import CONFIDENCE, N_RESAMPLES, N_TRIALS
@@ -38,7 +39,7 @@ OPTIONS = (
     ),
     click.option(
         "--confidence",
-        type=click.FloatRange(0.5, 0.999),
+        type=number(0.5, 0.999),
         default=CONFIDENCE,
         show_default=True,
         help="Coverage of the intervals; a p-value below 1 − CONFIDENCE is significant.",

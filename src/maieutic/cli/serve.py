@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from maieutic.cli._option_meanings import number
 from maieutic.cli._options import stack
 from maieutic.errors import RunError
 from maieutic.web.jobs import DEFAULT_JOB_SECONDS
@@ -51,14 +52,14 @@ _OPTIONS = [
     ),
     click.option(
         "--max-upload-mb",
-        type=click.FloatRange(min=0.001),
+        type=number(min=0.001),
         default=10.0,
         show_default=True,
         help="Largest request the app accepts (all files of one upload together), in MB.",
     ),
     click.option(
         "--header-timeout",
-        type=click.FloatRange(min=0.1),
+        type=number(min=0.1),
         default=DEFAULT_HEADER_TIMEOUT,
         show_default=True,
         metavar="SECONDS",
@@ -74,7 +75,7 @@ _OPTIONS = [
     ),
     click.option(
         "--job-seconds",
-        type=click.FloatRange(min=1),
+        type=number(min=1),
         default=DEFAULT_JOB_SECONDS,
         show_default=True,
         metavar="SECONDS",

@@ -56,6 +56,7 @@ def figures_table(report: dict, title: str) -> Table:
 def scorer_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Where the scorer goes, its regularisation and seed, the embedding model; and
     ``--out``, the old spelling of ``--out-dir``."""
+    from maieutic.cli._option_meanings import number
     from maieutic.cli._options import deprecated_alias, embedding_options, stack
 
     return stack(
@@ -72,7 +73,7 @@ def scorer_options(func: Callable[..., Any]) -> Callable[..., Any]:
             click.option(
                 "--c",
                 "c",
-                type=click.FloatRange(min=0, min_open=True),
+                type=number(min=0, min_open=True),
                 help="Inverse regularisation strength of the logistic regression (default: "
                 "0.3 with the n-gram features of critical questions, 0.001 otherwise).",
             ),

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from maieutic.data import guard, kinds
+from maieutic.data.surrogates import refuse_in_json
 
 # writing lives in its own module; these names stay importable from here
 from maieutic.data.writing import (
@@ -175,7 +176,9 @@ def _looks_like_json_lines(text: str) -> bool:
 def _parse(text: str, where: str, duplicates: list[str] | None = None) -> Any:
     hook = _no_duplicates if duplicates is None else _keeping_last(duplicates)
     try:
-        return json.loads(text, object_pairs_hook=hook)
+        data = json.loads(text, object_pairs_hook=hook)
+        refuse_in_json(text, data, where)
+        return data
     except _DuplicateKey as exc:
         raise DataError(f"duplicate key {json.dumps(str(exc))}", where=where) from None
     except RecursionError:  # the decoder's own limit (about 1,000 levels)

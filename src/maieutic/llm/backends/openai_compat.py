@@ -104,6 +104,9 @@ class OpenAICompatibleBackend:
     kind = "openai"
 
     def __init__(self, base_url: str, model: str, api_key: str | None = None) -> None:
+        from maieutic.llm.backends.factory import refuse_fragment
+
+        refuse_fragment(base_url)  # before it is kept, shown or stored anywhere
         self.base_url = base_url.rstrip("/").replace("/?", "?", 1)
         """The URL requests go to (credentials included: never show or store it)."""
         self.shown_url = redact_url(self.base_url)

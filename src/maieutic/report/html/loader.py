@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from maieutic.data.files import read_text
+from maieutic.data.surrogates import refuse_in_json
 from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.results_file import RESULTS_FORMAT, load_results
@@ -83,6 +84,7 @@ def read_json_object(path: Path) -> dict[str, Any]:
         ) from None
     except RecursionError:
         raise DataError("JSON nested too deeply to be a results file", where=str(path)) from None
+    refuse_in_json(text, data, str(path))
     if not isinstance(data, dict):
         raise DataError(f"expected a JSON object, found {_json_type(data)}", where=str(path))
     return data

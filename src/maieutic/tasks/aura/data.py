@@ -28,6 +28,7 @@ from typing import Any
 
 from maieutic.data.files import read_text, type_name
 from maieutic.data.pdf import read_pdf
+from maieutic.data.surrogates import refuse_in_json
 from maieutic.env_numbers import env_number
 from maieutic.errors import DataError
 
@@ -267,9 +268,11 @@ def _json_document(text: str, where: str) -> Document:
 
 def _json(text: str, where: str) -> Any:
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(f"not valid JSON ({exc.msg}, line {exc.lineno})", where=where) from None
+    refuse_in_json(text, data, where)
+    return data
 
 
 QUESTIONS_SHAPE = 'a JSON list of question strings, or {"questions": [...]}'

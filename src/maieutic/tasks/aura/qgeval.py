@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from maieutic.data.files import read_text
+from maieutic.data.surrogates import refuse_in_json
 from maieutic.errors import DataError
 from maieutic.stats import UndefinedStatistic, spearman
 from maieutic.tasks.aura.data import Document
@@ -34,9 +35,11 @@ def load_qgeval(path: str | Path) -> list[dict[str, Any]]:
     """The instances: ``[{"id", "passage", "questions": [{"prediction", "source",
     "answerability", …}]}]``, checked for what the meta-evaluation reads."""
     try:
-        data = json.loads(read_text(Path(path)))
+        text = read_text(Path(path))
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(f"not valid JSON ({exc.msg}, line {exc.lineno})", where=str(path)) from None
+    refuse_in_json(text, data, str(path))
     if not isinstance(data, list) or not data:
         raise DataError("expected a non-empty JSON list of passages", where=str(path))
     for n, item in enumerate(data):

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from maieutic.data.files import read_text, type_name
+from maieutic.data.surrogates import refuse_in_json
 from maieutic.errors import DataError
 
 _RUBRIC = Path(__file__).with_name("rubric.json")
@@ -186,6 +187,7 @@ def parse_json(text: str, where: str | None) -> Any:
         raise DataError(f"not valid JSON ({exc.msg}, line {exc.lineno})", where=where) from None
     except RecursionError:
         raise DataError("JSON nested too deeply", where=where) from None
+    refuse_in_json(text, data, where)
     if found := _repeated_key(data):
         at, key = found
         raise DataError(f"{at}: key {key!r} appears twice", where=where)

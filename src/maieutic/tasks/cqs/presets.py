@@ -11,10 +11,10 @@ another model is another number.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from maieutic.embed.encoder import LEADERBOARD_MODEL, cached_model_path
 from maieutic.errors import DataError
+from maieutic.path_text import is_folder
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ PRESETS = {
 def paper_model_here(model: str = LEADERBOARD_MODEL) -> None:
     """Nothing when ``model`` can be loaded with no network; one line (exit 2) saying
     how to get it otherwise."""
-    if Path(model).is_dir() or cached_model_path(model):
+    if is_folder(model) or cached_model_path(model):
         return
     raise DataError(
         f"--preset paper needs the embedding model {model!r} (about 420 MB), which is not "

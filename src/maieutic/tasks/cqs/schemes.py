@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from maieutic.data.files import read_text
+from maieutic.data.surrogates import refuse_in_json
 from maieutic.errors import DataError
 from maieutic.samples import sample_path
 
@@ -112,6 +113,7 @@ def read_walton_schemes(path: Path) -> list[Scheme]:
             continue
         try:
             record = json.loads(line)
+            refuse_in_json(line, record, f"{path}:{lineno}")
             schemes.append(Scheme(record["name"], tuple(record["cq"])))
         except (json.JSONDecodeError, KeyError, TypeError):
             raise DataError('expected {"name", "cq": [...]}', where=f"{path}:{lineno}") from None

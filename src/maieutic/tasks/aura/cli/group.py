@@ -12,6 +12,7 @@ from maieutic.cli._common import (
     echo_warnings,
     refuse_overwriting_inputs,
 )
+from maieutic.cli._option_meanings import number
 from maieutic.cli._options import (
     embedding_options,
     engine_arguments,
@@ -43,7 +44,7 @@ _AURA_OPTIONS = [
     ),
     click.option(
         "--threshold",
-        type=float,
+        type=number(),
         help="Answerability threshold on the reranker's scale (aura: cosine, default "
         "0.5; aura-cross: logit, default 2.5).",
     ),
@@ -76,7 +77,7 @@ _AURA_OPTIONS = [
     ),
     click.option(
         "--link-threshold",
-        type=click.FloatRange(-1, 1),
+        type=number(-1, 1),
         default=0.85,
         show_default=True,
         help="Cosine at which a window's sentence links it to a necessary unit.",

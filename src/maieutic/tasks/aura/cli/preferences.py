@@ -14,6 +14,7 @@ from rich.table import Table
 from maieutic.cli._common import build, console_for
 from maieutic.cli._options import out_option
 from maieutic.data.files import read_text, write_json
+from maieutic.data.surrogates import refuse_in_json
 from maieutic.errors import DataError
 from maieutic.provenance import provenance
 from maieutic.report.tables import fmt
@@ -56,6 +57,7 @@ def read_preferences(path: Path) -> list[dict]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise DataError(f"not valid JSON ({exc.msg})", where=where) from None
+        refuse_in_json(line, record, where)
         if not isinstance(record, dict):
             raise DataError("expected a JSON object", where=where)
         for key in ("document", "set1", "set2", "votes"):

@@ -7,6 +7,7 @@ import click
 from rich.table import Table
 
 from maieutic.cli._common import console_for, echo_warnings
+from maieutic.cli._option_meanings import number
 from maieutic.cli._options import out_option
 from maieutic.data.files import write_json
 from maieutic.errors import DataError
@@ -36,14 +37,14 @@ def _options(func):
         ),
         click.option(
             "--high",
-            type=click.FloatRange(0, 19),
+            type=number(0, 19),
             default=18.0,
             show_default=True,
             help="A total at least this is a high score (the paper states none).",
         ),
         click.option(
             "--low",
-            type=click.FloatRange(0, 19),
+            type=number(0, 19),
             default=14.0,
             show_default=True,
             help="A total at most this is a low score (the paper's 'bad': 3–14).",

@@ -6,6 +6,7 @@ import click
 from rich.table import Table
 
 from maieutic.cli._common import console_for, echo_warnings
+from maieutic.cli._option_meanings import number
 from maieutic.cli._options import out_option
 from maieutic.data.files import write_json
 from maieutic.errors import DataError
@@ -278,7 +279,7 @@ def table(judged, out_path) -> None:
 @judged_option
 @click.option(
     "--min-score",
-    type=click.FloatRange(0, 19),
+    type=number(0, 19),
     default=18.0,
     show_default=True,
     help="Lowest rubric total exported (the paper's fine-tuning set used 18).",

@@ -4,8 +4,6 @@ answers, one column per judge, people included (Figure 8 is ``compqa extremes``,
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 from rich.table import Table
 
@@ -13,21 +11,23 @@ from maieutic.cli._common import console_for, echo_warnings
 from maieutic.cli._options import out_option
 from maieutic.data.files import write_json
 from maieutic.errors import DataError
+from maieutic.path_text import path_exists
 from maieutic.provenance import provenance
 from maieutic.tasks.compqa.paper_tables import AVERAGES, BY, PARTS, SPREAD
 
 
 def _judge_specs(specs: tuple[str, ...]) -> dict[str, list[str]]:
     """``NAME=PATH`` options grouped by name (a name given twice gathers its paths, so
-    two annotators' files make one column); a bare PATH is named after itself."""
+    two annotators' files make one column). A bare PATH is refused: the column's name
+    is what the table and its signature show, so it is never guessed."""
     columns: dict[str, list[str]] = {}
     for spec in specs:
         name, sep, path = spec.partition("=")
-        if not sep:
-            name, path = Path(spec).name, spec
-        if not name or not path:
-            raise click.UsageError(f"--judge {spec!r}: expected NAME=PATH")
-        if not Path(path).exists():
+        if not sep or not name.strip() or not path:
+            raise click.UsageError(
+                f"--judge {spec!r}: expected NAME=PATH (e.g. gpt-4o=judged/gpt-4)"
+            )
+        if not path_exists(path):
             raise click.BadParameter(f"{path!r} does not exist", param_hint="--judge")
         columns.setdefault(name, []).append(path)
     return columns
@@ -41,12 +41,34 @@ def _read_columns(columns: dict[str, list[str]]):
     answers, scored_by, left_out = {}, {}, {}
     for name, paths in columns.items():
         files = read_judged(paths)
+        _check_column(name, paths, files)
         echo_warnings(f"compqa breakdown: {name}", [n for f in files for n in f.notes])
         answers[name] = [a for f in files for a in f.answers]
         scored_by[name] = "+".join(sorted({s for f in files for s in f.scored_by}))
         if (count := left_out_rows(files)) is not None:
             left_out[name] = count
     return answers, scored_by, left_out
+
+
+def _check_column(name: str, paths: list[str], files) -> None:
+    """A column is one judge: scored answers all, and a judge's or people's, not both
+    (one cell would pool a judge's and people's scores of the same answers)."""
+    from maieutic.tasks.compqa.scored_files import UNSCORED, from_people
+
+    where = ", ".join(paths)
+    if any(UNSCORED in f.scored_by for f in files):
+        raise DataError(
+            f"--judge {name}: answers with no scores (score them first with maieutic "
+            "evaluate compqa, and give its results file)",
+            where=where,
+        )
+    people = [from_people(f) for f in files]
+    if any(people) and not all(people):
+        raise DataError(
+            f"--judge {name}: mixes a judge's scored answers and people's score files; "
+            "give each its own NAME (one column each)",
+            where=where,
+        )
 
 
 def _shown(figure) -> str:

@@ -3,6 +3,7 @@ people, with --outputs) over the same questions."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import click
@@ -48,6 +49,8 @@ def _thresholds(values: tuple[str, ...], evaluators: list[str]) -> dict[str, flo
             out[name] = float(number)
         except ValueError:
             raise click.UsageError(f"--threshold {value!r}: {number!r} is not a number") from None
+        if not math.isfinite(out[name]):
+            raise click.UsageError(f"--threshold {value!r}: {number!r} is not a finite number")
     return out
 
 

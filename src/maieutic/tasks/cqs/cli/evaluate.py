@@ -14,6 +14,7 @@ from maieutic.cli._common import (
     fail_on_call_failures,
     refuse_overwriting_inputs,
 )
+from maieutic.cli._option_meanings import number
 from maieutic.cli._options import (
     EvaluatorName,
     deprecated_alias,
@@ -73,7 +74,7 @@ def _cqs_options(func):
         ),
         click.option(
             "--threshold",
-            type=float,
+            type=number(),
             help="Similarity a match must exceed (sts: cosine, default 0.6; chrf: 0–100, "
             "default 30). LLM judges take none.",
         ),

@@ -7,6 +7,7 @@ import click
 
 import maieutic
 from maieutic.cli._common import component_options, echo_warnings
+from maieutic.cli._option_meanings import number
 from maieutic.cli._options import (
     RegisteredOrScorer,
     engine_arguments,
@@ -89,7 +90,7 @@ _SAMPLING_OPTIONS = [
     sampling_options("cqs"),
     click.option(
         "--top-p",
-        type=click.FloatRange(0, 1),
+        type=number(0, 1),
         default=1.0,
         show_default=True,
         help="Nucleus sampling mass (llm).",

@@ -15,6 +15,7 @@ from maieutic.cli._common import (
     echo_warnings,
     fail_on_call_failures,
 )
+from maieutic.cli._option_meanings import number
 from maieutic.cli._options import (
     EvaluatorName,
     embedding_options,
@@ -209,7 +210,7 @@ _META_EVAL_OPTIONS = [
         help="The evaluator to measure (scorer:DIR: a learned scorer; on its own training "
         "data the figures are not a fair test, and a warning says so).",
     ),
-    click.option("--threshold", type=float, help="Threshold of a similarity evaluator."),
+    click.option("--threshold", type=number(), help="Threshold of a similarity evaluator."),
     preset_option,
     embedding_options,
     llm_options,
