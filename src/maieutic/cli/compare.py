@@ -3,6 +3,7 @@ the task's units between results of ``maieutic evaluate``."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import click
@@ -10,6 +11,14 @@ import click
 from maieutic.cli._options import out_option
 from maieutic.stats.bootstrap import DEFAULT_SEED
 from maieutic.stats.paired import CONFIDENCE, N_RESAMPLES, N_TRIALS
+
+
+def _a_number(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    # click's FloatRange lets NaN through (every comparison with it is false)
+    if math.isnan(value):
+        raise click.BadParameter("nan is not a number between 0.5 and 0.999.")
+    return value
+
 
 OPTIONS = (
     click.option(
@@ -39,6 +48,7 @@ OPTIONS = (
     click.option(
         "--confidence",
         type=click.FloatRange(0.5, 0.999),
+        callback=_a_number,
         default=CONFIDENCE,
         show_default=True,
         help="Coverage of the intervals; a p-value below 1 − CONFIDENCE is significant.",
