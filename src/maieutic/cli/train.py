@@ -96,8 +96,13 @@ def train_scorer(task: str, path: str | list[str], options: dict[str, Any], **ki
     """Learn task ``task``'s scorer from ``path``, print its grouped cross-validation
     figures, fit on all the data and save it to ``options["out_dir"]`` (``kind``: what
     it learns from, passed on to ``train_from_file``)."""
+    from maieutic.data import guard
     from maieutic.embed.encoder import Encoder
+    from maieutic.scorers.model import saved_files
     from maieutic.scorers.training_run import train_from_file
+
+    # before the training: an input the scorer's files would replace is refused at once
+    guard.check_outputs(saved_files(options["out_dir"]), "--out-dir")
 
     encoder = Encoder(
         options["embedding_model"],
