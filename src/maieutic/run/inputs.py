@@ -21,14 +21,37 @@ def is_path(value: Any) -> bool:
     return isinstance(value, str | Path)
 
 
-def load_reference(task: Task, io: TaskIO, data: Any) -> Any:
+def load_reference(
+    task: Task, io: TaskIO, data: Any, *, texts_only: bool = False, hint: str = ""
+) -> Any:
     """The reference data: read from a path, or ``data`` itself when already loaded
-    (None for a task that scores without references)."""
+    (None for a task that scores without references); ``texts_only``: for an evaluator
+    that needs no references (``Task.load_texts``). ``hint`` is added to the error when
+    the file holds texts without what the evaluator needs (which evaluators need none)."""
     if data is None:
         if io.needs_reference:
             raise DataError(f"task {task.name!r} scores against reference data: give data")
         return None
-    return task.load_reference(data) if is_path(data) else data
+    if not is_path(data):
+        return data
+    if texts_only and task.load_texts:
+        return task.load_texts(data)
+    try:
+        return task.load_reference(data)
+    except DataError as exc:
+        if not hint or task.load_texts is None or not _texts(task, data):
+            raise
+        raise DataError(f"{exc.message} ({hint})", where=exc.where) from None
+
+
+def _texts(task: Task, data: Any) -> bool:
+    """Whether ``data`` reads as texts (without references)."""
+    assert task.load_texts is not None
+    try:
+        task.load_texts(data)
+    except DataError:
+        return False
+    return True
 
 
 def described(value: Any) -> Any:
