@@ -21,14 +21,14 @@ from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.results_file import ResultsFile
 from maieutic.registry import Spec
 from maieutic.run import frames
-from maieutic.run.components import build, needs_references, references_hint
+from maieutic.run.components import build
 from maieutic.run.engine import Engine
 from maieutic.run.inputs import (
     as_list,
     described,
     input_warnings,
-    load_reference,
     load_submissions,
+    reference_for,
     refuse_overwriting_inputs,
 )
 from maieutic.signature import Signature
@@ -150,9 +150,7 @@ def evaluate(
     chosen = Engine.for_name(engine, ray)
     found = get_task(task)
     io = task_io(found)
-    texts_only = not needs_references(task, evaluator, options)
-    hint = references_hint(task, evaluator) if not texts_only else ""
-    reference = load_reference(found, io, data, texts_only=texts_only, hint=hint)
+    reference = reference_for(found, data, evaluator, options)
     loaded = load_submissions(found, io, submissions, reference, strict=strict, on_loaded=on_loaded)
     inputs = [data, getattr(reference, "source", None), *(s.source for s in loaded)]
     refuse_overwriting_inputs(out, inputs)

@@ -10,8 +10,9 @@ from typing import Any
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
 from maieutic.evaluate.result import unique_names
+from maieutic.run.components import needs_references, references_hint
 from maieutic.tasks import Task
-from maieutic.tasks.io import TaskIO
+from maieutic.tasks.io import TaskIO, task_io
 
 PathLike = str | Path
 
@@ -42,6 +43,17 @@ def load_reference(
         if not hint or task.load_texts is None or not _texts(task, data):
             raise
         raise DataError(f"{exc.message} ({hint})", where=exc.where) from None
+
+
+def reference_for(
+    task: Task, data: Any, evaluator: Any, options: dict[str, Any], *, why: str = ""
+) -> Any:
+    """The reference data for ``evaluator`` (with its factory ``options``): the texts
+    alone when it needs no references (``needs_references``). ``why``: what to say
+    when references are needed anyway (default: which evaluators need none)."""
+    texts_only = not why and not needs_references(task.name, evaluator, options)
+    hint = "" if texts_only else why or references_hint(task.name, evaluator)
+    return load_reference(task, task_io(task), data, texts_only=texts_only, hint=hint)
 
 
 def _texts(task: Task, data: Any) -> bool:

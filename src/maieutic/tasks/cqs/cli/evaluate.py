@@ -27,8 +27,7 @@ from maieutic.cli._options import (
 )
 from maieutic.data.files import write_json
 from maieutic.report.tables import print_results
-from maieutic.run.components import needs_references, references_hint
-from maieutic.run.inputs import load_reference
+from maieutic.run.inputs import reference_for
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.cli.options import (
     apply_preset,
@@ -37,7 +36,6 @@ from maieutic.tasks.cqs.cli.options import (
     unscored_option,
 )
 from maieutic.tasks.cqs.evaluate import official_layout
-from maieutic.tasks.io import task_io
 
 
 def official_name(evaluator: str, result) -> str:
@@ -130,9 +128,7 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
     evaluator = apply_preset(ctx, preset, evaluator, options)
     task = get_task("cqs")
     # a reference-free judge reads texts without reference questions too
-    texts_only = not needs_references("cqs", evaluator, options)
-    hint = "" if texts_only else references_hint("cqs", evaluator)
-    dataset = load_reference(task, task_io(task), data_path, texts_only=texts_only, hint=hint)
+    dataset = reference_for(task, data_path, evaluator, options)
     echo_warnings(Path(data_path).name, dataset.warnings)
     strict, skip_unknown = options.pop("strict"), options.pop("skip_unknown")
     refuse_overwriting_inputs(out_path, [data_path, *submissions])

@@ -29,8 +29,7 @@ from maieutic.evaluate.sweep import choose_threshold
 from maieutic.provenance import provenance
 from maieutic.registry import entry
 from maieutic.report.tables import fmt
-from maieutic.run.components import needs_references, references_hint
-from maieutic.run.inputs import load_reference
+from maieutic.run.inputs import reference_for
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.cli.options import (
     apply_preset,
@@ -47,7 +46,6 @@ from maieutic.tasks.cqs.meta_eval import (
     sweep,
 )
 from maieutic.tasks.cqs.records import CqsMetaEval
-from maieutic.tasks.io import task_io
 
 
 def _confusion_table(result: dict) -> Table:
@@ -301,16 +299,10 @@ def meta_eval_cqs(
         what = "--sweep" if do_sweep else "--curve"
         raise click.UsageError(f"{what} measures the references alone: drop --nae-fallback")
     _check_modes(evaluator, scale, do_sweep, do_curve, plot_path, outputs_path, sample)
-    task = get_task("cqs")
     # people's labels on generated questions (--outputs) need the texts alone when the
     # evaluator needs no references; left out in turn, the references are what is judged
-    texts_only = bool(outputs_path) and not needs_references("cqs", evaluator, options)
-    hint = (
-        references_hint("cqs", evaluator)
-        if outputs_path
-        else "without --outputs, the references are the questions judged"
-    )
-    dataset = load_reference(task, task_io(task), data_path, texts_only=texts_only, hint=hint)
+    why = "" if outputs_path else "without --outputs, the references are the questions judged"
+    dataset = reference_for(get_task("cqs"), data_path, evaluator, options, why=why)
     outputs = load_labelled_outputs(outputs_path, dataset) if outputs_path else None
     echo_warnings(Path(outputs_path or data_path).name, _input_warnings(dataset, outputs))
     scorer = build(ctx, "evaluator", "cqs", registered, options)
