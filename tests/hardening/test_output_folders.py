@@ -21,6 +21,8 @@ from tests.hardening.matrix import resolve, with_option
 from tests.hardening.probing import model_guard, run_maieutic
 from tests.hardening.valid_calls import CALLS, FILES, Call, write_files
 
+# generate compqa runs the embedded language model: beside another llama.cpp run, both crawl
+pytestmark = pytest.mark.xdist_group("llm")
 NO_INPUT = {"demo": "takes no input file: no input of its own can sit in its folder"}
 EXTRA_CALLS = {
     # the table's call writes no official files; the same call with the folder does
