@@ -1,9 +1,12 @@
-"""The paired tests' figures on fixed inputs, kept as golden values: computing them in
-blocks of resamples (to bound memory) must not change one bit of them.
+"""The paired tests' figures on fixed inputs, kept as golden values: the block size,
+the BLAS's threads and the machine must not change one bit of them.
 
-``python -m tests.paired_golden`` rewrites ``tests/fixtures/paired/golden.json`` from
-the code as it is; it was written by the code before the tests were computed in
-blocks (issue 50), and must never need rewriting."""
+``python -m tests.paired_golden [FILE]`` writes them from the code as it is (default
+``tests/fixtures/paired/golden.json``). ``golden.json`` was written by the code that
+works in blocks (issue 50) and must never need rewriting; ``before-blocks.json`` by
+the code before it (``OPENBLAS_NUM_THREADS=2``), against which only the interval ends
+moved, in their last bits (``tests/test_compare_blocks.py``).
+"""
 
 from __future__ import annotations
 
