@@ -85,20 +85,39 @@ def scorer_options(func: Callable[..., Any]) -> Callable[..., Any]:
     )(func)
 
 
+OUT_DIR_OPTIONS = ("--out-dir", "--out")
+
+
 def _command_line() -> str:
-    """The command as typed, from ``maieutic`` on (how to train the scorer again)."""
+    """The command as typed, from ``maieutic`` on (how to train the scorer again), with
+    the output folder written ``DIR``: where a scorer was saved is no part of how it was
+    made, so the same training gives the same manifest in any folder (a run killed and
+    rerun elsewhere included)."""
     import shlex
     import sys
 
-    return shlex.join(["maieutic", *sys.argv[1:]])
+    words, given = [], iter(sys.argv[1:])
+    for word in given:
+        name = word.split("=", 1)[0]
+        if name in OUT_DIR_OPTIONS and "=" in word:
+            word = f"{name}=DIR"
+        words.append(word)
+        if word in OUT_DIR_OPTIONS and next(given, None) is not None:
+            words.append("DIR")
+    return shlex.join(["maieutic", *words])
 
 
 def train_scorer(task: str, path: str | list[str], options: dict[str, Any], **kind: Any) -> None:
     """Learn task ``task``'s scorer from ``path``, print its grouped cross-validation
     figures, fit on all the data and save it to ``options["out_dir"]`` (``kind``: what
     it learns from, passed on to ``train_from_file``)."""
+    from maieutic.data import guard
     from maieutic.embed.encoder import Encoder
+    from maieutic.scorers.model import saved_files
     from maieutic.scorers.training_run import train_from_file
+
+    # before the training: an input the scorer's files would replace is refused at once
+    guard.check_outputs(saved_files(options["out_dir"]), "--out-dir")
 
     encoder = Encoder(
         options["embedding_model"],

@@ -50,6 +50,10 @@ class Settings:
     confidence: float = CONFIDENCE
     seed: int = DEFAULT_SEED
 
+    def __post_init__(self) -> None:
+        if not 0 < self.confidence < 1:  # NaN too: every comparison with it is false
+            raise DataError(f"confidence must be between 0 and 1, not {self.confidence}")
+
     @property
     def alpha(self) -> float:
         """The p-value below which a difference is called significant."""

@@ -26,6 +26,41 @@ def registered_name(kind: str, task: str, name: str | None, options: dict[str, A
     return name
 
 
+def needs_references(task: str, name: Any, options: dict[str, Any]) -> bool:
+    """Whether the evaluator ``name`` (with its factory ``options``) compares questions
+    with the data's references: False for one registered ``reference_free`` (a judge
+    that labels from the text alone), or given a ``nae_fallback`` judge (it labels what
+    no reference matches: every question, where there are none)."""
+    if name is not None and not isinstance(name, str):
+        spec = getattr(name, "spec", None)  # built through the registry: as its spec says
+        return spec is None or needs_references(task, spec.name, dict(spec.args))
+    if options.get("nae_fallback"):
+        return False
+    try:
+        found = entry("evaluator", task, registered_name("evaluator", task, name, dict(options)))
+    except DataError:
+        return True  # no such evaluator: building it says so, after the data is read
+    return not found.metadata.get("reference_free", False)
+
+
+def references_hint(task: str, name: Any) -> str:
+    """What to say when ``name`` is given texts without references: the evaluators of
+    ``task`` that judge without them."""
+    free = [
+        n
+        for n in names("evaluator", task)
+        if entry("evaluator", task, n).metadata.get("reference_free")
+    ]
+    if not free:
+        return ""
+    shown = [f"{n}:DIR" if n == "scorer" else n for n in free]
+    what = name if isinstance(name, str) else "this"
+    return (
+        f"the {what} evaluator compares questions with references; {', '.join(shown)} "
+        "judge the texts alone"
+    )
+
+
 def build(kind: str, task: str, name: Any, options: dict[str, Any]) -> tuple[Any, list[str]]:
     """The registered component built with ``options`` (its factory's arguments), and
     warnings about them. An option the factory does not take is an error, never

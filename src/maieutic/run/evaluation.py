@@ -27,8 +27,8 @@ from maieutic.run.inputs import (
     as_list,
     described,
     input_warnings,
-    load_reference,
     load_submissions,
+    reference_for,
     refuse_overwriting_inputs,
 )
 from maieutic.signature import Signature
@@ -150,7 +150,7 @@ def evaluate(
     chosen = Engine.for_name(engine, ray)
     found = get_task(task)
     io = task_io(found)
-    reference = load_reference(found, io, data)
+    reference = reference_for(found, data, evaluator, options)
     loaded = load_submissions(found, io, submissions, reference, strict=strict, on_loaded=on_loaded)
     inputs = [data, getattr(reference, "source", None), *(s.source for s in loaded)]
     refuse_overwriting_inputs(out, inputs)

@@ -10,8 +10,9 @@ from typing import Any
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
 from maieutic.evaluate.result import unique_names
+from maieutic.run.components import needs_references, references_hint
 from maieutic.tasks import Task
-from maieutic.tasks.io import TaskIO
+from maieutic.tasks.io import TaskIO, task_io
 
 PathLike = str | Path
 
@@ -21,14 +22,48 @@ def is_path(value: Any) -> bool:
     return isinstance(value, str | Path)
 
 
-def load_reference(task: Task, io: TaskIO, data: Any) -> Any:
+def load_reference(
+    task: Task, io: TaskIO, data: Any, *, texts_only: bool = False, hint: str = ""
+) -> Any:
     """The reference data: read from a path, or ``data`` itself when already loaded
-    (None for a task that scores without references)."""
+    (None for a task that scores without references); ``texts_only``: for an evaluator
+    that needs no references (``Task.load_texts``). ``hint`` is added to the error when
+    the file holds texts without what the evaluator needs (which evaluators need none)."""
     if data is None:
         if io.needs_reference:
             raise DataError(f"task {task.name!r} scores against reference data: give data")
         return None
-    return task.load_reference(data) if is_path(data) else data
+    if not is_path(data):
+        return data
+    if texts_only and task.load_texts:
+        return task.load_texts(data)
+    try:
+        return task.load_reference(data)
+    except DataError as exc:
+        if not hint or task.load_texts is None or not _texts(task, data):
+            raise
+        raise DataError(f"{exc.message} ({hint})", where=exc.where) from None
+
+
+def reference_for(
+    task: Task, data: Any, evaluator: Any, options: dict[str, Any], *, why: str = ""
+) -> Any:
+    """The reference data for ``evaluator`` (with its factory ``options``): the texts
+    alone when it needs no references (``needs_references``). ``why``: what to say
+    when references are needed anyway (default: which evaluators need none)."""
+    texts_only = not why and not needs_references(task.name, evaluator, options)
+    hint = "" if texts_only else why or references_hint(task.name, evaluator)
+    return load_reference(task, task_io(task), data, texts_only=texts_only, hint=hint)
+
+
+def _texts(task: Task, data: Any) -> bool:
+    """Whether ``data`` reads as texts (without references)."""
+    assert task.load_texts is not None
+    try:
+        task.load_texts(data)
+    except DataError:
+        return False
+    return True
 
 
 def described(value: Any) -> Any:

@@ -24,6 +24,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from maieutic.data import guard
 from maieutic.data.files import read_bytes
 from maieutic.errors import DataError, RunError
 from maieutic.scorers.features import (
@@ -208,6 +209,12 @@ class LearnedScorer:
         return directory
 
 
+def saved_files(directory: str | Path) -> list[Path]:
+    """The files ``LearnedScorer.save`` writes in ``directory`` (checked against the
+    inputs before a training starts, and again as they are written)."""
+    return [Path(directory) / WEIGHTS, Path(directory) / MANIFEST]
+
+
 def _temp_file(path: Path, write: Callable[[BinaryIO], None]) -> Path:
     """``write`` into a temporary file beside ``path`` (same folder, so that the final
     ``os.replace`` is a rename), flushed to disk; removed again if anything fails."""
@@ -232,6 +239,9 @@ def _save_pair(directory: Path, write_weights: Callable[[BinaryIO], None], manif
     the manifest comes last: a run killed in between leaves a folder that is "not a
     scorer directory", never a manifest beside half-written or other weights.
     """
+    # an input can sit in the folder under either name (--data DIR/model.npz --out-dir
+    # DIR): refused before a byte is written
+    guard.check_outputs(saved_files(directory), "--out-dir")
     weights = _temp_file(directory / WEIGHTS, write_weights)
     try:
         header = _temp_file(directory / MANIFEST, lambda f: f.write(manifest))

@@ -20,12 +20,19 @@ the units that have a value) is resampled exactly as it is computed.
 
 Shuffles and resamples on which a statistic is undefined (a mean over no unit with a
 value) are counted, left out, and reported; more than half undefined is an error.
+
+Both tests work in blocks of resamples (or shuffles) of at most ``_BLOCK_CELLS`` unit
+cells, so memory stays bounded whatever the units × resamples; the random numbers are
+drawn block after block from one generator, the same stream as in one piece. A
+resample's column sums are sums over its units in their order (numpy's pairwise
+``add.reduce``), not a matrix product: a BLAS product rounds differently with the
+number of rows and of threads, so its figures would change with the block size and
+the machine; these do not.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,8 +45,10 @@ N_RESAMPLES = 2000
 N_TRIALS = 10_000
 """Approximate-randomization shuffles (sacrebleu's default)."""
 CONFIDENCE = 0.95
-_CHUNK = 1000
-"""Resamples or shuffles computed at once (bounds memory: chunk × units floats)."""
+_BLOCK_CELLS = 1 << 21
+"""Unit cells (resamples × units) computed at once: about 16 MB per array, so the
+tests' memory does not grow with units × resamples (a block holds one resample at
+least, so it grows with the units alone)."""
 
 Finish = Callable[[np.ndarray], np.ndarray]
 """Column sums, one row per resample ``(m, k)`` → the statistic per row ``(m,)``
@@ -118,8 +127,30 @@ def _check_pair(baseline: AdditiveStatistic, other: AdditiveStatistic) -> int:
     return n
 
 
-def _chunks(total: int) -> list[int]:
-    return [min(_CHUNK, total - start) for start in range(0, total, _CHUNK)]
+def _blocks(total: int, n: int) -> Iterator[int]:
+    """Sizes of the blocks of ``total`` resamples of ``n`` units (the last one short)."""
+    rows = max(1, _BLOCK_CELLS // n)
+    for start in range(0, total, rows):
+        yield min(rows, total - start)
+
+
+def _columns(statistic: AdditiveStatistic) -> list[np.ndarray]:
+    return [np.ascontiguousarray(column) for column in statistic.counts.T]
+
+
+def _sums(columns: Iterable[np.ndarray]) -> np.ndarray:
+    """Column sums ``(m, k)`` of the statistic's columns, each ``(m, n)``: a resample's
+    values unit by unit (made one at a time: a generator keeps one in memory)."""
+    return np.stack([np.add.reduce(column, axis=1) for column in columns], axis=1)
+
+
+def _swapped(swap: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """Each shuffle's values of one column ``(m, n)``: ``theirs`` where units are
+    swapped, ``mine`` elsewhere. A column the two systems share (a mean's count of
+    units with a value, mostly) is the same whatever the swaps: it is not copied."""
+    if np.array_equal(mine, theirs):
+        return np.broadcast_to(mine, swap.shape)
+    return np.where(swap, theirs, mine)
 
 
 def paired_bootstrap(
@@ -135,13 +166,14 @@ def paired_bootstrap(
     ``rng.integers(0, n, (n_resamples, n))`` from ``numpy.random.default_rng(seed)``."""
     n = _check_pair(baseline, other)
     rng = np.random.default_rng(seed)
-    differences = []
-    for size in _chunks(n_resamples):
+    a, b = _columns(baseline), _columns(other)
+    found = np.empty(n_resamples)
+    done = 0
+    for size in _blocks(n_resamples, n):
         drawn = rng.integers(0, n, (size, n))
-        weights = np.zeros((size, n))
-        np.add.at(weights, (np.arange(size)[:, None], drawn), 1.0)
-        differences.append(other.weighted(weights) - baseline.weighted(weights))
-    found = np.concatenate(differences)
+        base = baseline.finish(_sums(column[drawn] for column in a))
+        found[done : done + size] = other.finish(_sums(column[drawn] for column in b)) - base
+        done += size
     defined = found[~np.isnan(found)]
     undefined = n_resamples - defined.size
     if defined.size < n_resamples / 2:
@@ -158,13 +190,19 @@ def is_exact(n_units: int, n_trials: int) -> bool:
     return n_units <= 20 and 2**n_units <= n_trials
 
 
-def _swaps(n: int, n_trials: int, rng: np.random.Generator) -> tuple[list[np.ndarray], bool]:
-    """Swap masks ``(m, n)`` in chunks: every pattern when there are no more than
-    ``n_trials`` of them (exact), else ``n_trials`` random ones."""
+def _swaps(n: int, n_trials: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """Swap masks ``(m, n)``, block after block: every pattern when there are no more
+    than ``n_trials`` of them (``is_exact``), else ``n_trials`` random ones."""
     if is_exact(n, n_trials):
-        every = np.array(list(itertools.product((0.0, 1.0), repeat=n)))
-        return [every], True
-    return [(rng.random((size, n)) < 0.5).astype(float) for size in _chunks(n_trials)], False
+        # pattern i swaps unit j when bit n-1-j of i is set (itertools.product's order)
+        bits = np.arange(n - 1, -1, -1)
+        start = 0
+        for size in _blocks(2**n, n):
+            yield (np.arange(start, start + size)[:, None] >> bits) & 1 == 1
+            start += size
+        return
+    for size in _blocks(n_trials, n):
+        yield rng.random((size, n)) < 0.5
 
 
 def approximate_randomization(
@@ -183,14 +221,13 @@ def approximate_randomization(
     # in the last bits, so "equal" is equal up to a relative 1e-9 (scipy does the same)
     bar = observed - 1e-9 * max(observed, 1.0)
     rng = np.random.default_rng(seed)
-    masks, exact = _swaps(n, n_trials, rng)
+    exact = is_exact(n, n_trials)
     extreme = made = undefined = 0
-    a, b = baseline.counts, other.counts
-    for swap in masks:
-        keep = 1.0 - swap
-        shuffled_a = baseline.finish(keep @ a + swap @ b)
-        shuffled_b = other.finish(swap @ a + keep @ b)
-        difference = np.abs(shuffled_b - shuffled_a)
+    a, b = _columns(baseline), _columns(other)
+    for swap in _swaps(n, n_trials, rng):
+        sums_a = _sums(_swapped(swap, x, y) for x, y in zip(a, b, strict=True))
+        sums_b = _sums(_swapped(swap, y, x) for x, y in zip(a, b, strict=True))
+        difference = np.abs(other.finish(sums_b) - baseline.finish(sums_a))
         defined = ~np.isnan(difference)
         undefined += int((~defined).sum())
         extreme += int((difference[defined] >= bar).sum())

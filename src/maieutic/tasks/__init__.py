@@ -93,6 +93,9 @@ class Task:
     """Reads the labelled reference data (the benchmark's dataset)."""
     load_submission: ReadsFile
     """Reads one system output (it must have ``name``, ``source`` and ``flags``)."""
+    load_texts: ReadsFile | None = None
+    """Reads the same file for an evaluator that needs no references (a reference-free
+    judge): the texts, with or without references (default: ``load_reference``)."""
     check_submission: ChecksSubmission | None = None
     """Refuses a submission that makes no sense against this reference (a mix-up)."""
     io: TaskIO | None = None

@@ -136,7 +136,7 @@ def host_of(header: str) -> str:
         return ""
 
 
-def _same_origin(headers: dict[str, str], host: str) -> bool:
+def _same_origin(headers: dict[str, str], host: str, scheme: str) -> bool:
     # browsers say where a request comes from in Sec-Fetch-Site; the Origin header is
     # "null" in some same-site cases, so it decides only when it names a site
     site = headers.get("sec-fetch-site")
@@ -145,7 +145,9 @@ def _same_origin(headers: dict[str, str], host: str) -> bool:
     origin = headers.get("origin")
     if origin is None or (origin == "null" and site is not None):
         return True  # not a browser (curl, scripts), or a browser that said same-origin
-    return urlsplit(origin).netloc == host
+    # an origin is scheme, host and port: https://HOST is another site than http://HOST
+    parts = urlsplit(origin)
+    return parts.scheme.lower() == scheme.lower() and parts.netloc == host
 
 
 def _headers(scope: dict[str, Any]) -> dict[str, str]:
@@ -191,7 +193,8 @@ class Guard:
         host = headers.get("host", "")
         if not self.host_allowed(host):
             return 400, host_refusal(host, sorted(self.allowed_hosts))
-        if scope["method"] in UNSAFE_METHODS and not _same_origin(headers, host):
+        scheme = scope.get("scheme", "http")
+        if scope["method"] in UNSAFE_METHODS and not _same_origin(headers, host, scheme):
             return 403, "A form on another site cannot submit work to this app."
         return None
 

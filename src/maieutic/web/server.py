@@ -25,10 +25,22 @@ DEFAULT_HEADER_TIMEOUT = 10.0
 # Open connections past this many are answered 503 and closed at once, so many idle
 # clients cannot use up the process's file descriptors.
 DEFAULT_MAX_CONNECTIONS = 100
+MAX_HEAD_BYTES = 32 * 1024
+"""A request's line and headers together past this many bytes are refused with 431
+(browsers send a few kilobytes; uvicorn alone takes a head that arrives in one read
+whatever its size)."""
 _BUSY_TEXT = b"too many open connections; retry\n"
 _BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
     b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT)
+)
+_HEAD_TEXT = b"the request's headers are over this server's limit of %d KB\n" % (
+    MAX_HEAD_BYTES // 1024
+)
+_HEAD_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+    b"content-type: text/plain; charset=utf-8\r\n"
+    b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(_HEAD_TEXT), _HEAD_TEXT)
 )
 
 
@@ -47,9 +59,10 @@ def host_warning(host: str, allowed: Sequence[str] = ()) -> str | None:
 
 
 def guarded_protocol(header_timeout: float, max_connections: int) -> type:
-    """uvicorn's h11 protocol with a header-read timeout and a cap on open connections
-    (uvicorn has neither: its ``limit_concurrency`` only answers 503 to a request whose
-    head has arrived, and nothing times out a head that never does)."""
+    """uvicorn's h11 protocol with a header-read timeout, a cap on open connections and
+    one on a request head's size (uvicorn has none: its ``limit_concurrency`` only
+    answers 503 to a request whose head has arrived, nothing times out a head that never
+    does, and h11 bounds only the part of a head still incomplete after a read)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -63,6 +76,20 @@ def guarded_protocol(header_timeout: float, max_connections: int) -> type:
                 transport.close()
                 return
             self._arm_head_timer()
+
+        def data_received(self, data: bytes) -> None:
+            if self.conn.their_state is h11.IDLE and self._head_too_large(data):
+                self.transport.write(_HEAD_TOO_LARGE)
+                self.transport.close()
+                return
+            super().data_received(data)
+
+        def _head_too_large(self, data: bytes) -> bool:
+            # what is buffered of a head not yet complete (at most MAX_HEAD_BYTES, as
+            # anything longer is refused here) and what came now, up to the head's end
+            pending = self.conn.trailing_data[0] + data
+            end = pending.find(b"\r\n\r\n")
+            return (len(pending) if end < 0 else end + 4) > MAX_HEAD_BYTES
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self._head_timer is not None:

@@ -1,6 +1,7 @@
 """Critical questions (CQs-Gen): three questions that challenge an argument, evaluated
 against labelled references ("Benchmarking Critical Questions Generation")."""
 
+import functools
 from dataclasses import replace
 
 from maieutic.registry import register
@@ -161,6 +162,7 @@ def task() -> Task:
         name="cqs",
         description=task.__doc__ or "",
         load_reference=load_cq_dataset,
+        load_texts=functools.partial(load_cq_dataset, require_labels=False),
         load_submission=load_submission,
         score_description="the benchmark's overall score: Useful questions / 3 per "
         "intervention, averaged over the interventions submitted (uncapped, as in the "

@@ -108,7 +108,8 @@ def _register_judge(kind: str, summary: str) -> None:
         return CQEvaluator(matcher, None, _extras(extra_references), unscored)
 
     evaluator.__doc__ = summary
-    register("evaluator", "cqs", kind, uses_llm=True)(evaluator)
+    # a judge that labels the question from the text alone reads texts without references
+    register("evaluator", "cqs", kind, uses_llm=True, reference_free=kind != "llm-match")(evaluator)
 
 
 _register_judge(
@@ -127,7 +128,7 @@ _register_judge(
 )
 
 
-@register("evaluator", "cqs", "scorer")
+@register("evaluator", "cqs", "scorer", reference_free=True)
 def scorer(
     scorer: str | None = None, batch_size: int = EMBEDDING_DEFAULTS.batch_size, cache: bool = True
 ) -> CQEvaluator:
@@ -140,7 +141,7 @@ def scorer(
     return CQEvaluator(judge_matcher(SCORER_PREFIX + scorer, batch_size, cache), None)
 
 
-@register("evaluator", "cqs", "usefulness")
+@register("evaluator", "cqs", "usefulness", reference_free=True)
 def usefulness(batch_size: int = EMBEDDING_DEFAULTS.batch_size, cache: bool = True) -> CQEvaluator:
     """The shipped usefulness judge labels each question without references: Useful
     when its P(Useful) reaches the judge's threshold."""

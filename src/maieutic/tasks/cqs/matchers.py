@@ -39,6 +39,12 @@ WorkItem = tuple[Intervention, Sequence[str]]
 """An intervention (with the references to match against) and questions to judge."""
 
 
+def unmatched(questions: Sequence[str]) -> list[Match]:
+    """No reference for any of ``questions``: a text read without references (with an
+    NAE fallback judge, which then labels every question)."""
+    return [Match(None, None, note="no reference questions") for _ in questions]
+
+
 class Matcher(Protocol):
     """Finds the best reference for each question of one intervention."""
 
@@ -85,6 +91,8 @@ class EmbeddingMatcher:
         return np.stack([self._vectors[t] for t in texts])
 
     def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:
+        if not intervention.cqs:
+            return unmatched(questions)
         refs = self._matrix([q.cq for q in intervention.cqs])
         best, sims = cosine_best(self._matrix(questions), refs)
         return [Match(int(i), float(s)) for i, s in zip(best, sims, strict=True)]
@@ -106,6 +114,8 @@ class ChrfMatcher:
         return None
 
     def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:
+        if not intervention.cqs:
+            return unmatched(questions)
         best, sims = chrf_best(list(questions), [q.cq for q in intervention.cqs])
         return [Match(int(i), float(s)) for i, s in zip(best, sims, strict=True)]
 

@@ -28,6 +28,7 @@ from maieutic.cli._options import (
 )
 from maieutic.data.files import write_json
 from maieutic.report.tables import print_results
+from maieutic.run.inputs import reference_for
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.cli.options import (
     apply_preset,
@@ -127,7 +128,8 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
     """
     evaluator = apply_preset(ctx, preset, evaluator, options)
     task = get_task("cqs")
-    dataset = task.load_reference(data_path)
+    # a reference-free judge reads texts without reference questions too
+    dataset = reference_for(task, data_path, evaluator, options)
     echo_warnings(Path(data_path).name, dataset.warnings)
     strict, skip_unknown = options.pop("strict"), options.pop("skip_unknown")
     refuse_overwriting_inputs(out_path, [data_path, *submissions])

@@ -30,6 +30,7 @@ from maieutic.evaluate.sweep import choose_threshold
 from maieutic.provenance import provenance
 from maieutic.registry import entry
 from maieutic.report.tables import fmt
+from maieutic.run.inputs import reference_for
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.cli.options import (
     apply_preset,
@@ -299,7 +300,10 @@ def meta_eval_cqs(
         what = "--sweep" if do_sweep else "--curve"
         raise click.UsageError(f"{what} measures the references alone: drop --nae-fallback")
     _check_modes(evaluator, scale, do_sweep, do_curve, plot_path, outputs_path, sample)
-    dataset = get_task("cqs").load_reference(data_path)
+    # people's labels on generated questions (--outputs) need the texts alone when the
+    # evaluator needs no references; left out in turn, the references are what is judged
+    why = "" if outputs_path else "without --outputs, the references are the questions judged"
+    dataset = reference_for(get_task("cqs"), data_path, evaluator, options, why=why)
     outputs = load_labelled_outputs(outputs_path, dataset) if outputs_path else None
     echo_warnings(Path(outputs_path or data_path).name, _input_warnings(dataset, outputs))
     scorer = build(ctx, "evaluator", "cqs", registered, options)
