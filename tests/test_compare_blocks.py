@@ -101,5 +101,5 @@ def test_a_confidence_that_is_not_a_number_is_one_line(cli, tmp_path):
     results = large_results(sample_results(tmp_path), 30, tmp_path / "results.json")
     done = cli("compare", results, "--confidence", "nan")
     assert done.code == 2
-    assert "Invalid value for '--confidence': nan is not a number" in done.err
+    assert "Invalid value for '--confidence': 'nan' is not a finite number" in done.err
     assert "Traceback" not in done.err
