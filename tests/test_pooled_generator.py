@@ -95,6 +95,13 @@ def test_a_model_question_scoring_higher_displaces_the_weakest_claims_question(c
     )
 
 
+def test_a_model_question_below_the_threshold_takes_no_slot_even_from_a_weaker_one(claims):
+    # the long question still scores higher than the shortest claims question, but under
+    # a threshold of 0.9999 (32 words: its P(Useful) is 1 / (1 + e^-6.4) = 0.9983)
+    choice = pool(ARGUMENT, [LONG_MODEL_QUESTION], claims, _filter({"q_words": 0.2}, 0.9999))
+    assert choice.replaced == 0 and {c.origin for c in choice.chosen} == {CLAIMS}
+
+
 def test_a_model_question_in_no_framing_is_scored_as_its_worst_framing(claims):
     # the long question takes no framing's wording: scored as if in the family the filter
     # likes least (definition, -50, a family none of the chosen claims questions is in),

@@ -118,9 +118,9 @@ def llm(
 
 def pooled(*args, **kwargs):
     """A language model's candidates pooled with the claims generator's: the precision
-    filter keeps a model question only where it scores higher than the claims question
-    it would displace (or reaches its threshold in a slot left empty), so the model
-    never makes the questions worse. Takes the llm generator's options
+    filter keeps a model question only where it reaches the filter's threshold and
+    scores higher than the claims question it would displace, so the model never makes
+    the questions worse. Takes the llm generator's options
     (``maieutic.tasks.cqs.pooled_generator``)."""
     from maieutic.tasks.cqs.candidate_filter import builtin_filter
     from maieutic.tasks.cqs.pooled_generator import PooledCQGenerator

@@ -7,8 +7,8 @@ model's candidates is then placed in the same frame as the claims candidates —
 claim of the text it restates (the one sharing the most content words, at least
 ``MIN_SHARED_WORDS``) and the framing whose wording it takes, if any — and scored by
 the same filter (``maieutic.tasks.cqs.candidate_filter``). A model question takes a
-slot only where it scores higher than the claims question it displaces, or, for a slot
-the claims generator left empty, where it reaches the filter's threshold. A question
+slot only where it reaches the filter's threshold and, in a full set, scores higher than
+the claims question it displaces. A question
 the well-formedness check flags, one about no claim of the text, one repeating a
 chosen question, and any question on a text the claims generator abstained on because
 it states facts never does.
@@ -172,6 +172,8 @@ def pool(
                 filled += 1
             continue
         weakest = min(range(len(slots)), key=lambda i: slots[i].p_useful)
+        if q < candidate_filter.threshold:
+            continue  # below what the filter finds worth asking: no slot, full or empty
         if slots[weakest].origin == CLAIMS and q > slots[weakest].p_useful:
             slots[weakest] = offered
             replaced += 1
