@@ -177,6 +177,11 @@ class LLMClient:
 
     async def _attempt(self, request: ChatRequest):
         self.backend_calls += 1
+        if getattr(self.backend, "times_its_calls", False):
+            # a model in this process runs one call at a time: its clock starts when a
+            # call's turn comes, not while it waits, and it stops a call out of time
+            # (``maieutic.llm.backends.turns``); the time budget is applied there too
+            return await self.backend.chat(request, self.timeout_s)
         left = budget.remaining()
         timeout = self.timeout_s if left is None else min(self.timeout_s, left)
         try:

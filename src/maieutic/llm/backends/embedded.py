@@ -39,6 +39,8 @@ class TransformersGGUFBackend:
     kind = "local"
     runtime = "transformers"
     secrets: tuple[str, ...] = ()
+    times_its_calls = True
+    """One call at a time: the limit counts from a call's turn (``turns``)."""
 
     def __init__(self, model_path: Path) -> None:
         if importlib.util.find_spec("gguf") is None:
