@@ -47,13 +47,19 @@ def _before_local_start() -> None:
     """Before a local instance starts: stop what killed runs left (saying so in one
     line), and start the watchdog that ties the new instance to this process."""
     from maieutic.engines import ray_reaper
+    from maieutic.errors import RunError
     from maieutic.paths import maieutic_home
 
-    home = maieutic_home()
-    said = ray_reaper.stop_left_behind(home)
-    if said:
-        print(said, file=sys.stderr)
-    ray_reaper.watch(home)
+    try:
+        home = maieutic_home()
+        said = ray_reaper.stop_left_behind(home)
+        if said:
+            print(said, file=sys.stderr)
+        ray_reaper.watch(home)
+    except (RunError, OSError):
+        # no state folder to record the instance in (the run says so where it needs
+        # one): the instance still stops with a normal exit, as Ray stops it
+        pass
 
 
 @contextmanager
