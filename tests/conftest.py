@@ -45,6 +45,7 @@ XDIST_GROUPS = {
     "tests/test_llm_real.py": "llm",
     "tests/test_embedded_llm.py": "llm",
     "tests/test_ask_llm_embedded.py": "llm",
+    "tests/test_llm_turns.py": "llm",
     "tests/tasks/focus/test_focus_llm_real.py": "llm",
 }
 

@@ -107,7 +107,12 @@ def test_the_default_install_does_not_pull_ray_and_the_extra_does():
     project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
     core = project["project"]["dependencies"]
     assert not [d for d in core if d.lower().startswith("ray")]
-    assert project["project"]["optional-dependencies"]["ray"] == ["ray[data]>=2.50", "ijson>=3.2"]
+    # psutil: the watchdog that stops a local instance whose driver was killed
+    assert project["project"]["optional-dependencies"]["ray"] == [
+        "ray[data]>=2.50",
+        "ijson>=3.2",
+        "psutil>=5.9",
+    ]
     assert not [d for d in core if d.lower().startswith("ijson")]  # streaming needs the extra
 
 

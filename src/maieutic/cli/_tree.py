@@ -346,12 +346,7 @@ def _run_generate(
     for path in done.written:
         click.echo(f"wrote {path}", err=True)
     if done.uses_llm:
-        stats = done.stats
-        click.echo(
-            f"model calls: {stats.model_calls} made, {stats.cache_hits} served from the "
-            f"cache, {stats.failed} failed",
-            err=True,
-        )
+        click.echo(done.calls_now.summary(), err=True)
     if done.failed:
         click.echo(f"{len(done.failed)} item(s) got nothing; see {out_path}", err=True)
         raise SystemExit(1)

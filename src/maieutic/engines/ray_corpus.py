@@ -49,18 +49,21 @@ def generate_corpus_on_ray(
     total = len(store)
     done = total - store.n_pending(run_index)
     on_progress(done, total)
+    now = FanOutStats()
     if done < total:
         actor = actor_arguments(component, io, data, run_index)
         ray = start_ray(options.num_cpus)
         blocks = list(_blocks(ray, store.pending(run_index), batch_rows(actor, options)))
         source = ray.data.from_arrow_refs(blocks)
-        for shard in actor_batches(source, actor, options, len(blocks)):
+        for shard in actor_batches(source, actor, options, len(blocks), now):
             if folder is not None:
                 write_shard(folder, shard)
             store.finish(run_index, shard, succeeded)
             done += len(shard)
             on_progress(done, total)
-    return stored_run(io, component, store, run_index)
+    run = stored_run(io, component, store, run_index)
+    run.this_run = now
+    return run
 
 
 def _keep_shards(store: CorpusStore, run_index: int, folder: Path) -> None:

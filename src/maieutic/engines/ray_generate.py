@@ -120,6 +120,9 @@ def _row(
         "failed": bool(outcome) and any(getattr(o, "failed", False) for o in outcome),
         "trace": trace,
         "stats": json.dumps([stats.requests, stats.cache_hits, stats.failed]),
+        # what reached the model now: for the driver's count, never written in a shard
+        # (a resumed run must not count a kept row's requests as its own)
+        "sent": stats.sent,
         "warnings": json.dumps(warnings, ensure_ascii=False),
         "notes": json.dumps(notes, ensure_ascii=False),
     }
@@ -148,10 +151,11 @@ def generate_on_ray(
     todo = [i for i in range(len(keys)) if i not in kept or not succeeded(kept[i])]
     done = len(keys) - len(todo)
     on_progress(done, len(keys))
+    now = FanOutStats()
     if todo:
         rows = [_input_row(i, keys[i], items[keys[i]]) for i in todo]
         actor = actor_arguments(component, io, data, run_index)
-        for shard in _finished_batches(rows, actor, options):
+        for shard in _finished_batches(rows, actor, options, now):
             if folder is not None:
                 write_shard(folder, shard)
             kept.update(
@@ -159,7 +163,9 @@ def generate_on_ray(
             )
             done += len(shard)
             on_progress(done, len(keys))
-    return _merged_run(io, component, items, kept)
+    run = _merged_run(io, component, items, kept)
+    run.this_run = now
+    return run
 
 
 def actor_arguments(component: Any, io: Any, data: Any, run_index: int) -> dict:
@@ -193,20 +199,24 @@ def batch_rows(actor: dict, options: RayOptions) -> int:
     return options.batch_rows or 8 * int(actor["spec"].args.get("concurrency") or 4)
 
 
-def _finished_batches(rows: list[dict], actor: dict, options: RayOptions) -> Iterator[list[dict]]:
-    """The rows as the actors finish them, in input order, ``shard_rows`` at a time."""
+def _finished_batches(
+    rows: list[dict], actor: dict, options: RayOptions, now: FanOutStats
+) -> Iterator[list[dict]]:
+    """The rows as the actors finish them, in input order, ``shard_rows`` at a time;
+    their model calls added to ``now``."""
     ray = start_ray(options.num_cpus)
     # one block per batch: a block is one task, so an actor can take several at once
     blocks = max(1, -(-len(rows) // batch_rows(actor, options)))
     source = ray.data.from_items(rows, override_num_blocks=blocks)
-    yield from actor_batches(source, actor, options, blocks)
+    yield from actor_batches(source, actor, options, blocks, now)
 
 
 def actor_batches(
-    source: Any, actor: dict, options: RayOptions, blocks: int
+    source: Any, actor: dict, options: RayOptions, blocks: int, now: FanOutStats
 ) -> Iterator[list[dict]]:
     """``source``'s rows (a Ray dataset of ``blocks`` blocks: index, id, item) as the
-    actors finish them, in input order, ``shard_rows`` at a time. The pool has no more
+    actors finish them, in input order, ``shard_rows`` at a time; their model calls
+    added to ``now``. The pool has no more
     actors than blocks: an actor without a block would only load its model for
     nothing (and Ray warns of it)."""
     ray = start_ray(options.num_cpus)
@@ -222,7 +232,7 @@ def actor_batches(
             **pool_options,
         )
     for batch in dataset.iter_batches(batch_size=options.shard_rows, batch_format="pandas"):
-        yield [_decoded(r) for r in batch.to_dict("records")]
+        yield _counted([_decoded(r) for r in batch.to_dict("records")], now)
 
 
 def _decoded(row: dict) -> dict:
@@ -236,7 +246,17 @@ def _decoded(row: dict) -> dict:
         "stats": json.loads(row["stats"]),
         "warnings": json.loads(row["warnings"]),
         "notes": json.loads(row["notes"]),
+        "sent": int(row["sent"]),
     }
+
+
+def _counted(rows: list[dict], now: FanOutStats) -> list[dict]:
+    """``rows`` as the actors returned them, their counts added to ``now`` (this run's)
+    and the count of requests sent taken out (a shard row has no such field)."""
+    for row in rows:
+        requests, hits, failed = row["stats"]
+        now.add(FanOutStats(requests, hits, failed, row.pop("sent")))
+    return rows
 
 
 def _merged_run(io: Any, component: Any, items: dict[str, Any], kept: dict) -> GenerationRun:

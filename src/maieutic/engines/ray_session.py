@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import logging
 import os
+import sys
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,12 +17,16 @@ FORWARDED_ENV = ("MAIEUTIC_", "HF_", "OPENAI_", "TRANSFORMERS_", "SENTENCE_TRANS
 
 def start_ray(num_cpus: int | None = None) -> Any:
     """Join the cluster ``RAY_ADDRESS`` names (as ``ray job submit`` sets it), or start
-    a local Ray instance with ``num_cpus`` (default: every core); quiet either way."""
+    a local Ray instance with ``num_cpus`` (default: every core), tied to this process
+    (``ray_reaper``: it ends when this process ends, however it ends); quiet either
+    way."""
     import ray
     from ray.data import DataContext
 
     if not ray.is_initialized():
         address = os.environ.get("RAY_ADDRESS") or None
+        if not address:
+            _before_local_start()
         ray.init(
             address=address,
             num_cpus=None if address else num_cpus,
@@ -36,6 +41,25 @@ def start_ray(num_cpus: int | None = None) -> Any:
     context.execution_options.preserve_order = True  # rows come back in input order
     context.print_on_execution_start = False
     return ray
+
+
+def _before_local_start() -> None:
+    """Before a local instance starts: stop what killed runs left (saying so in one
+    line), and start the watchdog that ties the new instance to this process."""
+    from maieutic.engines import ray_reaper
+    from maieutic.errors import RunError
+    from maieutic.paths import maieutic_home
+
+    try:
+        home = maieutic_home()
+        said = ray_reaper.stop_left_behind(home)
+        if said:
+            print(said, file=sys.stderr)
+        ray_reaper.watch(home)
+    except (RunError, OSError):
+        # no state folder to record the instance in (the run says so where it needs
+        # one): the instance still stops with a normal exit, as Ray stops it
+        pass
 
 
 @contextmanager

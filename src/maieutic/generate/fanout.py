@@ -22,6 +22,9 @@ class FanOutStats:
     requests: int = 0
     cache_hits: int = 0
     failed: int = 0
+    sent: int = 0
+    """Requests that reached the model (each retry counted; never a cache hit): what
+    the model's server received."""
 
     @property
     def model_calls(self) -> int:
@@ -33,6 +36,16 @@ class FanOutStats:
         self.requests += other.requests
         self.cache_hits += other.cache_hits
         self.failed += other.failed
+        self.sent += other.sent
+
+    def summary(self) -> str:
+        """The line a command prints: the requests it sent to the model (retries
+        included: what the server received), the calls the cache answered, the calls
+        that failed for good."""
+        return (
+            f"model calls: {self.sent} made, {self.cache_hits} served from the cache, "
+            f"{self.failed} failed"
+        )
 
 
 def fan_out(
@@ -54,9 +67,10 @@ def fan_out(
         done += 1
         on_progress(done, len(jobs))
 
+    sent_before = client.backend_calls
     replies = client.run_all([request for _, request in jobs], on_done=progress)
     grouped: dict[Hashable, list[ChatResult | CallFailed]] = {key: [] for key, _ in jobs}
-    stats = FanOutStats(requests=len(jobs))
+    stats = FanOutStats(requests=len(jobs), sent=client.backend_calls - sent_before)
     for (key, _), reply in zip(jobs, replies, strict=True):
         grouped[key].append(reply)
         if isinstance(reply, CallFailed):

@@ -18,10 +18,20 @@ class GenerationRun:
     outcomes: list[Any]
     """Per-item outcomes, in dataset order (task objects)."""
     stats: FanOutStats = field(default_factory=FanOutStats)
-    """Model calls made and served from the cache (all zero for a model-free generator)."""
+    """Model calls made and served from the cache (all zero for a model-free generator),
+    over every item of the output: a resumed Ray run counts the rows it kept as the run
+    that made them counted them, so its record says what a clean run's says."""
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """Per-item remarks that are not failures ("2 questions instead of 3: …")."""
+    this_run: FanOutStats | None = None
+    """What this process did, where it differs from ``stats`` (a resumed Ray run: the
+    rows kept from the killed run cost nothing now)."""
+
+    @property
+    def calls_now(self) -> FanOutStats:
+        """The model calls this process made (what a command reports)."""
+        return self.stats if self.this_run is None else self.this_run
 
 
 class Generator(Protocol):

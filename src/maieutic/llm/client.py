@@ -22,6 +22,7 @@ from maieutic.llm import budget
 from maieutic.llm.keys import cache_key
 from maieutic.llm.store import CallStore
 from maieutic.llm.types import (
+    EMPTY_REPLY,
     BackendReply,
     ChatRequest,
     ChatResult,
@@ -176,6 +177,11 @@ class LLMClient:
 
     async def _attempt(self, request: ChatRequest):
         self.backend_calls += 1
+        if getattr(self.backend, "times_its_calls", False):
+            # a model in this process runs one call at a time: its clock starts when a
+            # call's turn comes, not while it waits, and it stops a call out of time
+            # (``maieutic.llm.backends.turns``); the time budget is applied there too
+            return await self.backend.chat(request, self.timeout_s)
         left = budget.remaining()
         timeout = self.timeout_s if left is None else min(self.timeout_s, left)
         try:
@@ -219,7 +225,8 @@ class LLMClient:
                 self.store.put(key, hit)
             self._log(request, key, hit, latency=0.0, cache_hit=True, attempts=0, error=None)
             return _result(hit, 0.0, True, key, redacted)
-        attempts = 0
+        attempts = empties = 0
+        sent = request  # what the next attempt sends: another seed after an empty reply
         while True:
             attempts += 1
             if budget.remaining() == 0.0:
@@ -235,15 +242,23 @@ class LLMClient:
                 raise CallFailed(budget.SPENT, request)
             async with semaphore:
                 start = time.perf_counter()
-                reply, error, retry_after, permanent = await self._try(request)
+                reply, error, retry_after, permanent = await self._try(sent)
                 latency = time.perf_counter() - start
             log = {"latency": latency, "cache_hit": False, "attempts": attempts}
             if reply is not None:
                 reply, redacted = self._scrub(reply)
                 if self.store:
+                    # under the request's key (a resumed run gets it at once, as this
+                    # run did) and, when it came from a retry after an empty reply,
+                    # under the key of the request that drew it (its seed recorded)
                     self.store.put(key, reply)
+                    if sent is not request:
+                        self.store.put(self.key(sent), reply)
                 self._log(request, key, reply, **log, error=None)
                 return _result(reply, latency, False, key, redacted)
+            if error == EMPTY_REPLY:
+                empties += 1
+                sent = replace(request, params=request.params.after_empty(empties))
             error = redact(error or "unknown error", self.backend.secrets)
             left = budget.remaining()
             if permanent or attempts > self.retry.retries or left == 0.0:
@@ -270,8 +285,8 @@ class LLMClient:
             reply = await self._attempt(request)
             if not reply.text.strip():
                 # an empty reply is a failure of the call, whatever the backend:
-                # retried, and never cached as if it were the model's answer
-                raise TransientError("empty content in the reply")
+                # retried with another seed, never cached as if it were the model's answer
+                raise TransientError(EMPTY_REPLY)
             return reply, None, None, False
         except TransientError as exc:
             return None, str(exc), exc.retry_after, False

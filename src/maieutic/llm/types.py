@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+EMPTY_REPLY = "empty content in the reply"
+"""The reason of a reply with no text (retried with another seed: ``after_empty``)."""
+RETRY_SEED_STEP = 1_000_003
+"""How far apart the seeds of retries after empty replies are (a prime, far beyond any
+sample index)."""
+SEED_RANGE = 2**31
+"""Seeds stay below this: what every OpenAI-compatible server and llama.cpp accept."""
 
 
 @dataclass(frozen=True)
@@ -19,6 +27,15 @@ class GenerationParams:
         """The parameters of the ``sample_index``-th draw: its own seed, when seeded."""
         seed = None if self.seed is None else self.seed + sample_index
         return GenerationParams(self.temperature, self.top_p, self.max_tokens, seed)
+
+    def after_empty(self, retry: int) -> GenerationParams:
+        """The parameters of the ``retry``-th try (1-based) after an empty reply: a seed
+        of its own (the same seed draws the same empty reply again), the same in every
+        run, far from the seeds of a request's other samples (``for_sample``). Unseeded
+        parameters stay unseeded: the server draws a new seed on each try anyway."""
+        if self.seed is None or retry == 0:
+            return self
+        return replace(self, seed=(self.seed + retry * RETRY_SEED_STEP) % SEED_RANGE)
 
 
 @dataclass(frozen=True)

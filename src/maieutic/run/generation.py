@@ -83,6 +83,15 @@ class Generation:
             total.add(run.stats)
         return total
 
+    @property
+    def calls_now(self) -> FanOutStats:
+        """The model calls this process made, over every run (what a command reports:
+        a resumed Ray run's kept rows made none now)."""
+        total = FanOutStats()
+        for run in self.runs:
+            total.add(run.calls_now)
+        return total
+
     def to_frame(self, explode: str | None = None) -> pd.DataFrame:
         """One row per item outcome of every run (see ``records_frame``)."""
         rows = (

@@ -19,6 +19,7 @@ import threading
 from pathlib import Path
 
 from maieutic.errors import DataError, RunError
+from maieutic.llm.backends.gguf_check import check_gguf
 from maieutic.llm.backends.local import (
     LLAMACPP_HINT,
     LocalLlamaBackend,
@@ -39,6 +40,8 @@ class TransformersGGUFBackend:
     kind = "local"
     runtime = "transformers"
     secrets: tuple[str, ...] = ()
+    times_its_calls = True
+    """One call at a time: the limit counts from a call's turn (``turns``)."""
 
     def __init__(self, model_path: Path) -> None:
         if importlib.util.find_spec("gguf") is None:
@@ -83,6 +86,12 @@ def embedded_backend(model: str | None = None, runtime: str | None = None):
     path = Path(model) if model else smollm2_gguf_path()
     if not path_exists(str(path)):
         raise RunError(f"GGUF model not found: {clipped(str(path))}")
+    # a damaged file is said at once, in one line naming it: each runtime would load
+    # it (for seconds) only to fail with a message of its own about its internals
+    if problem := check_gguf(path):
+        if model:
+            raise DataError(f"--llm {clipped(str(path))}: the model file {problem}")
+        raise RunError(f"the embedded model file {path} {problem}: reinstall it ({GGUF_HINT})")
     runtime = runtime or os.environ.get(RUNTIME_ENV) or None
     if runtime not in (None, *RUNTIMES):
         raise DataError(f"{RUNTIME_ENV}={runtime!r}: expected one of {', '.join(RUNTIMES)}")

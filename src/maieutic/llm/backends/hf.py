@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import threading
+import time
 
 from maieutic.errors import RunError
+from maieutic.llm.backends.turns import start_call, timed_out
 from maieutic.llm.types import BackendReply, ChatRequest
 
 HF_HINT = "the hf backend needs transformers: pip install 'maieutic[hf]'"
@@ -51,6 +53,8 @@ class HFBackend:
 
     kind = "hf"
     secrets: tuple[str, ...] = ()
+    times_its_calls = True
+    """One call at a time: the limit counts from a call's turn (``turns``)."""
 
     def __init__(self, model: str, gguf_file: str | None = None, device: str | None = None):
         _import_transformers()  # fail at construction, with the hint, when missing
@@ -97,9 +101,10 @@ class HFBackend:
             self._loaded = (torch, tok, model.eval())
         return self._loaded
 
-    def _chat_sync(self, request: ChatRequest) -> BackendReply:
+    def _chat_sync(self, request: ChatRequest, timeout: float) -> BackendReply:
         with self._lock:
             torch, tok, model = self._load()
+            limit, deadline = start_call(timeout)  # the call's clock starts with its turn
             params = request.params
             ids = tok.apply_chat_template(
                 request.openai_messages(),
@@ -118,9 +123,13 @@ class HFBackend:
                     temperature=params.temperature if sample else None,
                     top_p=params.top_p if sample else None,
                     pad_token_id=tok.eos_token_id,
+                    # transformers stops generating at the deadline (MaxTimeCriteria)
+                    max_time=max(deadline - time.monotonic(), 0.0),
                 )
             prompt_len = ids["input_ids"].shape[1]
             new = out[0, prompt_len:]
+            if time.monotonic() > deadline:  # stopped there: what it wrote is cut short
+                raise timed_out(limit, int(new.shape[0]))
             text = tok.decode(new, skip_special_tokens=True)
         return BackendReply(
             text=text,
@@ -130,5 +139,6 @@ class HFBackend:
         )
 
     async def chat(self, request: ChatRequest, timeout: float) -> BackendReply:
-        """One generation, off the event loop."""
-        return await asyncio.to_thread(self._chat_sync, request)
+        """One generation, off the event loop; ``timeout`` counts from when its turn
+        comes (``turns``), and a call past it is stopped."""
+        return await asyncio.to_thread(self._chat_sync, request, timeout)

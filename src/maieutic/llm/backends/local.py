@@ -10,9 +10,12 @@ import asyncio
 import importlib.util
 import os
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from maieutic.errors import RunError
+from maieutic.llm.backends.turns import OutOfTime, start_call, timed_out
 from maieutic.llm.types import BackendReply, ChatRequest, PermanentError
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -62,6 +65,29 @@ def names_embedded(model: str | None) -> bool:
     )
 
 
+def _stop_at(llama, deadline: float) -> Callable[[], int]:
+    """Make ``llama``'s next completion stop at ``deadline`` (``OutOfTime`` raised
+    between two tokens); returns how many tokens it has drawn so far. The token loop is
+    Python (``Llama.generate``, which every completion draws its tokens from), so the
+    call ends there and then, its sampling untouched; an exception raised in a logits
+    processor would not end it (llama.cpp calls those through C, which swallows it)."""
+    drawn = 0
+    generate = getattr(type(llama), "generate", None)
+    if generate is None:  # not llama-cpp-python's Llama (a test's stand-in)
+        return lambda: drawn
+
+    def timed(*args, **kwargs):
+        nonlocal drawn
+        for token in generate(llama, *args, **kwargs):
+            if time.monotonic() > deadline:
+                raise OutOfTime
+            drawn += 1
+            yield token
+
+    llama.generate = timed  # this instance only, replaced by the next call's
+    return lambda: drawn
+
+
 def gguf_display_name(path: Path) -> str:
     """The model's name as signatures show it: SmolLM2's for the embedded file, else the
     file's stem (another GGUF given with ``--llm`` must not pass for SmolLM2)."""
@@ -74,6 +100,8 @@ class LocalLlamaBackend:
     kind = "local"
     runtime = "llamacpp"
     secrets: tuple[str, ...] = ()
+    times_its_calls = True
+    """One call at a time: the limit counts from a call's turn (``turns``)."""
 
     def __init__(self, model_path: str | Path | None = None, n_ctx: int = 4096) -> None:
         self.model_path = Path(model_path) if model_path else smollm2_gguf_path()
@@ -113,10 +141,12 @@ class LocalLlamaBackend:
             )
         return self._llama
 
-    def _chat_sync(self, request: ChatRequest) -> BackendReply:
+    def _chat_sync(self, request: ChatRequest, timeout: float) -> BackendReply:
         with self._lock:
             llama = self._load()
+            limit, deadline = start_call(timeout)  # the call's clock starts with its turn
             params = request.params
+            tokens = _stop_at(llama, deadline)
             try:
                 out = llama.create_chat_completion(
                     messages=request.openai_messages(),
@@ -125,6 +155,8 @@ class LocalLlamaBackend:
                     max_tokens=params.max_tokens,
                     seed=params.seed,
                 )
+            except OutOfTime:
+                raise timed_out(limit, tokens()) from None
             except ValueError as exc:  # e.g. the prompt exceeds the context window
                 raise PermanentError(str(exc).splitlines()[0]) from None
         usage = out.get("usage") or {}
@@ -136,5 +168,6 @@ class LocalLlamaBackend:
         )
 
     async def chat(self, request: ChatRequest, timeout: float) -> BackendReply:
-        """One chat call, off the event loop."""
-        return await asyncio.to_thread(self._chat_sync, request)
+        """One chat call, off the event loop; ``timeout`` counts from when its turn
+        comes (``turns``), and a call past it is stopped."""
+        return await asyncio.to_thread(self._chat_sync, request, timeout)

@@ -15,7 +15,13 @@ import httpx
 
 from maieutic.errors import DataError
 from maieutic.llm.client import redact
-from maieutic.llm.types import BackendReply, ChatRequest, PermanentError, TransientError
+from maieutic.llm.types import (
+    EMPTY_REPLY,
+    BackendReply,
+    ChatRequest,
+    PermanentError,
+    TransientError,
+)
 from maieutic.provenance import query_credentials, redact_url
 
 API_KEY_ENVS = ("MAIEUTIC_API_KEY", "OPENAI_API_KEY")
@@ -194,7 +200,7 @@ class OpenAICompatibleBackend:
         except (json.JSONDecodeError, KeyError, IndexError, TypeError):
             raise TransientError("malformed reply (not a chat-completions JSON body)") from None
         if not isinstance(text, str) or not text.strip():
-            raise TransientError("empty content in the reply")
+            raise TransientError(EMPTY_REPLY)
         usage = payload.get("usage") or {}
         return BackendReply(
             text=text,

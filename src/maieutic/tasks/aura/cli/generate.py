@@ -74,11 +74,7 @@ def generate_aura(ctx, document_path, out_path, **options) -> None:
         f"wrote {out_path} ({len(generated.output)} questions from {len(run.outcomes)} passages)",
         err=True,
     )
-    click.echo(
-        f"model calls: {run.stats.model_calls} made, {run.stats.cache_hits} served from the cache, "
-        f"{run.stats.failed} failed",
-        err=True,
-    )
+    click.echo(run.calls_now.summary(), err=True)
     if failed := [o for o in run.outcomes if o.failed]:
         click.echo(f"{len(failed)} passage(s) failed; first: {failed[0].failure}", err=True)
         raise SystemExit(1)

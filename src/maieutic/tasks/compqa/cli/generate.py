@@ -114,11 +114,7 @@ def _report(generated, out: Path, name: str) -> None:
         f"({len(run.outcomes) - len(failed)} answers)",
         err=True,
     )
-    click.echo(
-        f"model calls: {run.stats.model_calls} made, {run.stats.cache_hits} served from the cache, "
-        f"{run.stats.failed} failed",
-        err=True,
-    )
+    click.echo(run.calls_now.summary(), err=True)
     if failed:
         click.echo(
             f"{len(failed)} answer(s) failed (left out, listed in the .meta.json); "

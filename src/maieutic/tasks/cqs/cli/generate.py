@@ -171,12 +171,7 @@ def generate_cqs(
         click.echo(f"wrote {path} ({full}/{len(run.outcomes)} with 3 questions{fewer})", err=True)
         _report_notes(run.notes if run_index == 0 else [])
     if generated.uses_llm:
-        stats = generated.stats
-        click.echo(
-            f"model calls: {stats.model_calls} made, {stats.cache_hits} served from the "
-            f"cache, {stats.failed} failed",
-            err=True,
-        )
+        click.echo(generated.calls_now.summary(), err=True)
     _report_failures(generated.failed, len(generated.data.interventions) * runs, runs)
 
 

@@ -146,16 +146,12 @@ def generate_focus(ctx, data_path, out_path, generator, runs, limit, **options) 
         f"wrote {jsonl} and {csv_path} ({labelled}/{len(run.outcomes)} with a type)", err=True
     )
     if generated.uses_llm:
-        _report_calls(run.stats)
+        _report_calls(run.calls_now)
     _report_failures([o for o in run.outcomes if o.failed], len(run.outcomes))
 
 
 def _report_calls(stats) -> None:
-    click.echo(
-        f"model calls: {stats.model_calls} made, {stats.cache_hits} served from the cache, "
-        f"{stats.failed} failed",
-        err=True,
-    )
+    click.echo(stats.summary(), err=True)
 
 
 def _report_failures(failed: list, total: int) -> None:

@@ -60,7 +60,7 @@ def generate_runs(
             err=True,
         )
         if generated.uses_llm:
-            _report_calls(run.stats)
+            _report_calls(run.calls_now)
         failed += [o for o in run.outcomes if o.failed]
         generations.append(generated)
     _report_failures(failed, runs * len(generations[0].runs[0].outcomes))

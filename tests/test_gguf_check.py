@@ -1,0 +1,95 @@
+"""A damaged GGUF file given as ``--llm FILE.gguf`` is one line naming the file and
+saying what is wrong, at once: no runtime loads it (llama.cpp's check, then a
+transformers fallback, spent 29 s before failing with a message naming its folder)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from maieutic.errors import DataError, RunError
+from maieutic.llm.backends import embedded
+from maieutic.llm.backends.factory import make_backend
+from maieutic.llm.backends.gguf_check import check_gguf, required_size
+from maieutic.llm.backends.local import smollm2_gguf_path
+from tests.conftest import plan_interventions, write_json
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def packaged() -> Path:
+    try:
+        return smollm2_gguf_path()
+    except RunError as exc:  # the model package is absent
+        pytest.skip(str(exc))
+
+
+def _cut(source: Path, folder: Path, size: int) -> Path:
+    path = folder / f"model-{size}.gguf"
+    with open(source, "rb") as whole, open(path, "wb") as short:
+        shutil.copyfileobj(whole, short)
+        short.truncate(size)
+    return path
+
+
+def test_the_packaged_model_is_as_long_as_its_header_says(packaged):
+    assert required_size(packaged) == packaged.stat().st_size
+    assert check_gguf(packaged) is None
+
+
+@pytest.mark.parametrize("keep", [0.999999, 0.5, 0.02, 100 / 98362432])
+def test_a_file_cut_short_is_incomplete(packaged, tmp_path, keep):
+    size = int(packaged.stat().st_size * keep)
+    said = check_gguf(_cut(packaged, tmp_path, size))
+    assert said is not None and said.startswith("is incomplete: "), said
+    assert f"{size:,}" in said
+
+
+def test_a_file_that_is_no_gguf_says_so(tmp_path):
+    path = tmp_path / "weights.gguf"
+    path.write_bytes(b"<html>Not Found</html>")
+    assert check_gguf(path).startswith("is not a GGUF model file")
+
+
+def test_no_runtime_is_tried_on_an_incomplete_file(packaged, tmp_path, monkeypatch):
+    path = _cut(packaged, tmp_path, packaged.stat().st_size // 2)
+    tried = []
+    monkeypatch.setattr(embedded, "TransformersGGUFBackend", lambda p: tried.append(p))
+    monkeypatch.setattr(embedded, "LocalLlamaBackend", lambda p: tried.append(p))
+    import maieutic.llm.probe as probe
+
+    monkeypatch.setattr(probe, "llamacpp_works", lambda p: tried.append(p))
+    monkeypatch.setattr(probe, "require_llamacpp", lambda p: tried.append(p))
+    for runtime in (None, "llamacpp", "transformers"):
+        if runtime:
+            monkeypatch.setenv(embedded.RUNTIME_ENV, runtime)
+        with pytest.raises(DataError) as caught:
+            make_backend("local", model=str(path))
+        assert str(caught.value).startswith(f"--llm {path}: the model file is incomplete")
+    assert tried == []
+
+
+@pytest.mark.slow
+def test_generate_with_an_incomplete_gguf_is_one_line(packaged, tmp_path):
+    path = _cut(packaged, tmp_path, packaged.stat().st_size // 2)
+    data = write_json(tmp_path / "data.json", plan_interventions(2))
+    argv = ["generate", "cqs", "--data", str(data), "--out", str(tmp_path / "out.json")]
+    done = subprocess.run(
+        [sys.executable, "-m", "maieutic", *argv, "--generator", "llm", "--llm", str(path)],
+        capture_output=True,
+        text=True,
+        env={"MAIEUTIC_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"}
+        | {"PYTHONPATH": str(REPO / "src"), "HF_HUB_OFFLINE": "1"},
+        timeout=300,
+    )
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in lines if "error" in line]
+    assert len(errors) == 1 and str(path) in errors[0] and "incomplete" in errors[0], lines
+    assert "Traceback" not in done.stderr and "transformers" not in done.stderr
+    assert not (tmp_path / "out.json").exists()
