@@ -231,13 +231,26 @@ def _a_name(token: Token) -> bool:
     return not any(form in known for form in (token.lemma_.lower(), *_forms(token.lower_)))
 
 
+_ENDINGS = (
+    ("ies", "y"),
+    ("es", ""),
+    ("s", ""),
+    ("ing", ""),
+    ("ing", "e"),
+    ("ed", ""),
+    ("ed", "e"),
+    ("er", ""),
+    ("ly", ""),
+)
+"""Endings a word's stem may hide, and what the stem then ends with."""
+
+
 def _forms(word: str) -> set[str]:
     """``word`` and the stems its common endings may hide ("dogs", "bumping",
     "providing", "stopped"): a tagger that takes a capitalised word for a name gives it
     no lemma of its own."""
     forms = {word}
-    for ending, back in (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ing", "e"),
-                         ("ed", ""), ("ed", "e"), ("er", ""), ("ly", "")):  # fmt: skip
+    for ending, back in _ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             stem = word[: -len(ending)]
             forms |= {stem + back}
