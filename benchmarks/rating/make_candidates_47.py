@@ -211,13 +211,48 @@ def report() -> None:
                 print(f"  kappa {name}: {cohen_kappa_score(a, b):.2f} (n={len(both)})")
 
 
+WELLFORMED_CHOSEN = (0, 1, 2)
+"""The batches the well-formedness checks of issue 47 were chosen on; batch 3 measures."""
+
+
+def wellformed_kappa() -> None:
+    """Cohen's κ of the well-formedness check against the raters (well formed to both),
+    the check as the candidates were made (their stored flaws) and as it is now, on the
+    batches the new checks were chosen on and on the one held out."""
+    from sklearn.metrics import cohen_kappa_score
+
+    from maieutic.language.wellformed import check_question
+
+    key = json.loads((OUT / "key.json").read_text())
+    texts = development_texts()
+    raters = {r: {} for r in "ab"}
+    for folder in sorted(OUT.glob("batch_*")):
+        for r in "ab":
+            raters[r].update(_labels(folder / f"labels_{r}.jsonl"))
+    for part, batches in (("chosen on", WELLFORMED_CHOSEN), ("held out", (3,))):
+        ids = [q for q, e in key.items() if "claims-candidate" in e["sources"]
+               and e["batch"] in batches and q in raters["a"] and q in raters["b"]]  # fmt: skip
+        people = [raters["a"][q]["well_formed"] and raters["b"][q]["well_formed"] for q in ids]
+        before = [not key[q]["flaws"] for q in ids]
+        now = [not check_question(key[q]["question"], texts[key[q]["text_id"]]["text"])
+               for q in ids]  # fmt: skip
+        print(f"batches {list(batches)} ({part}, n={len(ids)}): people pass "
+              f"{sum(people) / len(ids):.2f}; check before passes {sum(before) / len(ids):.2f}, "
+              f"kappa {cohen_kappa_score(before, people):.2f}; now passes "
+              f"{sum(now) / len(ids):.2f}, kappa {cohen_kappa_score(now, people):.2f}")  # fmt: skip
+
+
 def main() -> None:
     """Write the batches, or report on the labels that came back."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--report", action="store_true", help="calibration and agreement")
+    parser.add_argument("--wellformed-kappa", action="store_true",
+                        help="the well-formedness check against the raters")  # fmt: skip
     args = parser.parse_args()
     if args.report:
         report()
+    elif args.wellformed_kappa:
+        wellformed_kappa()
     else:
         make()
 
