@@ -166,8 +166,8 @@ def _pooled_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
         return Part(questions, str(signature), origin, warnings, failure)
     kept = sum(c.origin == FROM_MODEL for c in choice.chosen)
     origin = (
-        f"{CLAIMS_ORIGIN}, pooled with {model_origin(signature)}'s candidates "
-        f"({plural(kept, 'model question')} kept by the precision filter)"
+        f"{CLAIMS_ORIGIN}, pooled with {model_origin(signature)}'s candidates: "
+        f"{plural(kept, 'model question')} kept by the precision filter"
     )
     return Part(questions, str(signature), origin, warnings, failure)
 
