@@ -28,12 +28,15 @@ import select
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import psutil
 
 RECORDS = "ray"
 """The folder of ``MAIEUTIC_HOME`` that holds one record per live local instance."""
+ROUNDS = 5
+"""Rounds of looking for and stopping what the driver left, at most."""
 POLL_S = 0.2
 """How often the watchdog looks for the instance's new processes."""
 GRACE_S = 1.0
@@ -170,15 +173,20 @@ def _watch(path: Path, skip: set[int]) -> None:
     # the last look is found as the children of what is known, or as an orphan of its
     # session started after the watchdog
     # (several rounds: a process may start while the others are being stopped)
-    for _ in range(3):
+    for _ in range(ROUNDS):
         before = len(known)
         for pid, started in list(known.items()):
             if process := _alive(pid, started):
                 follow(_descendants(process.pid, skip))
         follow(_orphans(session, since))
         stop([[pid, started] for pid, started in known.items()])
+        # what a process was starting as it was stopped (raylet's agents) shows up as
+        # an orphan a moment later: one more look before calling it done
+        time.sleep(POLL_S)
+        follow(_orphans(session, since))
         if len(known) == before:
             break
+    stop([[pid, started] for pid, started in known.items()])
     with contextlib.suppress(OSError):
         path.unlink()
 
