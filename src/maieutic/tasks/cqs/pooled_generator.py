@@ -186,17 +186,21 @@ def _pessimistic(model: list[Scored], probabilities) -> np.ndarray:
     generator's framings is scored as if in the framing the filter rates lowest for it
     (the filter learned from labels of the claims generator's framings only: a question
     in another form is not given the benefit of the doubt)."""
-    out = np.zeros(len(model))
+    # every candidate's rows in one call of the filter (the text's claim features are
+    # built once): a known framing is one row, another form one row per family
+    rows, owner = [], []
     for i, scored in enumerate(model):
         cand = scored.candidate
-        if cand.framing != MODEL:
-            out[i] = probabilities([scored])[0]
-            continue
-        variants = [
-            Scored(Candidate(cand.question, cand.claim, family, False, family), 0.0, scored.flaws)
-            for family in FAMILIES
-        ]
-        out[i] = float(probabilities(variants).min())
+        families = FAMILIES if cand.framing == MODEL else (cand.framing,)
+        for family in families:
+            rows.append(
+                Scored(
+                    Candidate(cand.question, cand.claim, family, False, family), 0.0, scored.flaws
+                )
+            )
+            owner.append(i)
+    out = np.full(len(model), np.inf)
+    np.minimum.at(out, np.asarray(owner, dtype=int), probabilities(rows))
     return out
 
 
