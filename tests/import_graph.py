@@ -162,9 +162,7 @@ def layer_of(module: str, table: list[Layer]) -> Layer | None:
             # the package itself (``maieutic``, the library's front door) names only
             # its own __init__, never everything below it
             below = "." in prefix and module.startswith(prefix + ".")
-            if (module == prefix or below) and (
-                best is None or len(prefix) > best[0]
-            ):
+            if (module == prefix or below) and (best is None or len(prefix) > best[0]):
                 best = (len(prefix), layer)
     return best[1] if best else None
 
