@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import spearmanr
 
+from maieutic.core import get_task
 from maieutic.embed.encoder import Encoder
 from maieutic.embed.store import EmbeddingStore, embed_texts
 from maieutic.registry import create
@@ -35,7 +36,6 @@ from maieutic.scorers.grouped_cv import grouped_folds
 from maieutic.scorers.model import LearnedScorer
 from maieutic.scorers.train import cross_validate, default_c, fit_model
 from maieutic.scorers.training_run import read_examples, train_from_file
-from maieutic.tasks import get_task
 from maieutic.tasks.aura.scorer_examples import FEATURES as ANSWERABILITY_FEATURES
 from maieutic.tasks.cqs.data import load_cq_dataset
 from maieutic.tasks.cqs.schemes import SchemeLibrary

@@ -24,9 +24,9 @@ import sys
 import time
 from pathlib import Path
 
+from maieutic.core import get_task
 from maieutic.registry import create, entry
 from maieutic.stats.preference import pipeline_choice
-from maieutic.tasks import get_task
 from maieutic.tasks.aura.evaluate import METRICS
 from maieutic.tasks.aura.sweep import mean_shift
 from maieutic.tasks.aura.templates import TEMPLATE_CLASSES

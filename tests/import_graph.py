@@ -43,9 +43,21 @@ def _resolve(name: str, known: dict[str, Path]) -> str | None:
     return name or None
 
 
+def _called(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
 def _named(module: str, path: Path, known: dict[str, Path]) -> Iterator[tuple[str, int]]:
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    loggers = {
+        id(arg)
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call) and _called(call) == "getLogger"
+        for arg in call.args
+    }
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name, node.lineno
@@ -59,6 +71,8 @@ def _named(module: str, path: Path, known: dict[str, Path]) -> Iterator[tuple[st
                 full = f"{base}.{alias.name}"
                 yield (full if full in known else base), node.lineno
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) in loggers:
+                continue  # a logger's name ("maieutic.web") is not an import
             # a module named as text: import_module("…"), a lazy import's table, an
             # entry point "module:attribute"
             match = MODULE_TEXT.match(node.value)
@@ -125,7 +139,7 @@ def circles(graph: list[Edge]) -> list[list[str]]:
             if len(group) > 1:
                 found.append(sorted(group))
 
-    for node in sorted(modules()):
+    for node in sorted({e.source for e in graph} | {e.target for e in graph}):
         if node not in index:
             visit(node)
     return sorted(found, key=len, reverse=True)

@@ -1,6 +1,6 @@
 """The shape of the command line: a core that names no task, tasks mounted through
-their ``Task.commands`` hook (and only when needed), one meaning per option name,
-old option spellings that still work, and figures written as SVG."""
+their command hook (``maieutic.cli.COMMAND_HOOKS``, and only when needed), one meaning
+per option name, old option spellings that still work, and figures written as SVG."""
 
 from __future__ import annotations
 
@@ -113,11 +113,13 @@ def _toy_groups() -> CommandGroups:
 
 def test_a_new_task_gets_its_commands_through_the_hook_alone(monkeypatch, tmp_path):
     from maieutic import registry
+    from maieutic.cli import COMMAND_HOOKS
 
     (tmp_path / "toy_cli_task.py").write_text(
         "import click\n"
-        "from maieutic.registry import register\n"
-        "from maieutic.tasks import Task\n\n"
+        "from maieutic.cli import COMMAND_HOOKS\n"
+        "from maieutic.core import Task\n"
+        "from maieutic.registry import register\n\n"
         "@click.command('toy')\n"
         "def evaluate_toy():\n"
         "    click.echo('toy evaluated')\n\n"
@@ -132,11 +134,13 @@ def test_a_new_task_gets_its_commands_through_the_hook_alone(monkeypatch, tmp_pa
         "    groups.root.add_command(toy)\n\n"
         "@register('task', 'toy', 'toy')\n"
         "def task():\n"
-        "    return Task('toy', 'a toy', str, str, commands=commands)\n"
+        "    return Task('toy', 'a toy', str, str)\n\n"
+        "COMMAND_HOOKS.add('toy', commands)\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(registry, "_ENTRIES", dict(registry._ENTRIES))
     monkeypatch.setitem(registry.task_modules(), "toy", "toy_cli_task")
+    monkeypatch.setattr(COMMAND_HOOKS, "_entries", dict(COMMAND_HOOKS._entries))
     groups = _toy_groups()
     runner = CliRunner()
     assert "toy" in runner.invoke(groups.root, ["--help"]).output

@@ -322,8 +322,8 @@ def test_the_web_leaderboard_marks_systems_against_the_top(tmp_path):
 
 
 def test_a_leaderboard_on_one_document_says_it_cannot_test_pairs():
+    from maieutic.core import get_task
     from maieutic.evaluate.compare import top_marks
-    from maieutic.tasks import get_task
 
     results = [_aura("a", "sha256:0", 0.5), _aura("b", "sha256:0", 0.6)]
     found = top_marks(results, get_task("aura").paired_units)

@@ -8,7 +8,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from maieutic.tasks import Task
+from maieutic.core import Task
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = REPO / "docs" / "adding-a-task.md"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from maieutic import records
+from maieutic.core import get_task
 from maieutic.evaluate.results_file import ResultsFile, load_results
-from maieutic.tasks import get_task
 
 OLD = Path(__file__).parent / "fixtures" / "old_outputs"
 FILES = sorted(OLD.rglob("*.json"))

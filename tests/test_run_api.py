@@ -324,11 +324,11 @@ def test_a_task_without_hooks_runs_with_the_defaults(tmp_path):
     """A toy task that names no ``io``: one reference file, one file per submission."""
     from dataclasses import dataclass, field
 
+    from maieutic.core import Task
     from maieutic.evaluate.base import BaseEvaluator
     from maieutic.evaluate.result import EvalResult
     from maieutic.registry import register
     from maieutic.signature import Signature
-    from maieutic.tasks import Task
 
     @dataclass
     class Words:

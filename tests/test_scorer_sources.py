@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from maieutic import registry
+from maieutic.core import Task
 from maieutic.errors import DataError
 from maieutic.scorers.examples import Examples
 from maieutic.scorers.sources import ExampleSource, example_source, scorer_tasks
 from maieutic.scorers.training_run import read_examples, train_from_file
-from maieutic.tasks import Task
 
 TEXTS = [f"Text {i}: we should act now because the problem {i} grows." for i in range(6)]
 

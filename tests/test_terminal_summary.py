@@ -13,12 +13,12 @@ import shutil
 import pytest
 from rich.console import Console
 
+from maieutic.core import Column, Task
 from maieutic.evaluate.result import EvalResult
 from maieutic.registry import Spec
 from maieutic.report.tables import print_results
 from maieutic.samples import sample_path
 from maieutic.signature import Signature
-from maieutic.tasks import Column, Task
 
 from .conftest import SHARED_DATA
 

@@ -37,7 +37,10 @@ def forgotten_afterwards(module: str) -> Iterator[None]:
     """Whatever the block makes known about the task ``yesno`` is forgotten after it:
     the task list, its registry entries, the commands mounted for it and ``module``
     with its submodules, so nothing leaks into other tests."""
+    from maieutic.cli import COMMAND_HOOKS
     from maieutic.cli.main import TREE
+    from maieutic.report.hooks import REPORT_HOOKS
+    from maieutic.web.hooks import LEADERBOARDS
 
     groups = [TREE.root, TREE.generate, TREE.evaluate, TREE.meta_eval, TREE.train]
     commands = [dict(group.commands) for group in groups]
@@ -51,6 +54,8 @@ def forgotten_afterwards(module: str) -> Iterator[None]:
         registry.task_modules().update(known)
         for key in [k for k in registry._ENTRIES if k[1] == "yesno"]:
             del registry._ENTRIES[key]
+        for table in (REPORT_HOOKS, COMMAND_HOOKS, LEADERBOARDS):
+            table.discard("yesno")
         for group, saved in zip(groups, commands, strict=True):
             group.commands = saved
         TREE.mounted = mounted
@@ -192,8 +197,9 @@ def test_the_registration_does_not_leak(tmp_path, cli):
 
 TASK_WITH_ITS_OWN_EVALUATE = """
 import click
+from maieutic.cli import COMMAND_HOOKS
+from maieutic.core import Task
 from maieutic.registry import register
-from maieutic.tasks import Task
 from yesno.data import load_answers, load_questions
 from yesno import evaluators, generators  # noqa: F401
 
@@ -209,7 +215,10 @@ def commands(groups):
 
 @register("task", "own", "own")
 def task():
-    return Task("own", "", load_questions, load_answers, commands=commands)
+    return Task("own", "", load_questions, load_answers)
+
+
+COMMAND_HOOKS.add("own", commands)
 
 
 register("evaluator", "own", "exact")(evaluators.exact.__wrapped__)

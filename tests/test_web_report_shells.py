@@ -1,5 +1,6 @@
 """The report and the web app are shells: everything task-specific comes from the
-tasks' hooks (``maieutic.tasks.Task``), so neither names a task."""
+tasks' hooks (``maieutic.report.hooks.REPORT_HOOKS``,
+``maieutic.web.hooks.LEADERBOARDS``), so neither names a task."""
 
 from __future__ import annotations
 
@@ -33,9 +34,17 @@ def toy(tmp_path):
     """A task registered for one test: its hooks give the report its interval
     statistic, its texts, its own file format and its input hint."""
     from maieutic import registry
-    from maieutic.report.hooks import ItemStatistic, ReportFormat, Texts, TextSource, mean
+    from maieutic.core import Task
+    from maieutic.report.hooks import (
+        REPORT_HOOKS,
+        ItemStatistic,
+        ReportFormat,
+        ReportHooks,
+        Texts,
+        TextSource,
+        mean,
+    )
     from maieutic.report.html.templating import Block
-    from maieutic.tasks import Task
 
     def section(file):
         return "Toy figures", [Block("Figures", f"{file.data['figures']} figures")]
@@ -54,16 +63,23 @@ def toy(tmp_path):
             description="a toy",
             load_reference=str,
             load_submission=str,
-            report_blocks=blocks,
-            report_texts=TextSource("toy_data", read),
             interval_statistic=lambda r: ItemStatistic([i["v"] for i in r.items], mean, "toy v"),
-            report_formats=(ReportFormat("maieutic.toytask.figures/1", ("figures",), section),),
-            report_input_hint=lambda data: "a toy input, not results" if "toy" in data else None,
         )
+
+    REPORT_HOOKS.add(
+        "toytask",
+        ReportHooks(
+            blocks=blocks,
+            texts=TextSource("toy_data", read),
+            formats=(ReportFormat("maieutic.toytask.figures/1", ("figures",), section),),
+            input_hint=lambda data: "a toy input, not results" if "toy" in data else None,
+        ),
+    )
 
     (tmp_path / "toy.txt").write_text("The toy document.", encoding="utf-8")
     yield tmp_path
     registry._ENTRIES.pop(("task", "toytask", "toytask"))
+    REPORT_HOOKS.discard("toytask")
 
 
 def _write(path: Path, payload: dict) -> Path:

@@ -25,9 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from maieutic.errors import DataError
+
+HookT = TypeVar("HookT")
 
 KINDS = (
     "task",
@@ -287,3 +289,30 @@ def tasks() -> list[str]:
     for name in task_modules():
         _load(name)
     return [n for (k, _, n) in _ENTRIES if k == "task"]
+
+
+class HookTable(Generic[HookT]):
+    """What the tasks hand one upper layer (the report, the web app, the command line),
+    by task name: the layer owns the table and the type of what goes in it; a task adds
+    its entry when its package is imported (``hooks.add(name, value)``), and the layer
+    asks for it by name (``hooks.get(name)``), which loads the task first. The registry
+    names no layer: it only keeps the tables apart by ``layer``, for messages."""
+
+    def __init__(self, layer: str) -> None:
+        self.layer = layer
+        self._entries: dict[str, HookT] = {}
+
+    def add(self, task: str, value: HookT) -> None:
+        """Hand ``value`` to the layer for task ``task``. A task's package adds it when
+        imported (a re-import replaces it); two tasks of one name cannot both be loaded,
+        as the registry refuses the second ``task`` entry."""
+        self._entries[task] = value
+
+    def discard(self, task: str) -> None:
+        """Forget task ``task``'s entry (a task registered for a while, as in tests)."""
+        self._entries.pop(task, None)
+
+    def get(self, task: str) -> HookT | None:
+        """Task ``task``'s entry (the task loaded first), or None when it gave none."""
+        _load(task)
+        return self._entries.get(task)

@@ -182,8 +182,8 @@ def test_a_streamed_focus_corpus_holds_what_the_whole_file_reader_reads(focus_di
 
 
 def test_the_released_focus_csv_is_read_whole(focus_dir, tmp_path):
-    from maieutic.tasks import get_task
-    from maieutic.tasks.io import task_io
+    from maieutic.core import get_task
+    from maieutic.core.task_io import task_io
 
     io = task_io(get_task("focus"))
     store = CorpusStore(tmp_path / "store")

@@ -78,11 +78,11 @@ def test_a_damaged_shard_line_is_left_out_with_one_line_naming_its_shard(tmp_pat
 def test_a_row_that_raises_is_recorded_and_its_batch_goes_on():
     """In the actor: a batch whose generation raises is generated row by row, and only
     the row that raises is recorded as failed, with its reason."""
+    from maieutic.core import get_task
+    from maieutic.core.task_io import task_io
     from maieutic.engines.ray_generate import _decoded, _GenerateBatch, _merged_run
     from maieutic.registry import create
-    from maieutic.tasks import get_task
     from maieutic.tasks.cqs.data import CQDataset
-    from maieutic.tasks.io import task_io
 
     generator = create("generator", "cqs", "template")
     good = Intervention("G", 'SPEAKER: "Taxes must rise because schools are failing."', [])

@@ -3,17 +3,12 @@ docs/adding-a-task.md)."""
 
 from __future__ import annotations
 
+from maieutic.core import Column, Task
 from maieutic.registry import register
-from maieutic.tasks import Column, Task
+from maieutic.report.hooks import REPORT_HOOKS, ReportHooks, deferred
 
 from . import evaluators, generators  # noqa: F401 (they register themselves)
 from .data import load_answers, load_questions
-
-
-def _report_blocks(entries, finder):
-    from .report import report_blocks  # imported when a report is drawn
-
-    return report_blocks(entries, finder)
 
 
 @register("task", "yesno", "yesno")
@@ -29,7 +24,16 @@ def task() -> Task:
             Column("yes rate", lambda r: r.summary["yes_rate"], "{:.2f}", "share of yes"),
             Column("answered", lambda r: r.summary["n_answered"], "{}", "questions answered"),
         ],
+    )
+
+
+# what the task adds to the HTML report: its section's title, what its score is called
+# on plots, and its own blocks (their module is imported only when a report is drawn)
+REPORT_HOOKS.add(
+    "yesno",
+    ReportHooks(
         title="Yes/no answers",
         axis_label="accuracy",
-        report_blocks=_report_blocks,
-    )
+        blocks=deferred(f"{__name__}.report:report_blocks"),
+    ),
+)

@@ -30,12 +30,14 @@ class CompqaRun:
 
 def run_compqa(directory: Path) -> CompqaRun:
     """Score the two bundled comparative answers with the offline rubric rules."""
-    import maieutic
+    import maieutic.run
     from maieutic.samples import sample_path
 
     answers = sample_path("compqa/shots.json")
     results_path = directory / "compqa_rules.json"
-    evaluation = maieutic.evaluate("compqa", None, [answers], evaluator="rules", out=results_path)
+    evaluation = maieutic.run.evaluate(
+        "compqa", None, [answers], evaluator="rules", out=results_path
+    )
     people = json.loads(answers.read_text(encoding="utf-8"))
     return CompqaRun(answers, people, results_path, evaluation.results[0])
 

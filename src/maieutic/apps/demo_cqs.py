@@ -37,18 +37,18 @@ class CqsRun:
 def run_cqs(directory: Path) -> CqsRun:
     """Generate questions for the sample interventions with the claims generator and
     score them, and the bundled sample submission, with the embedding evaluator."""
-    import maieutic
+    import maieutic.run
     from maieutic.samples import sample_path
 
     dataset = sample_path("cqs/sample_dataset.json")
-    generation = maieutic.generate("cqs", dataset, generator="claims")
+    generation = maieutic.run.generate("cqs", dataset, generator="claims")
     [generated] = generation.save(directory / "claims_generator.json")
     notes = {}
     for note in (n for run in generation.runs for n in getattr(run, "notes", [])):
         key, _, why = note.partition(": ")
         notes[key] = why
     results_path = directory / "results.json"
-    evaluation = maieutic.evaluate(
+    evaluation = maieutic.run.evaluate(
         "cqs",
         dataset,
         [generated, sample_path("cqs/sample_submission.json")],

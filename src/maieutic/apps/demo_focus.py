@@ -31,14 +31,14 @@ class FocusRun:
 def run_focus(directory: Path) -> FocusRun:
     """Find weakness types, spans and questions in the bundled hand-marked arguments
     with the cue generator, and score them against the marks."""
-    import maieutic
+    import maieutic.run
     from maieutic.samples import sample_path
 
     gold = sample_path("focus/shots.jsonl")
-    generation = maieutic.generate("focus", gold, generator="cues")
+    generation = maieutic.run.generate("focus", gold, generator="cues")
     [predictions, *_] = generation.save(directory / "focus_cues.jsonl")
     results_path = directory / "focus_results.json"
-    evaluation = maieutic.evaluate(
+    evaluation = maieutic.run.evaluate(
         "focus", gold, [predictions], evaluator="type-span", out=results_path
     )
     return FocusRun(gold, predictions, results_path, generation.output, evaluation.results[0])

@@ -1,8 +1,8 @@
 """The ``maieutic`` command line: thin wrappers over the library.
 
-The core names no task: each task adds its commands through its ``Task.commands``
-hook, which receives the ``CommandGroups`` to add them to (see ``_tree``)."""
+The core names no task: each task adds its commands through a hook it registers in
+``COMMAND_HOOKS``, which receives the ``CommandGroups`` to add them to (see ``_tree``)."""
 
-from maieutic.cli._tree import CommandGroups
+from maieutic.cli._tree import COMMAND_HOOKS, AddsCommands, CommandGroups
 
-__all__ = ["CommandGroups"]
+__all__ = ["COMMAND_HOOKS", "AddsCommands", "CommandGroups"]

@@ -1,6 +1,8 @@
 """How the tasks' commands join the command tree, on demand.
 
-A task adds its commands through one hook, ``Task.commands(groups)``: click commands in
+A task adds its commands through one hook, registered with
+``maieutic.cli.COMMAND_HOOKS.add(name, hook)`` when its package is imported and called
+as ``hook(groups)``: click commands in
 the shared verb groups (``generate``, ``evaluate``, ``meta-eval``, ``train``), named after
 the task or the task and a suffix (``meta-eval TASK-compare``), and, for tools of its
 own, one top-level group named after the task (``maieutic TASK TOOL``).
@@ -20,19 +22,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import click
 
 from maieutic.cli._common import guarded
+from maieutic.registry import HookTable
 
 VERBS = ("generate", "evaluate", "meta_eval", "train")
 """The verb groups a task's commands go into (attribute names of ``CommandGroups``)."""
 
 
+class AddsCommands(Protocol):
+    """Adds a task's commands to the command tree."""
+
+    def __call__(self, groups: CommandGroups, /) -> None: ...
+
+
+COMMAND_HOOKS: HookTable[AddsCommands] = HookTable("command line")
+"""Each task's hook adding its commands, by task name."""
+
+
 @dataclass
 class CommandGroups:
-    """Where a task's commands go; ``Task.commands`` receives one."""
+    """Where a task's commands go; a task's command hook receives one."""
 
     root: click.Group
     """``maieutic`` itself: a task adds at most one group here, named after the task."""
@@ -49,7 +62,6 @@ class CommandGroups:
     def mount(self, name: str) -> bool:
         """Run task ``name``'s hook once; False when no task has that name."""
         from maieutic.registry import task_modules
-        from maieutic.tasks import get_task
 
         if name in self.mounted:
             return True
@@ -58,7 +70,7 @@ class CommandGroups:
         self.mounted[name] = []  # first: a hook that looks a command up does not recurse
         groups = [self.root, *self._verbs()]
         before = [set(group.commands) for group in groups]
-        hook = get_task(name).commands
+        hook = COMMAND_HOOKS.get(name)
         if hook is not None:
             hook(self)
         self._add_generic(name)
@@ -253,8 +265,8 @@ def _run_evaluate(
 ) -> None:
     import maieutic.run
     from maieutic.cli._common import console_for, echo_warnings, fail_on_call_failures
+    from maieutic.core import get_task
     from maieutic.report.tables import print_results
-    from maieutic.tasks import get_task
 
     done = maieutic.run.evaluate(
         task,

@@ -1,21 +1,47 @@
-"""What a task hands the report, besides its detailed blocks (``Task.report_blocks``):
-the files of its own the report reads (``ReportFormat``), where the texts behind its
-results are (``TextSource``), and its headline score as a function of items for the
-bootstrap intervals (``ItemStatistic``).
+"""What a task hands the report (``ReportHooks``, registered with
+``REPORT_HOOKS.add(name, ReportHooks(...))`` when the task's package is imported): its
+section's title and detailed blocks, the files of its own the report reads
+(``ReportFormat``), where the texts behind its results are (``TextSource``), and what
+its inputs look like when given as results by mistake.
 
 The report's shell names no task: it asks each registered task through these. This
 module imports none of the HTML machinery, so a task declares its hooks at no cost;
-the section builders a format names may import it when a report is drawn.
+the section builders a format names may import it when a report is drawn. How a
+score is recomputed from items (``ItemStatistic``) is the task's own contract
+(``maieutic.core``); it is named here too for the tasks' report modules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from maieutic.stats import UndefinedStatistic
+from maieutic.registry import HookTable
+from maieutic.stats.items import ItemStatistic, item_records, mean, numbers
+
+if TYPE_CHECKING:
+    from maieutic.evaluate.result import EvalResult
+    from maieutic.report.html.templating import Block
+
+__all__ = [
+    "REPORT_HOOKS",
+    "DataFile",
+    "InputFile",
+    "InputHint",
+    "ItemStatistic",
+    "ReportBlocks",
+    "ReportFormat",
+    "ReportHooks",
+    "TextSource",
+    "Texts",
+    "item_records",
+    "mean",
+    "numbers",
+    "report_hooks",
+]
 
 
 @dataclass(frozen=True)
@@ -33,6 +59,30 @@ class ReportFormat:
     results: str = ""
     """A field holding result records: they join their task's section, and the file
     gets no section of its own."""
+
+
+@dataclass
+class InputFile:
+    """One input file: where it is, its format, and what was read from it."""
+
+    index: int
+    """Its position on the command line (section anchors are built from it)."""
+    path: Path
+    name: str
+    """The path as the user gave it, for headings and messages."""
+    format: str
+    layout: ReportFormat | None
+    """How a task's own format is shown (None for a results file)."""
+    data: dict[str, Any]
+    results: list[EvalResult] = field(default_factory=list)
+
+    @property
+    def task(self) -> str | None:
+        """The task the file is about, when it says (or its results say)."""
+        task = self.data.get("task")
+        if not isinstance(task, str) and self.results:
+            task = self.results[0].task
+        return task if isinstance(task, str) else None
 
 
 @dataclass
@@ -70,32 +120,56 @@ class TextSource:
     otherwise (the report then says the texts are not shown, and why)."""
 
 
+class ReportBlocks(Protocol):
+    """The task's detailed report blocks: ``(entries, texts) -> [Block]``."""
+
+    def __call__(self, entries: list[Any], texts: Any, /) -> list[Block]: ...
+
+
+class InputHint(Protocol):
+    """What a JSON file without a ``format`` field is, when it is one of the task's
+    inputs: the report's one-line error (None otherwise)."""
+
+    def __call__(self, data: dict[str, Any], /) -> str | None: ...
+
+
 @dataclass(frozen=True)
-class ItemStatistic:
-    """How a task's score is recomputed from items: one column, and the function."""
+class ReportHooks:
+    """Everything a task hands the HTML report; every field may be left out."""
 
-    column: Sequence[Any]
-    statistic: Callable[[Sequence[Any]], float]
-    what: str
-    """What the interval is of, for the caption."""
-
-
-def mean(values: Sequence[float]) -> float:
-    """The plain mean, as the tasks' scores average items (an error over no values)."""
-    if not values:
-        raise UndefinedStatistic("no items")
-    return float(sum(values) / len(values))
-
-
-def numbers(items: Sequence[dict[str, Any]], key: str) -> list[float]:
-    """The real numbers (booleans excluded) found under ``key`` in ``items``."""
-    return [
-        float(i[key])
-        for i in items
-        if isinstance(i.get(key), int | float) and not isinstance(i.get(key), bool)
-    ]
+    title: str = ""
+    """The heading of the task's section (default: "Task: <name>")."""
+    axis_label: str = "score"
+    """What the headline score is called on plots ("macro-F1", "rubric total")."""
+    blocks: ReportBlocks | None = None
+    """The task's detailed report blocks, after the shared summary, runs and intervals
+    (templates: the task package's ``templates/``)."""
+    texts: TextSource | None = None
+    """Where the report finds the texts a result points to but does not hold (the
+    arguments, the reference questions)."""
+    formats: tuple[ReportFormat, ...] = ()
+    """The task's own files the report reads besides results files (meta-evaluations,
+    sweeps, tables)."""
+    input_hint: InputHint | None = None
+    """The report's one-line error for one of the task's inputs given as results."""
 
 
-def item_records(result: Any) -> list[dict[str, Any]]:
-    """A result's per-item records (the JSON-ready ones)."""
-    return [i for i in result.records() if isinstance(i, dict)]
+REPORT_HOOKS: HookTable[ReportHooks] = HookTable("report")
+"""The report's hooks, by task name: a task adds its own when its package is imported."""
+NO_HOOKS = ReportHooks()
+
+
+def report_hooks(task: str) -> ReportHooks:
+    """Task ``task``'s report hooks (the defaults when it registered none)."""
+    return REPORT_HOOKS.get(task) or NO_HOOKS
+
+
+def deferred(target: str) -> ReportBlocks:
+    """Blocks built by ``"module:function"``, imported only when a report is drawn: a
+    task's report module loads the HTML machinery, which its other commands never need."""
+    module, _, name = target.partition(":")
+
+    def blocks(entries: list[Any], texts: Any, /) -> list[Block]:
+        return getattr(importlib.import_module(module), name)(entries, texts)
+
+    return blocks

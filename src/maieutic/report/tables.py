@@ -11,10 +11,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from maieutic.core import Column, Task
 from maieutic.evaluate.compare import TopMarks, top_marks
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.runs import group_runs, summarize_runs
-from maieutic.tasks import Column, Task
 
 SAME = "≈"
 """Marks a result not significantly different from the top one."""

@@ -56,7 +56,7 @@ def compare(
     task's units and the approximate-randomization p-value (seeded: the same inputs
     always give the same figures). ``results`` are results files, ``Evaluation``s or
     ``EvalResult``s of one task, made under one signature, on the same units."""
-    from maieutic.tasks import get_task
+    from maieutic.core import get_task
 
     found = _results(results)
     if not found:

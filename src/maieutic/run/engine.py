@@ -10,15 +10,22 @@ import shutil
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from maieutic.engines import RayOptions, check_engine
 from maieutic.engines.context import EngineChoice
 
 if TYPE_CHECKING:
+    from maieutic.core.task_io import RecordContext
     from maieutic.generate.protocol import GenerationRun
-    from maieutic.run.generation import Generation
-    from maieutic.tasks.io import RecordContext
+
+
+class GeneratingFor(Protocol):
+    """What a run is for: the task and its loaded input (a ``maieutic.run.Generation``
+    has both; named here as a protocol so that the engine, below it, names it not)."""
+
+    task: str
+    data: Any
 
 
 SPEED_ONLY = ("concurrency", "timeout", "retries")
@@ -106,7 +113,7 @@ class Engine:
 
     def run(
         self,
-        generation: Generation,
+        generation: GeneratingFor,
         component: Any,
         run_index: int,
         update: Callable[[int, int], None],
@@ -114,8 +121,8 @@ class Engine:
         out: str | Path | None,
     ) -> GenerationRun:
         """One run of ``component`` over the generation's input."""
-        from maieutic.tasks import get_task
-        from maieutic.tasks.io import task_io
+        from maieutic.core import get_task
+        from maieutic.core.task_io import task_io
 
         io = task_io(get_task(generation.task))
         if self.name == "local":

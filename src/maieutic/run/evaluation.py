@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from maieutic.core import get_task
+from maieutic.core.task_io import task_io
 from maieutic.data import guard
 from maieutic.data.files import write_json
 from maieutic.data.flags import refuse_flags
@@ -32,8 +34,6 @@ from maieutic.run.inputs import (
     refuse_overwriting_inputs,
 )
 from maieutic.signature import Signature
-from maieutic.tasks import get_task
-from maieutic.tasks.io import task_io
 
 if TYPE_CHECKING:
     import pandas as pd

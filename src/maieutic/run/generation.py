@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from maieutic.core import get_task
+from maieutic.core.task_io import GeneratedPart, RecordContext, task_io
 from maieutic.data import guard
 from maieutic.data.flags import Flag, refuse_flags
 from maieutic.engines import RayOptions
@@ -23,8 +25,6 @@ from maieutic.run.engine import Engine, corpus_folder
 from maieutic.run.frames import records_frame
 from maieutic.run.inputs import described, is_path, refuse_generating_over
 from maieutic.signature import Signature
-from maieutic.tasks import get_task
-from maieutic.tasks.io import GeneratedPart, RecordContext, task_io
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -1,7 +1,7 @@
-"""The task-I/O contract, now beside ``Task`` in ``maieutic.tasks.io``; these names stay
+"""The task-I/O contract, beside ``Task`` in ``maieutic.core.task_io``; these names stay
 importable from here for plug-ins written against the run layer."""
 
-from maieutic.tasks.io import (
+from maieutic.core.task_io import (
     DEFAULT_IO,
     GeneratedPart,
     RecordContext,

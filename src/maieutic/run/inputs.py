@@ -7,12 +7,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from maieutic.core import Task
+from maieutic.core.task_io import TaskIO, task_io
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
 from maieutic.evaluate.result import unique_names
 from maieutic.run.components import needs_references, references_hint
-from maieutic.tasks import Task
-from maieutic.tasks.io import TaskIO, task_io
 
 PathLike = str | Path
 

@@ -21,7 +21,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from maieutic import __version__
+from maieutic._version import __version__
 from maieutic.errors import DataError
 from maieutic.progress import progress
 from maieutic.records.scorer import ScorerManifest

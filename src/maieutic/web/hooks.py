@@ -1,4 +1,5 @@
-"""What a task hands the web app: the Leaderboard page it offers (``Task.web_leaderboard``).
+"""What a task hands the web app: the Leaderboard page it offers, registered with
+``LEADERBOARDS.add(name, LeaderboardPage(...))`` when the task's package is imported.
 
 The app names no task: it serves the page of the first registered task that offers
 one. This module imports nothing of the app (no FastAPI), so a task declares its page
@@ -10,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from maieutic.registry import HookTable
 
 
 @dataclass(frozen=True)
@@ -26,3 +29,7 @@ class LeaderboardPage:
     check_ids: Callable[[Any, Any, bool], Any]
     """``(reference, submission, skip_unknown)``: refuses (``DataError``) a submission
     with ids absent from the reference unless ``skip_unknown``, before any model work."""
+
+
+LEADERBOARDS: HookTable[LeaderboardPage] = HookTable("web")
+"""The Leaderboard pages the tasks offer, by task name."""

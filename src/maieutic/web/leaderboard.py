@@ -1,7 +1,7 @@
 """The Leaderboard page's work: read the labelled data and the submissions, score
 them with an evaluator the task offers, and rank them as ``maieutic evaluate`` does.
 
-The page serves the first registered task that offers one (``Task.web_leaderboard``);
+The page serves the first registered task that offers one (``LEADERBOARDS``);
 everything task-specific comes from there and from the registry.
 """
 
@@ -12,21 +12,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from maieutic.core import Task
 from maieutic.errors import DataError
-from maieutic.tasks import Task
+from maieutic.web.hooks import LEADERBOARDS
 from maieutic.web.jobs import Step
 
 
 @functools.cache
 def leaderboard_task() -> Task | None:
     """The task whose Leaderboard page is served: the first (by name) that offers one."""
+    from maieutic.core import get_task
     from maieutic.registry import tasks
-    from maieutic.tasks import get_task
 
     for name in tasks():
-        task = get_task(name)
-        if task.web_leaderboard is not None:
-            return task
+        if LEADERBOARDS.get(name) is not None:
+            return get_task(name)
     return None
 
 
@@ -42,7 +42,7 @@ def load_leaderboard_inputs(
     for submission in loaded:
         if task.check_submission:
             task.check_submission(submission, dataset)
-        task.web_leaderboard.check_ids(dataset, submission, skip_unknown)
+        LEADERBOARDS.get(task.name).check_ids(dataset, submission, skip_unknown)
     names = unique_names([s.name for s in loaded], [s.source for s in loaded])
     for submission, name in zip(loaded, names, strict=True):
         submission.name = name
@@ -55,7 +55,7 @@ def _evaluator(task: Task, name: str) -> tuple[Any, bool]:
     from maieutic.embed.encoder import Encoder, shared_encoder
     from maieutic.registry import create
 
-    offered = task.web_leaderboard.evaluators
+    offered = LEADERBOARDS.get(task.name).evaluators
     if name not in offered:
         raise DataError(f"unknown evaluator {name!r} (known: {', '.join(offered)})")
     built = create("evaluator", task.name, name)
@@ -131,7 +131,7 @@ def run_leaderboard(
     return {
         "evaluator": evaluator,
         "dataset": options["data"],
-        "size": task.web_leaderboard.describe(dataset),
+        "size": LEADERBOARDS.get(task.name).describe(dataset),
         "headers": headers + ([("vs #1", note or "")] if not isinstance(marks, str) else []),
         "rows": _rows(task, run.results, marks),
         "legend": legend(task) + ([note] if note else []),

@@ -10,8 +10,9 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
+from maieutic.core import Task
 from maieutic.errors import DataError, MaieuticError
-from maieutic.tasks import Task
+from maieutic.web.hooks import LEADERBOARDS
 from maieutic.web.jobs import log
 from maieutic.web.leaderboard import leaderboard_task, load_leaderboard_inputs, run_leaderboard
 from maieutic.web.pages import Pages, files, save
@@ -81,7 +82,7 @@ async def board_task() -> Task:
 
 def board(task: Task) -> dict[str, Any]:
     """What the Leaderboard page shows of its task."""
-    return {"task": task.name, "board": task.web_leaderboard}
+    return {"task": task.name, "board": LEADERBOARDS.get(task.name)}
 
 
 def leaderboard_routes(app: FastAPI, pages: Pages) -> None:
@@ -95,7 +96,7 @@ def leaderboard_routes(app: FastAPI, pages: Pages) -> None:
     async def leaderboard(request: Request) -> Response:
         form = await pages.read_form(request)
         task = await board_task()
-        offered = task.web_leaderboard.evaluators
+        offered = LEADERBOARDS.get(task.name).evaluators
         evaluator = str(form.get("evaluator") or next(iter(offered)))
         skip_unknown = form.get("skip_unknown") is not None
         data, subs = files(form, "dataset")[:1], files(form, "submissions")

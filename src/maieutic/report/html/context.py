@@ -3,7 +3,7 @@ about (interventions, arguments) and the reference questions it names by id.
 
 A results file stores each question's best reference by id and each span without its
 argument. The data file it was made from is named in its provenance (under the option
-the task names, ``Task.report_texts``); it is used only if it is still there and its
+the task names, ``ReportHooks.texts``); it is used only if it is still there and its
 content hash equals the dataset hash in the result's signature, so a report never
 shows texts from another version of the data. Otherwise the report shows what the
 results file holds and says why the texts are missing.
@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from maieutic.evaluate.result import EvalResult
-from maieutic.report.hooks import DataFile, Texts
+from maieutic.report.hooks import DataFile, Texts, report_hooks
 from maieutic.report.html.loader import InputFile
-from maieutic.report.html.task_hooks import known_task
 
 __all__ = ["TextFinder", "Texts", "candidates"]
 
@@ -56,8 +55,7 @@ class TextFinder:
 
     def texts(self, source: InputFile, result: EvalResult) -> Texts:
         """The texts behind ``result`` (from ``source``), or an empty ``Texts`` saying why."""
-        task = known_task(result.task)
-        where = task.report_texts if task is not None else None
+        where = report_hooks(result.task).texts
         if where is None:
             return Texts()
         expected = result.signature.dataset

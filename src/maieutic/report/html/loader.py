@@ -3,14 +3,13 @@
 Every input is read and checked before anything is drawn, so a bad file stops the
 report with one line naming the file and the problem (a ``DataError``), never with
 half a page. Results files are read with ``load_results``; the other formats are
-the tasks' own (``Task.report_formats``: meta-evaluations, sweeps, tables) and keep
+the tasks' own (``ReportHooks.formats``: meta-evaluations, sweeps, tables) and keep
 their JSON as it is, checked for the fields their sections read.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +19,13 @@ from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
 from maieutic.evaluate.results_file import RESULTS_FORMAT, load_results
 from maieutic.records import READABLE, load_task_records
-from maieutic.report.hooks import ReportFormat
+from maieutic.report.hooks import InputFile, ReportFormat
 from maieutic.report.html.task_hooks import input_hint, report_formats
 
 RESULTS_REQUIRED = ("task", "results")
 """Top-level fields a results file must have (each task's own formats say theirs)."""
+
+__all__ = ["InputFile", "load_input", "load_inputs", "read_json_object"]
 
 RESULT_FIELDS: dict[str, type | tuple[type, ...]] = {
     "task": str,
@@ -36,30 +37,6 @@ RESULT_FIELDS: dict[str, type | tuple[type, ...]] = {
     "items": list,
 }
 """Fields of one result record, with the JSON type each must have."""
-
-
-@dataclass
-class InputFile:
-    """One input file: where it is, its format, and what was read from it."""
-
-    index: int
-    """Its position on the command line (section anchors are built from it)."""
-    path: Path
-    name: str
-    """The path as the user gave it, for headings and messages."""
-    format: str
-    layout: ReportFormat | None
-    """How a task's own format is shown (None for a results file)."""
-    data: dict[str, Any]
-    results: list[EvalResult] = field(default_factory=list)
-
-    @property
-    def task(self) -> str | None:
-        """The task the file is about, when it says (or its results say)."""
-        task = self.data.get("task")
-        if not isinstance(task, str) and self.results:
-            task = self.results[0].task
-        return task if isinstance(task, str) else None
 
 
 def _json_type(value: Any) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from maieutic._version import __version__
 from maieutic.data.files import write_text
 from maieutic.errors import DataError
+from maieutic.report.hooks import report_hooks
 from maieutic.report.html.context import TextFinder
 from maieutic.report.html.intervals import method_note
 from maieutic.report.html.loader import InputFile, load_inputs
@@ -25,7 +26,6 @@ from maieutic.report.html.sections_common import (
     runs_block,
     summary_block,
 )
-from maieutic.report.html.task_hooks import known_task
 from maieutic.report.html.templating import Block, Section, render
 from maieutic.wording import plural
 
@@ -51,9 +51,9 @@ def _task_section(task: str, entries: list[Entry], finder: TextFinder) -> Sectio
     blocks = [summary_block(task, entries)]
     if (runs := runs_block([by_index[i] for i in files])) is not None:
         blocks.append(runs)
-    found = known_task(task)
-    blocks += interval_blocks(entries, found.axis_label if found else "score")
-    detail = found.report_blocks if found else None
+    hooks = report_hooks(task)
+    blocks += interval_blocks(entries, hooks.axis_label)
+    detail = hooks.blocks
     if detail is None:
         blocks.append(
             Block(note=f"This version of the report has no detailed view of the task {task!r}.")
@@ -63,7 +63,7 @@ def _task_section(task: str, entries: list[Entry], finder: TextFinder) -> Sectio
     if (issues := issues_block(entries)) is not None:
         blocks.append(issues)
     names = ", ".join(by_index[i].name for i in files)
-    title = found.title if found and found.title else f"Task: {task}"
+    title = hooks.title or f"Task: {task}"
     return Section(f"task-{task}", title, blocks, f"From {names}.")
 
 

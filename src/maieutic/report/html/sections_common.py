@@ -9,6 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from maieutic.core import Task
 from maieutic.errors import DataError
 from maieutic.evaluate.compare import TopMarks
 from maieutic.evaluate.result import EvalResult
@@ -26,7 +27,6 @@ from maieutic.report.tables import (
     top_note,
     unranked_lines,
 )
-from maieutic.tasks import Task
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def _cell(value: Callable[[EvalResult], Any], result: EvalResult, pattern: str) 
 
 def _known(task: str) -> Task | None:
     """The task by name, or None for one this version does not know."""
-    from maieutic.tasks import get_task
+    from maieutic.core import get_task
 
     try:
         return get_task(task)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from maieutic.report.html.loader import InputFile
+from maieutic.report.hooks import InputFile
 from maieutic.report.html.tables import Header, Table, number
 from maieutic.report.html.templating import Block
 

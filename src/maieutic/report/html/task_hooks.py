@@ -1,8 +1,9 @@
 """The report's questions to the registered tasks: which task a result belongs to,
 which task wrote a file of a given format, and what a file without a format is.
 
-The report names no task: every answer comes from a task's hooks (``maieutic.tasks.Task``
-fields, types in ``maieutic.report.hooks``), for the tasks found by the registry
+The report names no task: every answer comes from a task's contract
+(``maieutic.core.Task``) or from the hooks it hands the report
+(``maieutic.report.hooks.REPORT_HOOKS``), for the tasks found by the registry
 (subpackages of ``maieutic.tasks`` and installed plug-ins).
 """
 
@@ -11,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from maieutic.core import Task, get_task
 from maieutic.errors import DataError
-from maieutic.report.hooks import ReportFormat
-from maieutic.tasks import Task, get_task
+from maieutic.report.hooks import ReportFormat, ReportHooks, report_hooks
 
 
 def known_task(name: str) -> Task | None:
@@ -25,12 +26,11 @@ def known_task(name: str) -> Task | None:
         return None
 
 
-def _tasks() -> Iterator[Task]:
+def _hooks() -> Iterator[ReportHooks]:
     from maieutic.registry import tasks
 
     for name in tasks():
-        if (task := known_task(name)) is not None:
-            yield task
+        yield report_hooks(name)
 
 
 def _compare_section(file: Any) -> tuple[str, list[Any]]:
@@ -47,8 +47,8 @@ def report_formats() -> dict[str, ReportFormat]:
     """Every file format the core and the tasks declare, by its ``format`` field (the
     core's first, then the first task to declare a format keeps it)."""
     found: dict[str, ReportFormat] = {layout.format: layout for layout in CORE_FORMATS}
-    for task in _tasks():
-        for layout in task.report_formats:
+    for hooks in _hooks():
+        for layout in hooks.formats:
             found.setdefault(layout.format, layout)
     return found
 
@@ -56,7 +56,7 @@ def report_formats() -> dict[str, ReportFormat]:
 def input_hint(data: dict[str, Any]) -> str | None:
     """What a file without a ``format`` field is, when a task recognises it as one of
     its inputs (a dataset, a submission) rather than results."""
-    for task in _tasks():
-        if task.report_input_hint is not None and (hint := task.report_input_hint(data)):
+    for hooks in _hooks():
+        if hooks.input_hint is not None and (hint := hooks.input_hint(data)):
             return hint
     return None

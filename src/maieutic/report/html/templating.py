@@ -8,6 +8,7 @@ import sys
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -58,7 +59,9 @@ def environment() -> jinja2.Environment:
     """The template environment: autoescaping on, undefined names are errors."""
     return jinja2.Environment(
         loader=jinja2.ChoiceLoader(
-            [jinja2.PackageLoader("maieutic.report.html", "templates"), *_task_loaders()]
+            # the report's own templates beside this module (read as files: naming the
+            # package would import it, and with it the page that renders through here)
+            [jinja2.FileSystemLoader(Path(__file__).with_name("templates")), *_task_loaders()]
         ),
         # every value from an input file (questions, arguments, file names) is escaped
         autoescape=True,

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from maieutic.cli import COMMAND_HOOKS
+from maieutic.core import Column, Task
 from maieutic.data.flags import Flag
 from maieutic.registry import register
-from maieutic.tasks import Column, Task
+from maieutic.report.hooks import REPORT_HOOKS, ReportHooks, deferred
 from maieutic.tasks.aura import (  # noqa: F401
     cli,
     evaluators,
@@ -99,12 +101,6 @@ SUMMARY_ROWS = [
 """A one-submission summary: the four metrics, the set's and the document's sizes."""
 
 
-def _report_blocks(entries, finder):
-    from maieutic.tasks.aura.report import aura_blocks
-
-    return aura_blocks(entries, finder)
-
-
 @register("task", "aura", "aura")
 def task() -> Task:
     """Question sets scored against their document, with no reference questions."""
@@ -112,13 +108,8 @@ def task() -> Task:
 
     return Task(
         io=IO,
-        commands=cli.commands,
-        title="AURA: question sets",
-        axis_label="score",
-        report_blocks=_report_blocks,
         interval_statistic=report_hooks.interval_statistic,
         paired_units=report_hooks.paired_units,
-        report_formats=report_hooks.FORMATS,
         name="aura",
         description=task.__doc__ or "",
         load_reference=read_document,
@@ -127,3 +118,15 @@ def task() -> Task:
         columns=COLUMNS,
         summary_rows=SUMMARY_ROWS,
     )
+
+
+REPORT_HOOKS.add(
+    "aura",
+    ReportHooks(
+        title="AURA: question sets",
+        axis_label="score",
+        blocks=deferred("maieutic.tasks.aura.report:aura_blocks"),
+        formats=report_hooks.FORMATS,
+    ),
+)
+COMMAND_HOOKS.add("aura", cli.commands)

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from maieutic.cli import COMMAND_HOOKS
+from maieutic.core import Column, Task
 from maieutic.errors import DataError
 from maieutic.registry import register
-from maieutic.tasks import Column, Task
+from maieutic.report.hooks import REPORT_HOOKS, ReportHooks, deferred
 from maieutic.tasks.compqa import cli, evaluators, generators, report_hooks  # noqa: F401
 from maieutic.tasks.compqa.evaluate import load_answer_file
 
@@ -121,12 +123,6 @@ def _unscored(result) -> str:
     return f"{head}, and every answer misses one (the results file says which, and why)"
 
 
-def _report_blocks(entries, finder):
-    from maieutic.tasks.compqa.report import compqa_blocks
-
-    return compqa_blocks(entries, finder)
-
-
 @register("task", "compqa", "compqa")
 def task() -> Task:
     """Comparative answers scored on the 15-criterion rubric (0–19)."""
@@ -134,13 +130,8 @@ def task() -> Task:
 
     return Task(
         io=IO,
-        commands=cli.commands,
-        title="CompQA: comparative answers",
-        axis_label="rubric total",
-        report_blocks=_report_blocks,
         interval_statistic=report_hooks.interval_statistic,
         paired_units=report_hooks.paired_units,
-        report_formats=report_hooks.FORMATS,
         name="compqa",
         description=task.__doc__ or "",
         load_reference=_no_reference,
@@ -150,3 +141,15 @@ def task() -> Task:
         summary_rows=SUMMARY_ROWS,
         unscored_reason=_unscored,
     )
+
+
+REPORT_HOOKS.add(
+    "compqa",
+    ReportHooks(
+        title="CompQA: comparative answers",
+        axis_label="rubric total",
+        blocks=deferred("maieutic.tasks.compqa.report:compqa_blocks"),
+        formats=report_hooks.FORMATS,
+    ),
+)
+COMMAND_HOOKS.add("compqa", cli.commands)

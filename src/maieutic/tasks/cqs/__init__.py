@@ -4,8 +4,10 @@ against labelled references ("Benchmarking Critical Questions Generation")."""
 import functools
 from dataclasses import replace
 
+from maieutic.cli import COMMAND_HOOKS
+from maieutic.core import Column, Task
 from maieutic.registry import register
-from maieutic.tasks import Column, Task
+from maieutic.report.hooks import REPORT_HOOKS, ReportHooks, deferred
 from maieutic.tasks.cqs import (  # noqa: F401
     cli,
     evaluators,
@@ -21,6 +23,7 @@ from maieutic.tasks.cqs.data import load_cq_dataset, load_submission
 from maieutic.tasks.cqs.evaluate import RUN_FIGURES, CQEvaluator
 from maieutic.tasks.cqs.scoring import MISSING, NAE
 from maieutic.tasks.cqs.submission_checks import check_not_references
+from maieutic.web.hooks import LEADERBOARDS
 
 SUMMARY = "Critical questions that challenge an argument, scored against people's labels."
 """What the task is, in one line: ``maieutic --help`` reads it from this file without
@@ -136,12 +139,6 @@ def _unscored(result) -> str:
     return "no intervention was scored: none submitted, or the judge scored no question"
 
 
-def _report_blocks(entries, finder):
-    from maieutic.tasks.cqs.report import cqs_blocks
-
-    return cqs_blocks(entries, finder)
-
-
 @register("task", "cqs", "cqs")
 def task() -> Task:
     """Critical questions: three per intervention, scored Useful/3 against references."""
@@ -149,16 +146,8 @@ def task() -> Task:
 
     return Task(
         io=IO,
-        commands=cli.commands,
-        title="Critical questions (CQs)",
-        axis_label="overall score",
-        report_blocks=_report_blocks,
-        report_texts=report_hooks.TEXTS,
         interval_statistic=report_hooks.interval_statistic,
         paired_units=report_hooks.paired_units,
-        report_formats=report_hooks.FORMATS,
-        report_input_hint=report_hooks.input_hint,
-        web_leaderboard=web_leaderboard.LEADERBOARD,
         name="cqs",
         description=task.__doc__ or "",
         load_reference=load_cq_dataset,
@@ -173,3 +162,18 @@ def task() -> Task:
         run_figures=RUN_FIGURES,
         check_submission=check_not_references,
     )
+
+
+REPORT_HOOKS.add(
+    "cqs",
+    ReportHooks(
+        title="Critical questions (CQs)",
+        axis_label="overall score",
+        blocks=deferred("maieutic.tasks.cqs.report:cqs_blocks"),
+        texts=report_hooks.TEXTS,
+        formats=report_hooks.FORMATS,
+        input_hint=report_hooks.input_hint,
+    ),
+)
+COMMAND_HOOKS.add("cqs", cli.commands)
+LEADERBOARDS.add("cqs", web_leaderboard.LEADERBOARD)

@@ -5,8 +5,10 @@ from the type's template; scored by multi-label P/R/F1 and span similarity."""
 
 from __future__ import annotations
 
+from maieutic.cli import COMMAND_HOOKS
+from maieutic.core import Column, Task
 from maieutic.registry import register
-from maieutic.tasks import Column, Task
+from maieutic.report.hooks import REPORT_HOOKS, ReportHooks, deferred
 from maieutic.tasks.focus import cli, evaluators, generators, report_hooks  # noqa: F401
 from maieutic.tasks.focus.data import load_gold, load_predictions
 
@@ -105,12 +107,6 @@ SUMMARY_ROWS = [
 per-mode precision and recall stay in the results file)."""
 
 
-def _report_blocks(entries, finder):
-    from maieutic.tasks.focus.report import focus_blocks
-
-    return focus_blocks(entries, finder)
-
-
 @register("task", "focus", "focus")
 def task() -> Task:
     """Weakness types and spans of arguments, with Socratic questions."""
@@ -118,14 +114,8 @@ def task() -> Task:
 
     return Task(
         io=IO,
-        commands=cli.commands,
-        title="FOCUS: weakness types and spans",
-        axis_label="macro-F1",
-        report_blocks=_report_blocks,
-        report_texts=report_hooks.TEXTS,
         interval_statistic=report_hooks.macro_f1_statistic,
         paired_units=report_hooks.paired_units,
-        report_formats=report_hooks.FORMATS,
         name="focus",
         description=task.__doc__ or "",
         load_reference=load_gold,
@@ -136,3 +126,16 @@ def task() -> Task:
         columns=COLUMNS,
         summary_rows=SUMMARY_ROWS,
     )
+
+
+REPORT_HOOKS.add(
+    "focus",
+    ReportHooks(
+        title="FOCUS: weakness types and spans",
+        axis_label="macro-F1",
+        blocks=deferred("maieutic.tasks.focus.report:focus_blocks"),
+        texts=report_hooks.TEXTS,
+        formats=report_hooks.FORMATS,
+    ),
+)
+COMMAND_HOOKS.add("focus", cli.commands)
