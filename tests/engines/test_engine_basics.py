@@ -12,7 +12,7 @@ from maieutic.engines.codec import from_plain, to_plain
 from maieutic.engines.shards import finished, open_folder, read_rows, write_shard
 from maieutic.errors import DataError
 from maieutic.tasks.cqs.data import Intervention
-from maieutic.tasks.cqs.generate import ItemOutcome
+from maieutic.tasks.cqs.outcomes import ItemOutcome
 from maieutic.tasks.focus.generate import FocusOutcome
 from maieutic.tasks.focus.type_labels import SpanLabel
 

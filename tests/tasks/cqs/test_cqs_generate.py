@@ -14,7 +14,8 @@ from maieutic.llm.types import GenerationParams
 from maieutic.registry import create
 from maieutic.samples import sample_path
 from maieutic.tasks.cqs.data import CQDataset, Intervention, ReferenceQuestion, load_cq_dataset
-from maieutic.tasks.cqs.generate import LLMCQGenerator, to_submission
+from maieutic.tasks.cqs.generate import LLMCQGenerator
+from maieutic.tasks.cqs.outcomes import to_submission
 from maieutic.tasks.cqs.prompts import PromptBuilder, PromptContext
 from maieutic.tasks.cqs.schemes import SchemeLibrary
 from maieutic.tasks.cqs.selection import diverse_k, first_k, make_score_selector, overlap_score

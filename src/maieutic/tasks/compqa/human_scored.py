@@ -27,7 +27,7 @@ from maieutic.tasks.compqa.judge_agreement import (
     humans_from_annotators,
     humans_from_table,
 )
-from maieutic.tasks.compqa.scored_files import ScoredFile
+from maieutic.tasks.compqa.scored import ScoredFile
 
 TABLE = "humans:table"
 """What made the scores of the averaged table."""

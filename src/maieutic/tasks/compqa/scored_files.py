@@ -6,7 +6,6 @@ the signatures of the tables and agreement figures drawn from them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,8 @@ from maieutic.data.files import read_text
 from maieutic.errors import DataError
 from maieutic.evaluate.results_file import RESULTS_FORMAT
 from maieutic.tasks.compqa.data import Answer, answers_from, check_scores, parse_json
+from maieutic.tasks.compqa.human_scored import is_human_file, read_human_files
+from maieutic.tasks.compqa.scored import ScoredFile
 
 
 def answer_files(paths: Iterable[str]) -> list[Path]:
@@ -39,20 +40,6 @@ UNSCORED = "unscored"
 """An answer file with no ``score_dict`` at all."""
 LEFT_OUT = "human rows left out (unscored or partial)"
 """How outputs name the count of people's rows left out."""
-
-
-@dataclass
-class ScoredFile:
-    """The scored answers of one file and what made their scores."""
-
-    answers: list[Answer]
-    scored_by: list[str] = field(default_factory=list)
-    """``OWN_SCORES``, each result's evaluator (``@model`` when it names one), or
-    ``humans:…`` for people's score files."""
-    notes: list[str] = field(default_factory=list)
-    """Scores kept although above their criterion's maximum (people's files), to flag."""
-    left_out: int = 0
-    """People's rows left out as unscored or partly scored."""
 
 
 def scorer_name(signature: Any) -> str:
@@ -110,8 +97,6 @@ def read_judged(paths: Iterable[str], humans: bool = True) -> list[ScoredFile]:
     together as one human column (one averaged table, or one or two annotators' files).
     With ``humans=False`` a TSV is refused: the caller compares or trains on a judge's
     scores, and people's in its place would compare people with people."""
-    from maieutic.tasks.compqa.human_scored import is_human_file, read_human_files
-
     names = list(paths)
     tables = [p for p in names if is_human_file(p)]
     if tables and not humans:

@@ -113,8 +113,8 @@ def abstention(reading: Reading, text: str, scored: Sequence, p: np.ndarray, thr
 
 @cache
 def builtin_filter() -> CandidateFilter:
-    """The filter shipped with maieutic."""
-    raw = resources.files("maieutic.tasks.cqs").joinpath("candidate_filter.json").read_text()
+    """The filter shipped with maieutic (``candidate_filter.json``, beside this module)."""
+    raw = resources.files(__package__).joinpath("candidate_filter.json").read_text()
     return filter_from_json(json.loads(raw))
 
 

@@ -181,8 +181,8 @@ def text_hash(text: str) -> str:
 
 @cache
 def builtin_ranker() -> ClaimRanker:
-    """The ranker shipped with maieutic."""
-    raw = resources.files("maieutic.tasks.cqs").joinpath("claim_ranker.json").read_text()
+    """The ranker shipped with maieutic (``claim_ranker.json``, beside this module)."""
+    raw = resources.files(__package__).joinpath("claim_ranker.json").read_text()
     return ranker_from_json(json.loads(raw))
 
 

@@ -37,6 +37,7 @@ from maieutic.tasks.cqs.candidate_filter import FACTS, CandidateFilter, abstenti
 from maieutic.tasks.cqs.claim_ranker import ClaimRanker, builtin_ranker
 from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset
 from maieutic.tasks.cqs.framings import Candidate, candidates
+from maieutic.tasks.cqs.outcomes import ItemOutcome
 from maieutic.wording import plural
 
 SAME_CLAIM = 0.2
@@ -243,8 +244,6 @@ class ClaimsCQGenerator:
     ) -> GenerationRun:
         """Questions for every intervention (the generator is deterministic: every run
         gives the same questions)."""
-        from maieutic.tasks.cqs.generate import ItemOutcome
-
         outcomes, notes = [], []
         trained = 0
         for n, (iid, item) in enumerate(dataset.interventions.items(), start=1):

@@ -10,8 +10,8 @@ recorded (naming the generator that fell short: no model runs in the template on
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from maieutic.errors import DataError
@@ -24,47 +24,15 @@ from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
 from maieutic.registry import Spec
 from maieutic.signature import Signature
-from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, MISSING_CQS, CQDataset, Intervention
+from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
+from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset, Intervention
+from maieutic.tasks.cqs.outcomes import ItemOutcome
 from maieutic.tasks.cqs.prompts import PromptContext, Strategy
 from maieutic.tasks.cqs.selection import Selector
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
 from maieutic.wording import plural
 
 RUN_SEED_STRIDE = 1000  # run k uses seed + 1000·k, so runs never share a sample's seed
-
-
-@dataclass
-class ItemOutcome:
-    """What the generator produced for one intervention."""
-
-    intervention_id: str
-    questions: list[str] | None
-    reason: str | None = None
-    candidates: list[str] = field(default_factory=list)
-    note: str | None = None
-    """Why fewer than three questions were written, when that is not a failure."""
-    rejected: dict[str, list[str]] = field(default_factory=dict)
-    """Candidates the well-formedness check refused, with what it found."""
-    filled: list[str] = field(default_factory=list)
-    """Questions added from an offline generator (``--fill-from``), not the model's."""
-
-    @property
-    def failed(self) -> bool:
-        """Whether this intervention ended as "Missing CQs"."""
-        return self.questions is None
-
-
-def to_submission(outcomes: Sequence[ItemOutcome]) -> dict[str, Any]:
-    """The official submission layout."""
-    return dict(submission_entries(outcomes))
-
-
-def submission_entries(outcomes: Iterable[ItemOutcome]) -> Iterator[tuple[str, Any]]:
-    """The submission's (id, entry) pairs, one outcome at a time."""
-    for o in outcomes:
-        listed = [{"id": i, "cq": q} for i, q in enumerate(o.questions or [])]
-        cqs = MISSING_CQS if o.questions is None else listed
-        yield o.intervention_id, {"intervention_id": o.intervention_id, "cqs": cqs}
 
 
 def select_three(
@@ -103,9 +71,7 @@ def select_three(
 
 
 @functools.cache
-def _offline_generator():
-    from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
-
+def _offline_generator() -> ClaimsCQGenerator:
     return ClaimsCQGenerator()
 
 

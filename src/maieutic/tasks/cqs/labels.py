@@ -14,7 +14,9 @@ from maieutic.data.files import type_name
 from maieutic.data.flags import Flag
 from maieutic.errors import DataError
 
-LABELS: tuple[str, ...] = ("Useful", "Unhelpful", "Invalid")
+USEFUL = "Useful"
+"""The label a scorer learns to predict (its positive class)."""
+LABELS: tuple[str, ...] = (USEFUL, "Unhelpful", "Invalid")
 """The three human labels of a reference critical question."""
 
 KNOWN_REASONS: dict[str, str] = {"Wrong reasoning": "Invalid"}

@@ -36,7 +36,8 @@ from maieutic.tasks.cqs.candidate_filter import FACTS, CandidateFilter
 from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator, Scored
 from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset
 from maieutic.tasks.cqs.framings import FRAMINGS, Candidate
-from maieutic.tasks.cqs.generate import ItemOutcome, LLMCQGenerator
+from maieutic.tasks.cqs.generate import LLMCQGenerator
+from maieutic.tasks.cqs.outcomes import ItemOutcome
 
 MIN_SHARED_WORDS = 2
 """Content words a model question must share with a claim to be about it."""

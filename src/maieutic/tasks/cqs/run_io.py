@@ -13,7 +13,7 @@ from maieutic.engines.corpus import CorpusStore
 from maieutic.generate.protocol import GenerationRun
 from maieutic.tasks.cqs.corpus import stream_cq_dataset
 from maieutic.tasks.cqs.data import CQDataset, load_cq_dataset
-from maieutic.tasks.cqs.generate import ItemOutcome, submission_entries
+from maieutic.tasks.cqs.outcomes import ItemOutcome, submission_entries
 from maieutic.tasks.io import GeneratedPart, RecordContext, TaskIO
 
 

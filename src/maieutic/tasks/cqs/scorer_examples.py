@@ -29,8 +29,11 @@ from maieutic.scorers.examples import Examples
 from maieutic.scorers.sources import ExampleSource
 from maieutic.tasks.cqs.data import CQDataset, load_cq_dataset
 from maieutic.tasks.cqs.labelled_outputs import LabelledOutputs, load_labelled_outputs
+from maieutic.tasks.cqs.labels import USEFUL
+from maieutic.tasks.cqs.schemes import SchemeLibrary
+from maieutic.tasks.cqs.scorer_templates import FEATURES as SELECTOR_FEATURES
+from maieutic.tasks.cqs.scorer_templates import MATCH_THRESHOLD, template_examples
 
-USEFUL = "Useful"
 ORDINAL = {"Invalid": 0.0, "Unhelpful": 1.0, "Useful": 2.0}
 FEATURES = "pair-v3"
 """The usefulness judge's feature set."""
@@ -124,10 +127,6 @@ def templates(schemes: str | None = None, scheme_mapping: str | None = None) -> 
     selector for ``generate cqs --generator template``. The built-in templates, and
     those of a scheme file when ``schemes`` is given (a selector learned from the
     built-in templates alone ranks either library's fillings as well)."""
-    from maieutic.tasks.cqs.schemes import SchemeLibrary
-    from maieutic.tasks.cqs.scorer_templates import FEATURES as SELECTOR_FEATURES
-    from maieutic.tasks.cqs.scorer_templates import MATCH_THRESHOLD, template_examples
-
     if scheme_mapping and not schemes:
         raise DataError("--scheme-mapping needs --schemes")
     libraries = [SchemeLibrary.builtin()]

@@ -26,8 +26,8 @@ from maieutic.metrics.similarity import cosine_best
 from maieutic.scorers.examples import Examples
 from maieutic.tasks.cqs.data import CQDataset
 from maieutic.tasks.cqs.evaluators import COSINE
+from maieutic.tasks.cqs.labels import USEFUL
 from maieutic.tasks.cqs.schemes import SchemeLibrary
-from maieutic.tasks.cqs.scorer_examples import USEFUL
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
 
 OTHER = "other"
