@@ -9,16 +9,7 @@ import pytest
 
 from tests import import_graph as graph
 
-REGISTRATION = {
-    ("maieutic.registry", "maieutic.tasks"): "the registry finds the built-in tasks as "
-    "the subpackages of this folder (installed ones through entry points) and imports "
-    "each by name when it is first asked for",
-    ("maieutic.records.base", "maieutic.apps.ask_record"): "a results reader finds the "
-    "record types of every file format by importing the modules that declare them: each "
-    "task's ``records`` module, and the applications' records",
-}
-"""Upward edges that are plug-in discovery, not a dependency: a lower layer loads by
-name what registers itself into it. Nothing else may point up."""
+REGISTRATION = graph.REGISTRATION
 
 
 @pytest.fixture(scope="module")
