@@ -25,6 +25,16 @@ from maieutic.records.generation import GenerationRecord
 from maieutic.registry import Spec
 from maieutic.signature import Signature
 
+__all__ = [
+    "DEFAULT_IO",
+    "GeneratedPart",
+    "ReadsReference",
+    "RecordContext",
+    "TaskIO",
+    "meta_path",
+    "task_io",
+]
+
 
 class ReadsReference(Protocol):
     """What ``TaskIO`` reads a task's files with: its reference reader (a ``Task``

@@ -1,13 +1,5 @@
-"""The task-I/O contract, beside ``Task`` in ``maieutic.core.task_io``; these names stay
+"""The task-I/O contract, beside ``Task`` in ``maieutic.core.task_io``; its names stay
 importable from here for plug-ins written against the run layer."""
 
-from maieutic.core.task_io import (
-    DEFAULT_IO,
-    GeneratedPart,
-    RecordContext,
-    TaskIO,
-    meta_path,
-    task_io,
-)
-
-__all__ = ["DEFAULT_IO", "GeneratedPart", "RecordContext", "TaskIO", "meta_path", "task_io"]
+from maieutic.core.task_io import *  # noqa: F403 (the same names, under another path)
+from maieutic.core.task_io import __all__  # noqa: F401

@@ -2,22 +2,5 @@
 ``maieutic.core.task_io`` (the core contract); task code written against this name
 keeps working."""
 
-from maieutic.core.task_io import (
-    DEFAULT_IO,
-    GeneratedPart,
-    ReadsReference,
-    RecordContext,
-    TaskIO,
-    meta_path,
-    task_io,
-)
-
-__all__ = [
-    "DEFAULT_IO",
-    "GeneratedPart",
-    "ReadsReference",
-    "RecordContext",
-    "TaskIO",
-    "meta_path",
-    "task_io",
-]
+from maieutic.core.task_io import *  # noqa: F403 (the same names, under another path)
+from maieutic.core.task_io import __all__  # noqa: F401
