@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import out_option
+from maieutic.cli.option_types import number
+from maieutic.cli.options import out_option
 from maieutic.stats.bootstrap import DEFAULT_SEED
 from maieutic.stats.paired import CONFIDENCE, N_RESAMPLES, N_TRIALS
 
@@ -75,7 +75,8 @@ def compare(
     Example:
       maieutic compare baseline.json system-a.json system-b.json
     """
-    from maieutic.cli._common import console_for, refuse_overwriting_inputs
+    from maieutic.cli.outputs import refuse_overwriting_inputs
+    from maieutic.cli.printing import console_for
     from maieutic.data.writing import write_json
     from maieutic.provenance import provenance
     from maieutic.records import ComparisonRecord

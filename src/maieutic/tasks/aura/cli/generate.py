@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-import maieutic
-from maieutic.cli._common import component_options
-from maieutic.cli._options import llm_options, sampling_options
+from maieutic.cli.components import component_options
+from maieutic.cli.options import llm_options, sampling_options
 from maieutic.data.files import is_stdout, rewritable
 from maieutic.progress import progress
+from maieutic.run.generation import generate
 from maieutic.tasks.aura.generation import GRANULARITIES, STRATEGIES
 
 
@@ -60,7 +60,7 @@ def generate_aura(ctx, document_path, out_path, **options) -> None:
     if is_stdout(out_path) or not rewritable(out_path):
         raise click.UsageError("--out must be a file path (a .meta.json is written beside it)")
     args = component_options(ctx, "generator", "aura", "llm", options)
-    generated = maieutic.generate(
+    generated = generate(
         "aura",
         document_path,
         generator="llm",

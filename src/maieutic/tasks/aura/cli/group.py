@@ -5,15 +5,9 @@ from __future__ import annotations
 
 import click
 
-import maieutic
-from maieutic.cli._common import (
-    component_options,
-    console_for,
-    echo_warnings,
-    refuse_overwriting_inputs,
-)
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import (
+from maieutic.cli.components import component_options
+from maieutic.cli.option_types import number
+from maieutic.cli.options import (
     embedding_options,
     engine_arguments,
     engine_options,
@@ -21,6 +15,8 @@ from maieutic.cli._options import (
     stack,
     strict_option_for,
 )
+from maieutic.cli.outputs import refuse_overwriting_inputs
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.data.files import write_json
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
@@ -28,6 +24,7 @@ from maieutic.evaluate.result import unique_names
 from maieutic.provenance import provenance
 from maieutic.registry import names
 from maieutic.report.tables import print_results
+from maieutic.run.evaluation import evaluate
 from maieutic.tasks import get_task
 from maieutic.tasks.aura.compare import compare_table, preference
 from maieutic.tasks.aura.evaluate import METRICS, QuestionSet
@@ -148,7 +145,7 @@ def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
     refuse_overwriting_inputs(out_path, [document, *sets])
     engine = engine_arguments(options)
     args = component_options(ctx, "evaluator", "aura", evaluator, options)
-    run = maieutic.evaluate(
+    run = evaluate(
         "aura",
         document,
         list(sets),
@@ -182,9 +179,7 @@ def compare(ctx, document, sets, evaluator, out_path, **options):
     if given and given != 2:
         raise click.UsageError(f"compare needs exactly two question sets, got {given}")
     args = component_options(ctx, "evaluator", "aura", evaluator, options)
-    scored = maieutic.evaluate(
-        "aura", doc, list(sets), evaluator=evaluator, on_loaded=echo_flags, **args
-    )
+    scored = evaluate("aura", doc, list(sets), evaluator=evaluator, on_loaded=echo_flags, **args)
     first, second = scored.results
     verdict = preference(first, second)
     console_for(out_path).print(compare_table(first, second, verdict))

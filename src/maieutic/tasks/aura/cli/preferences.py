@@ -11,8 +11,9 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from maieutic.cli._common import build, console_for
-from maieutic.cli._options import out_option
+from maieutic.cli.components import build
+from maieutic.cli.options import out_option
+from maieutic.cli.printing import console_for
 from maieutic.data.files import read_text, write_json
 from maieutic.data.surrogates import refuse_in_json
 from maieutic.errors import DataError

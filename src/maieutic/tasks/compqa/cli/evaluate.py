@@ -5,15 +5,8 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-import maieutic
-from maieutic.cli._common import (
-    component_options,
-    console_for,
-    echo_warnings,
-    fail_on_call_failures,
-    refuse_overwriting_inputs,
-)
-from maieutic.cli._options import (
+from maieutic.cli.components import component_options
+from maieutic.cli.options import (
     deprecated_alias,
     embedding_options,
     is_explicit,
@@ -21,8 +14,11 @@ from maieutic.cli._options import (
     out_option,
     strict_option_for,
 )
+from maieutic.cli.outputs import refuse_overwriting_inputs
+from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
 from maieutic.registry import names
 from maieutic.report.tables import print_results
+from maieutic.run.evaluation import evaluate
 from maieutic.tasks import get_task
 from maieutic.tasks.compqa.scored_files import answer_files
 from maieutic.tasks.compqa.shots import DEFAULT_SHOTS
@@ -125,7 +121,7 @@ def evaluate_compqa(ctx, answers, evaluator, out_path, strict, **options):
     _old_shots_file(ctx, options)
     refuse_overwriting_inputs(out_path, [str(p) for p in answer_files(answers)])
     args = component_options(ctx, "evaluator", "compqa", evaluator, options)
-    run = maieutic.evaluate(
+    run = evaluate(
         "compqa",
         None,
         list(answers),

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import click
 
-import maieutic
-from maieutic.cli._common import component_options, echo_warnings
-from maieutic.cli._options import (
+from maieutic.cli.components import component_options
+from maieutic.cli.options import (
     deprecated_alias,
     engine_arguments,
     engine_options,
@@ -19,7 +18,9 @@ from maieutic.cli._options import (
     sampling_options,
     strict_option_for,
 )
+from maieutic.cli.printing import echo_warnings
 from maieutic.progress import progress
+from maieutic.run.generation import generate
 from maieutic.tasks.compqa.run_io import file_stem
 from maieutic.tasks.compqa.scenarios import SCENARIOS
 
@@ -83,7 +84,7 @@ def generate_compqa(ctx, questions_path, out_dir, scenarios, name, strict, **opt
     scenarios = scenarios or SCENARIOS
     engine = engine_arguments(options)
     args = component_options(ctx, "generator", "compqa", "llm", {**options, "scenarios": scenarios})
-    generated = maieutic.generate(
+    generated = generate(
         "compqa",
         questions_path,
         generator="llm",

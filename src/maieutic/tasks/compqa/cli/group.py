@@ -5,9 +5,9 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from maieutic.cli._common import console_for, echo_warnings
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import out_option
+from maieutic.cli.option_types import number
+from maieutic.cli.options import out_option
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.data.files import write_json
 from maieutic.errors import DataError
 from maieutic.provenance import provenance

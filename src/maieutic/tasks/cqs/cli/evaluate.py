@@ -6,28 +6,22 @@ from pathlib import Path
 
 import click
 
-import maieutic
-from maieutic.cli._common import (
-    component_options,
-    console_for,
-    echo_warnings,
-    fail_on_call_failures,
-    refuse_overwriting_inputs,
-)
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import (
-    EvaluatorName,
+from maieutic.cli.components import component_options, split_evaluator
+from maieutic.cli.option_types import EvaluatorName, number
+from maieutic.cli.options import (
     deprecated_alias,
     embedding_options,
     engine_arguments,
     engine_options,
     llm_options,
     out_option,
-    split_evaluator,
     strict_option_for,
 )
+from maieutic.cli.outputs import refuse_overwriting_inputs
+from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
 from maieutic.data.files import write_json
 from maieutic.report.tables import print_results
+from maieutic.run.evaluation import evaluate
 from maieutic.run.inputs import reference_for
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.cli.options import (
@@ -145,7 +139,7 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
             path = Path(official_dir) / official_name(registered, result)
             write_json(path, official_layout(result))
 
-    run = maieutic.evaluate(
+    run = evaluate(
         "cqs",
         dataset,
         list(submissions),

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import click
 
-import maieutic
-from maieutic.cli._common import component_options, echo_warnings
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import (
-    RegisteredOrScorer,
+from maieutic.cli.components import component_options
+from maieutic.cli.option_types import RegisteredOrScorer, number
+from maieutic.cli.options import (
     engine_arguments,
     engine_options,
     is_explicit,
@@ -18,9 +16,11 @@ from maieutic.cli._options import (
     scheme_file_options,
     stack,
 )
+from maieutic.cli.printing import echo_warnings
 from maieutic.data.files import is_stdout, rewritable
 from maieutic.progress import progress
 from maieutic.registry import names
+from maieutic.run.generation import generate
 
 MAX_FAILURES_SHOWN = 20
 
@@ -149,7 +149,7 @@ def generate_cqs(
     options["strategies"] = list(options["strategies"]) or ["detailed"]
     engine = engine_arguments(options)
     args = component_options(ctx, "generator", "cqs", generator, options)
-    generated = maieutic.generate(
+    generated = generate(
         "cqs",
         data_path,
         generator=generator,

@@ -9,22 +9,10 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from maieutic.cli._common import (
-    build,
-    console_for,
-    echo_warnings,
-    fail_on_call_failures,
-)
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import (
-    EvaluatorName,
-    embedding_options,
-    llm_options,
-    out_option,
-    plot_option,
-    split_evaluator,
-    stack,
-)
+from maieutic.cli.components import build, split_evaluator
+from maieutic.cli.option_types import EvaluatorName, number
+from maieutic.cli.options import embedding_options, llm_options, out_option, plot_option, stack
+from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
 from maieutic.data.files import write_json
 from maieutic.evaluate.sweep import choose_threshold
 from maieutic.provenance import provenance

@@ -6,15 +6,12 @@ from pathlib import Path
 
 import click
 
-import maieutic
-from maieutic.cli._common import (
-    component_options,
-    console_for,
-    echo_warnings,
-    refuse_overwriting_inputs,
-)
-from maieutic.cli._options import embedding_options, out_option, strict_option_for
+from maieutic.cli.components import component_options
+from maieutic.cli.options import embedding_options, out_option, strict_option_for
+from maieutic.cli.outputs import refuse_overwriting_inputs
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.report.tables import print_results
+from maieutic.run.evaluation import evaluate
 from maieutic.tasks import get_task
 from maieutic.tasks.focus.annotators import attach_annotators
 from maieutic.tasks.focus.classification import MODES
@@ -99,7 +96,7 @@ def evaluate_focus(ctx, gold_path, submissions, annotators, out_path, **options)
     strict, skip_unknown = options.pop("strict"), options.pop("skip_unknown")
     refuse_overwriting_inputs(out_path, [gold_path, *submissions])
     args = component_options(ctx, "evaluator", "focus", "type-span", options)
-    run = maieutic.evaluate(
+    run = evaluate(
         "focus",
         gold,
         list(submissions),

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli._common import console_for, echo_warnings
-from maieutic.cli._options import out_option
+from maieutic.cli.options import out_option
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.data.files import write_json
 from maieutic.errors import DataError
 from maieutic.provenance import provenance
