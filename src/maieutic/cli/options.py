@@ -140,7 +140,7 @@ def sampling_options(task: str, generator: str = "llm") -> Callable[[Any], Any]:
     temperature, max_tokens = found["temperature"], found["max_tokens"]
     return stack(
         [
-            click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
+            seed_option("Sampling seed."),
             click.option(
                 "--temperature",
                 type=number(0, 2),
@@ -166,6 +166,35 @@ out_option = click.option(
     help="Write the full results as JSON here ('-': standard output; tables then go to "
     "standard error).",
 )
+
+
+def written_file_option(help: str) -> Callable[[Any], Any]:
+    """``--out FILE``, required: the file a generating command writes (``help`` says
+    what it holds and what is written beside it)."""
+    return click.option(
+        "--out", "out_path", required=True, type=click.Path(dir_okay=False), help=help
+    )
+
+
+def data_option(help: str) -> Callable[[Any], Any]:
+    """``--data FILE``, required: the task's dataset file (``help`` says what it holds
+    for this command)."""
+    return click.option(
+        "--data", "data_path", required=True, type=click.Path(dir_okay=False), help=help
+    )
+
+
+def seed_option(help: str, default: int = 0) -> Callable[[Any], Any]:
+    """``--seed``, shown with its default; ``help`` says what it seeds."""
+    return click.option("--seed", type=int, default=default, show_default=True, help=help)
+
+
+def skip_unknown_option(what: str) -> Callable[[Any], Any]:
+    """``--skip-unknown`` for a command that refuses ``what`` (ids a submission has and
+    its references lack) unless told to skip them."""
+    return click.option(
+        "--skip-unknown", is_flag=True, help=f"Warn about and skip {what} (default: error)."
+    )
 
 
 def _svg_only(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -1,6 +1,7 @@
-"""The guard that keeps a command from writing over one of its inputs: part of the
-public ``maieutic.cli`` API that a task's commands are built on. Every command of the
-tree runs ``guarded`` (the command tree wraps them), so a task's command gets it
+"""What a command writes: the guard that keeps it from writing over one of its inputs,
+the check that ``--out`` names a file, and the record written to ``--out``. Part of
+the public ``maieutic.cli`` API that a task's commands are built on. Every command of
+the tree runs ``guarded`` (the command tree wraps them), so a task's command gets it
 without asking; ``refuse_overwriting_inputs`` checks an ``--out`` against inputs a
 command reads from elsewhere (inside folders, for instance) before it starts."""
 
@@ -8,14 +9,16 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
 from maieutic.data import guard
-from maieutic.data.files import is_stdout
+from maieutic.data.files import is_stdout, rewritable, write_json
+from maieutic.provenance import provenance
+from maieutic.signature import Signature
 
 
 def refuse_overwriting_inputs(out_path: str | None, inputs: list[str]) -> None:
@@ -103,3 +106,30 @@ def _names_a_path(value: Any) -> bool:
         return False
     text = str(value)
     return 0 < len(text) < 4096 and "\n" not in text and text != "-" and os.path.exists(text)
+
+
+def require_written_file(out_path: str, why: str) -> None:
+    """A usage error unless ``--out`` names a file that can be written whole (not
+    standard output, not a folder): ``why`` ends the message (``" (three files are
+    written)"``)."""
+    if is_stdout(out_path) or not rewritable(out_path):
+        raise click.UsageError(f"--out must be a file path{why}")
+
+
+def write_record(
+    out_path: str | None,
+    record: Callable[..., Any],
+    *,
+    ctx: click.Context,
+    with_signature: Signature | None = None,
+    **fields: Any,
+) -> None:
+    """When ``--out`` was given, the command's record written there as JSON:
+    ``record(**fields)`` with the provenance of the command's options and, given
+    ``with_signature``, that signature as a dict and as its one-line string."""
+    if not out_path:
+        return
+    if with_signature is not None:
+        signature = with_signature
+        fields |= {"signature": signature.as_dict(), "signature_string": str(signature)}
+    write_json(out_path, record(provenance=provenance(ctx.params), **fields).to_json())

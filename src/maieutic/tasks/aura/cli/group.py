@@ -15,13 +15,11 @@ from maieutic.cli.options import (
     stack,
     strict_option_for,
 )
-from maieutic.cli.outputs import refuse_overwriting_inputs
+from maieutic.cli.outputs import refuse_overwriting_inputs, write_record
 from maieutic.cli.printing import console_for, echo_warnings
-from maieutic.data.files import write_json
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
 from maieutic.evaluate.result import unique_names
-from maieutic.provenance import provenance
 from maieutic.registry import names
 from maieutic.report.tables import print_results
 from maieutic.run.evaluation import evaluate
@@ -105,6 +103,14 @@ def aura_options(func):
     return embedding_options(stack(_AURA_OPTIONS)(func))
 
 
+def qgeval_option(help: str, *, required: bool = True):
+    """``--qgeval FILE``: QGEval-style instances (``help`` says what this command
+    takes from them)."""
+    return click.option(
+        "--qgeval", "qgeval_path", required=required, type=click.Path(dir_okay=False), help=help
+    )
+
+
 def load_sets(task, document, paths: tuple[str, ...], strict: bool) -> list[QuestionSet]:
     """The question sets: the files given, else those inside the document's JSON."""
     if paths:
@@ -183,14 +189,14 @@ def compare(ctx, document, sets, evaluator, out_path, **options):
     first, second = scored.results
     verdict = preference(first, second)
     console_for(out_path).print(compare_table(first, second, verdict))
-    if out_path:
-        record = AuraCompare(
-            provenance=provenance(ctx.params),
-            sets=[first, second],
-            preference=verdict,
-            metrics=list(METRICS),
-        )
-        write_json(out_path, record.to_json())
+    write_record(
+        out_path,
+        AuraCompare,
+        ctx=ctx,
+        sets=[first, second],
+        preference=verdict,
+        metrics=list(METRICS),
+    )
     click.echo(f"preferred: {verdict['majority_name'] or 'tie'} (majority of metrics)", err=True)
 
 

@@ -12,6 +12,8 @@ from maieutic.cli.options import (
     is_explicit,
     llm_options,
     out_option,
+    seed_option,
+    stack,
     strict_option_for,
 )
 from maieutic.cli.outputs import refuse_overwriting_inputs
@@ -91,9 +93,7 @@ def _options(func):
             help="Examples drawn (with --seed) for few-shot.",
         ),
         deprecated_alias("--n-shots", "--shots", "n_shots", type=click.IntRange(1, 10)),
-        click.option(
-            "--seed", type=int, default=0, show_default=True, help="Seed of calls and examples."
-        ),
+        seed_option("Seed of calls and examples."),
         click.option(
             "--max-tokens",
             type=click.IntRange(16, 32768),
@@ -102,9 +102,7 @@ def _options(func):
             help="Longest judge reply, in tokens (15 scores fit in about 100).",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack(options)(func)
 
 
 @click.command("compqa")

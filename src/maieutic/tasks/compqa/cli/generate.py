@@ -16,6 +16,7 @@ from maieutic.cli.options import (
     engine_options,
     llm_options,
     sampling_options,
+    stack,
     strict_option_for,
 )
 from maieutic.cli.printing import echo_warnings
@@ -64,12 +65,10 @@ def _options(func):
             "side in the file and scored as separate answers (the paper drew 3 from GPT).",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
     strict = strict_option_for(
         "a question asked twice, or a question without arguments in scenario 2 or 4"
     )
-    return strict(sampling_options("compqa")(func))
+    return stack([strict, sampling_options("compqa"), *options])(func)
 
 
 @click.command("compqa")

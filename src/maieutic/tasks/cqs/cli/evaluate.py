@@ -9,12 +9,15 @@ import click
 from maieutic.cli.components import component_options, split_evaluator
 from maieutic.cli.option_types import EvaluatorName, number
 from maieutic.cli.options import (
+    data_option,
     deprecated_alias,
     embedding_options,
     engine_arguments,
     engine_options,
     llm_options,
     out_option,
+    skip_unknown_option,
+    stack,
     strict_option_for,
 )
 from maieutic.cli.outputs import refuse_overwriting_inputs
@@ -50,13 +53,7 @@ def official_name(evaluator: str, result) -> str:
 def _cqs_options(func):
     """The options of ``evaluate cqs``."""
     options = [
-        click.option(
-            "--data",
-            "data_path",
-            required=True,
-            type=click.Path(dir_okay=False),
-            help="Labelled dataset (the benchmark's JSON layout, or JSONL).",
-        ),
+        data_option("Labelled dataset (the benchmark's JSON layout, or JSONL)."),
         click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False)),
         click.option(
             "--evaluator",
@@ -93,19 +90,13 @@ def _cqs_options(func):
             help="Also write each submission's labelled questions in the benchmark script's "
             "layout, one file per submission, into this directory.",
         ),
-        click.option(
-            "--skip-unknown",
-            is_flag=True,
-            help="Warn about and skip submission ids absent from the references (default: error).",
-        ),
+        skip_unknown_option("submission ids absent from the references"),
         strict_option_for(
             "an intervention without 3 questions, a repeated or empty question, a repeated id "
             "or an empty question list"
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack(options)(func)
 
 
 @click.command("cqs")

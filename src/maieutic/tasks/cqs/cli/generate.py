@@ -8,6 +8,7 @@ import click
 from maieutic.cli.components import component_options
 from maieutic.cli.option_types import RegisteredOrScorer, number
 from maieutic.cli.options import (
+    data_option,
     engine_arguments,
     engine_options,
     is_explicit,
@@ -15,9 +16,10 @@ from maieutic.cli.options import (
     sampling_options,
     scheme_file_options,
     stack,
+    written_file_option,
 )
+from maieutic.cli.outputs import require_written_file
 from maieutic.cli.printing import echo_warnings
-from maieutic.data.files import is_stdout, rewritable
 from maieutic.progress import progress
 from maieutic.registry import names
 from maieutic.run.generation import generate
@@ -116,20 +118,8 @@ _generation_options = stack([*_COMPONENT_OPTIONS, *_SAMPLING_OPTIONS])
 
 
 @click.command("cqs")
-@click.option(
-    "--data",
-    "data_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Interventions to generate for (dataset layout; labels not needed).",
-)
-@click.option(
-    "--out",
-    "out_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Submission file to write (with --runs K: OUT-run1.json … OUT-runK.json).",
-)
+@data_option("Interventions to generate for (dataset layout; labels not needed).")
+@written_file_option("Submission file to write (with --runs K: OUT-run1.json … OUT-runK.json).")
 @_generation_options
 @llm_options
 @engine_options
@@ -176,11 +166,9 @@ def generate_cqs(
 
 
 def _check_usage(ctx, out_path: str, options: dict) -> None:
-    if is_stdout(out_path) or not rewritable(out_path):
-        raise click.UsageError(
-            "--out must be a file path: generation writes the submission and its "
-            ".meta.json record beside it"
-        )
+    require_written_file(
+        out_path, ": generation writes the submission and its .meta.json record beside it"
+    )
     if "fewshot" not in options["strategies"]:
         for name, flag in (("shots", "--shots"), ("shots_from", "--shots-from")):
             if is_explicit(ctx, name):

@@ -11,11 +11,18 @@ from rich.table import Table
 
 from maieutic.cli.components import build, split_evaluator
 from maieutic.cli.option_types import EvaluatorName, number
-from maieutic.cli.options import embedding_options, llm_options, out_option, plot_option, stack
+from maieutic.cli.options import (
+    data_option,
+    embedding_options,
+    llm_options,
+    out_option,
+    plot_option,
+    seed_option,
+    stack,
+)
+from maieutic.cli.outputs import write_record
 from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
-from maieutic.data.files import write_json
 from maieutic.evaluate.sweep import choose_threshold
-from maieutic.provenance import provenance
 from maieutic.registry import entry
 from maieutic.report.tables import fmt
 from maieutic.run.inputs import reference_for
@@ -174,13 +181,9 @@ def _outputs_summary(outputs) -> dict | None:
 
 
 _META_EVAL_OPTIONS = [
-    click.option(
-        "--data",
-        "data_path",
-        required=True,
-        type=click.Path(dir_okay=False),
-        help="Labelled dataset: every reference is evaluated against the others (or, with "
-        "--outputs, the references the outputs are evaluated against).",
+    data_option(
+        "Labelled dataset: every reference is evaluated against the others (or, with "
+        "--outputs, the references the outputs are evaluated against)."
     ),
     click.option(
         "--outputs",
@@ -231,31 +234,9 @@ _META_EVAL_OPTIONS = [
     click.option(
         "--sample", type=click.IntRange(1), help="Evaluate a seeded sample of N references."
     ),
-    click.option(
-        "--seed", type=int, default=0, show_default=True, help="Seed of --sample and --curve."
-    ),
+    seed_option("Seed of --sample and --curve."),
     out_option,
 ]
-
-
-def _record(
-    ctx, dataset, scorer, signature, result, seconds, items, swept, outputs, curve
-) -> CqsMetaEval:
-    return CqsMetaEval(
-        task="cqs",
-        provenance=provenance(ctx.params),
-        evaluator=scorer.spec,
-        signature=signature.as_dict(),
-        signature_string=str(signature),
-        report=result,
-        seconds=seconds,
-        items=[i.to_json() for i in items],
-        sweep=swept,
-        on="outputs" if outputs is not None else "references",
-        outputs=_outputs_summary(outputs),
-        curve=curve,
-        flags=[f.to_json() for f in _input_flags(dataset, outputs)],
-    )
 
 
 @click.command("cqs")
@@ -308,11 +289,22 @@ def meta_eval_cqs(
     swept = _run_sweep(console, items, scale.sweep) if do_sweep else None
     curve = _curve(console, dataset, outputs, scorer, batch, draws, seed) if do_curve else None
     console.print(f"signature: {signature}", highlight=False)
-    if out_path:
-        record = _record(
-            ctx, dataset, scorer, signature, result, seconds, items, swept, outputs, curve
-        )
-        write_json(out_path, record.to_json())
+    write_record(
+        out_path,
+        CqsMetaEval,
+        ctx=ctx,
+        with_signature=signature,
+        task="cqs",
+        evaluator=scorer.spec,
+        report=result,
+        seconds=seconds,
+        items=[i.to_json() for i in items],
+        sweep=swept,
+        on="outputs" if outputs is not None else "references",
+        outputs=_outputs_summary(outputs),
+        curve=curve,
+        flags=[f.to_json() for f in _input_flags(dataset, outputs)],
+    )
     # drawn after --out is written: a plot path that cannot be written (a file where
     # its folder should be) must not throw away a long run's results
     if plot_path and swept:

@@ -7,7 +7,12 @@ from pathlib import Path
 import click
 
 from maieutic.cli.components import component_options
-from maieutic.cli.options import embedding_options, out_option, strict_option_for
+from maieutic.cli.options import (
+    embedding_options,
+    out_option,
+    skip_unknown_option,
+    strict_option_for,
+)
 from maieutic.cli.outputs import refuse_overwriting_inputs
 from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.report.tables import print_results
@@ -74,11 +79,7 @@ def load_gold_with_annotators(task, gold_path: str, annotators: tuple[str, ...])
 )
 @embedding_options
 @out_option
-@click.option(
-    "--skip-unknown",
-    is_flag=True,
-    help="Warn about and skip prediction ids absent from --gold (default: error).",
-)
+@skip_unknown_option("prediction ids absent from --gold")
 @strict_option_for(
     "a span with no type, a type with no span, None of the Above beside another type, or "
     "more than two types"
