@@ -19,8 +19,8 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from maieutic.cli.option_types import number
-from maieutic.registry import factory_defaults
+from maieutic.cli.option_types import RegisteredOrScorer, number
+from maieutic.registry import factory_defaults, names
 
 
 def stack(options: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
@@ -182,6 +182,15 @@ def data_option(help: str) -> Callable[[Any], Any]:
     return click.option(
         "--data", "data_path", required=True, type=click.Path(dir_okay=False), help=help
     )
+
+
+def component_option(kind: str, *, task: str, default: str, help: str) -> Callable[[Any], Any]:
+    """``--KIND`` (``--evaluator``, ``--generator``, ``--selector``): one of the names
+    ``task`` registers of that kind, or ``scorer:DIR`` in its place where the task
+    registers a learned scorer of that kind; shown with its ``default``."""
+    known = names(kind, task)
+    choice = RegisteredOrScorer(kind, task) if "scorer" in known else click.Choice(known)
+    return click.option(f"--{kind}", type=choice, default=default, show_default=True, help=help)
 
 
 def seed_option(help: str, default: int = 0) -> Callable[[Any], Any]:

@@ -108,7 +108,7 @@ def _names_a_path(value: Any) -> bool:
     return 0 < len(text) < 4096 and "\n" not in text and text != "-" and os.path.exists(text)
 
 
-def require_written_file(out_path: str, why: str) -> None:
+def require_written_file(out_path: str, *, why: str) -> None:
     """A usage error unless ``--out`` names a file that can be written whole (not
     standard output, not a folder): ``why`` ends the message (``" (three files are
     written)"``)."""

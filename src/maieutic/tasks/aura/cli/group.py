@@ -8,6 +8,7 @@ import click
 from maieutic.cli.components import component_options
 from maieutic.cli.option_types import number
 from maieutic.cli.options import (
+    component_option,
     embedding_options,
     engine_arguments,
     engine_options,
@@ -20,7 +21,6 @@ from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
 from maieutic.evaluate.result import unique_names
-from maieutic.registry import names
 from maieutic.report.tables import print_results
 from maieutic.run.evaluation import evaluate
 from maieutic.tasks import get_task
@@ -29,11 +29,10 @@ from maieutic.tasks.aura.evaluate import METRICS, QuestionSet
 from maieutic.tasks.aura.records import AuraCompare
 
 _AURA_OPTIONS = [
-    click.option(
-        "--evaluator",
-        type=click.Choice(names("evaluator", "aura")),
+    component_option(
+        "evaluator",
+        task="aura",
         default="aura",
-        show_default=True,
         help="aura: offline, reranked by bi-encoder cosine; aura-cross: reranked by a "
         "cross-encoder's logits (the paper).",
     ),

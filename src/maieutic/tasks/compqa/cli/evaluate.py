@@ -7,6 +7,7 @@ from click.core import ParameterSource
 
 from maieutic.cli.components import component_options
 from maieutic.cli.options import (
+    component_option,
     deprecated_alias,
     embedding_options,
     is_explicit,
@@ -18,7 +19,6 @@ from maieutic.cli.options import (
 )
 from maieutic.cli.outputs import refuse_overwriting_inputs
 from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
-from maieutic.registry import names
 from maieutic.report.tables import print_results
 from maieutic.run.evaluation import evaluate
 from maieutic.tasks import get_task
@@ -61,11 +61,10 @@ def _old_shots_file(ctx: click.Context, options: dict) -> None:
 def _options(func):
     """The options of ``evaluate compqa``."""
     options = [
-        click.option(
-            "--evaluator",
-            type=click.Choice(names("evaluator", "compqa")),
+        component_option(
+            "evaluator",
+            task="compqa",
             default="rules",
-            show_default=True,
             help="rules: offline text rules for criteria 1–7, 13, 15 (others unscored); "
             "llm: a language model scores all 15; rules+llm: rules where they decide.",
         ),

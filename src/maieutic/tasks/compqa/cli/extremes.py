@@ -78,7 +78,7 @@ def extremes(ctx, judged, table, hum1, hum2, high, low, out_path) -> None:
 
     if low >= high:  # the low and high answers would overlap
         raise click.UsageError(f"--low ({low:g}) must be below --high ({high:g})")
-    humans, left_out, source = read_humans(table, hum1, hum2)
+    humans, left_out, source = read_humans(table=table, hum1=hum1, hum2=hum2)
     echo_warnings("compqa extremes", [n for h in humans for n in h.notes])
     files = judged_files(judged, humans=False)
     answers = answers_of(files)

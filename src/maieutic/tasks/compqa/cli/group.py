@@ -144,7 +144,7 @@ human_score_options = [
 """``--humans TABLE``, or ``--hum1`` and ``--hum2``: people's scores (``read_humans``)."""
 
 
-def read_humans(table: str | None, hum1: str | None, hum2: str | None):
+def read_humans(*, table: str | None, hum1: str | None, hum2: str | None):
     """People's scores of ``--humans`` or ``--hum1``/``--hum2``, how many of their rows
     were left out, and how the signature names them (the kind and the files)."""
     if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
@@ -212,7 +212,7 @@ def compqa_judge(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path)
     """How well a judge (or the rules) agrees with people: Krippendorff's alpha
     (interval) and Spearman between the judge and people, all criterion scores
     concatenated ("separately") and on the final score (Table 2)."""
-    humans, left_out, source = read_humans(table, hum1, hum2)
+    humans, left_out, source = read_humans(table=table, hum1=hum1, hum2=hum2)
     files = judged_files(judged, humans=False)
     answers = answers_of(files)
     report = match(humans, answers)

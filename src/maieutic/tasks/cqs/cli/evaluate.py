@@ -7,8 +7,9 @@ from pathlib import Path
 import click
 
 from maieutic.cli.components import component_options, split_evaluator
-from maieutic.cli.option_types import EvaluatorName, number
+from maieutic.cli.option_types import number
 from maieutic.cli.options import (
+    component_option,
     data_option,
     deprecated_alias,
     embedding_options,
@@ -55,11 +56,10 @@ def _cqs_options(func):
     options = [
         data_option("Labelled dataset (the benchmark's JSON layout, or JSONL)."),
         click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False)),
-        click.option(
-            "--evaluator",
-            type=EvaluatorName("cqs"),
+        component_option(
+            "evaluator",
+            task="cqs",
             default="sts",
-            show_default=True,
             help="sts / chrf: similarity to the references; llm-match: an LLM matches a "
             "reference; llm-label / llm-rubric: an LLM labels directly; scorer:DIR: a learned "
             "scorer (maieutic train cqs) labels without references.",

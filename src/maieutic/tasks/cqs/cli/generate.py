@@ -6,8 +6,9 @@ from __future__ import annotations
 import click
 
 from maieutic.cli.components import component_options
-from maieutic.cli.option_types import RegisteredOrScorer, number
+from maieutic.cli.option_types import number
 from maieutic.cli.options import (
+    component_option,
     data_option,
     engine_arguments,
     engine_options,
@@ -28,11 +29,10 @@ MAX_FAILURES_SHOWN = 20
 
 
 _COMPONENT_OPTIONS = [
-    click.option(
-        "--generator",
-        type=click.Choice(names("generator", "cqs")),
+    component_option(
+        "generator",
+        task="cqs",
         default="claims",
-        show_default=True,
         help="claims: the text's own claims challenged in the framings that fit them, "
         "no model; template: argumentation-scheme templates, no model; llm: a language "
         "model; pooled: the model's candidates pooled with the claims generator's, a "
@@ -46,11 +46,10 @@ _COMPONENT_OPTIONS = [
         help="Prompting strategy of the llm generator; repeat to pool candidates "
         "(default: detailed).",
     ),
-    click.option(
-        "--selector",
-        type=RegisteredOrScorer("selector", "cqs"),
+    component_option(
+        "selector",
+        task="cqs",
         default="first",
-        show_default=True,
         help="How candidates are reduced to 3 (dedup: avoid near-duplicates; overlap: "
         "prefer questions about the text's own words; scorer:DIR: most useful by a "
         "learned scorer, no two near-duplicates).",
@@ -167,7 +166,7 @@ def generate_cqs(
 
 def _check_usage(ctx, out_path: str, options: dict) -> None:
     require_written_file(
-        out_path, ": generation writes the submission and its .meta.json record beside it"
+        out_path, why=": generation writes the submission and its .meta.json record beside it"
     )
     if "fewshot" not in options["strategies"]:
         for name, flag in (("shots", "--shots"), ("shots_from", "--shots-from")):

@@ -10,8 +10,9 @@ import click
 from rich.table import Table
 
 from maieutic.cli.components import build, split_evaluator
-from maieutic.cli.option_types import EvaluatorName, number
+from maieutic.cli.option_types import number
 from maieutic.cli.options import (
+    component_option,
     data_option,
     embedding_options,
     llm_options,
@@ -194,11 +195,10 @@ _META_EVAL_OPTIONS = [
         "measure the evaluator on these against the people's labels instead of leaving "
         "references out.",
     ),
-    click.option(
-        "--evaluator",
-        type=EvaluatorName("cqs"),
+    component_option(
+        "evaluator",
+        task="cqs",
         default="sts",
-        show_default=True,
         help="The evaluator to measure (scorer:DIR: a learned scorer; on its own training "
         "data the figures are not a fair test, and a warning says so).",
     ),

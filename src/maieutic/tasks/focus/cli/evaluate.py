@@ -35,6 +35,14 @@ def annotators_option(func):
     )(func)
 
 
+def gold_option(help: str):
+    """``--gold FILE``, required: the gold data (``help`` says what this command does
+    with it)."""
+    return click.option(
+        "--gold", "gold_path", required=True, type=click.Path(dir_okay=False), help=help
+    )
+
+
 def load_gold_with_annotators(task, gold_path: str, annotators: tuple[str, ...]):
     """The gold data, with each annotator's labels attached when files are given."""
     gold = task.load_reference(gold_path)
@@ -45,13 +53,7 @@ def load_gold_with_annotators(task, gold_path: str, annotators: tuple[str, ...])
 
 
 @click.command("focus")
-@click.option(
-    "--gold",
-    "gold_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Gold data: the released CSV layout or maieutic's JSONL.",
-)
+@gold_option("Gold data: the released CSV layout or maieutic's JSONL.")
 @click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @annotators_option
 @click.option(
