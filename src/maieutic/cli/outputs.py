@@ -130,6 +130,6 @@ def write_record(
     if not out_path:
         return
     if with_signature is not None:
-        signature = with_signature
-        fields |= {"signature": signature.as_dict(), "signature_string": str(signature)}
+        fields["signature"] = with_signature.as_dict()
+        fields["signature_string"] = str(with_signature)
     write_json(out_path, record(provenance=provenance(ctx.params), **fields).to_json())

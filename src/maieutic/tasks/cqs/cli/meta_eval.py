@@ -21,9 +21,10 @@ from maieutic.cli.options import (
     seed_option,
     stack,
 )
-from maieutic.cli.outputs import write_record
 from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
+from maieutic.data.files import write_json
 from maieutic.evaluate.sweep import choose_threshold
+from maieutic.provenance import provenance
 from maieutic.registry import entry
 from maieutic.report.tables import fmt
 from maieutic.run.inputs import reference_for
@@ -239,6 +240,26 @@ _META_EVAL_OPTIONS = [
 ]
 
 
+def _record(
+    ctx, dataset, scorer, signature, result, seconds, items, swept, outputs, curve
+) -> CqsMetaEval:
+    return CqsMetaEval(
+        task="cqs",
+        provenance=provenance(ctx.params),
+        evaluator=scorer.spec,
+        signature=signature.as_dict(),
+        signature_string=str(signature),
+        report=result,
+        seconds=seconds,
+        items=[i.to_json() for i in items],
+        sweep=swept,
+        on="outputs" if outputs is not None else "references",
+        outputs=_outputs_summary(outputs),
+        curve=curve,
+        flags=[f.to_json() for f in _input_flags(dataset, outputs)],
+    )
+
+
 @click.command("cqs")
 @stack(_META_EVAL_OPTIONS)
 @click.pass_context
@@ -289,22 +310,11 @@ def meta_eval_cqs(
     swept = _run_sweep(console, items, scale.sweep) if do_sweep else None
     curve = _curve(console, dataset, outputs, scorer, batch, draws, seed) if do_curve else None
     console.print(f"signature: {signature}", highlight=False)
-    write_record(
-        out_path,
-        CqsMetaEval,
-        ctx=ctx,
-        with_signature=signature,
-        task="cqs",
-        evaluator=scorer.spec,
-        report=result,
-        seconds=seconds,
-        items=[i.to_json() for i in items],
-        sweep=swept,
-        on="outputs" if outputs is not None else "references",
-        outputs=_outputs_summary(outputs),
-        curve=curve,
-        flags=[f.to_json() for f in _input_flags(dataset, outputs)],
-    )
+    if out_path:
+        record = _record(
+            ctx, dataset, scorer, signature, result, seconds, items, swept, outputs, curve
+        )
+        write_json(out_path, record.to_json())
     # drawn after --out is written: a plot path that cannot be written (a file where
     # its folder should be) must not throw away a long run's results
     if plot_path and swept:
