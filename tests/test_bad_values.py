@@ -14,7 +14,8 @@ from pathlib import Path
 import click
 import pytest
 
-from maieutic.cli._option_meanings import NUMBER, FiniteFloat, FiniteFloatRange, kind_of
+from maieutic.cli.option_meanings import NUMBER, kind_of
+from maieutic.cli.option_types import FiniteFloat, FiniteFloatRange
 from tests.cli_commands import leaves
 from tests.hardening.valid_files import write_files
 
@@ -57,7 +58,7 @@ def test_every_float_option_is_of_the_one_type():
         for path, param in float_options()
         if not isinstance(param.type, FiniteFloat | FiniteFloatRange)
     ]
-    assert not others, "use maieutic.cli._options.number(): " + "; ".join(others)
+    assert not others, "use maieutic.cli.option_types.number(): " + "; ".join(others)
 
 
 @pytest.mark.parametrize(

@@ -166,8 +166,8 @@ def test_flagged_and_unknown_answers(yesno, cli):
 
 
 def test_the_generic_commands_fit_the_option_table(yesno, cli):
-    from maieutic.cli._option_meanings import disagreements
     from maieutic.cli.main import TREE
+    from maieutic.cli.option_meanings import disagreements
 
     ctx = click.Context(TREE.root)
     for verb in (TREE.evaluate, TREE.generate):

@@ -2,7 +2,7 @@
 
 A slot is an argument typed ``click.Path`` (not an output, like ``focus convert``'s
 TARGET) or an option whose name means a file or a file-or-folder in
-``maieutic.cli._option_meanings.MEANINGS`` (outputs left out). A table entry may name
+``maieutic.cli.option_meanings.MEANINGS`` (outputs left out). A table entry may name
 more (``Call.extra_slots``): an argument that takes a file without a Path type (``ask``
 SOURCE), or the options of a pass-through command (``train scorer``).
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli._option_meanings import FILE, MEANINGS, PATH, kind_of
+from maieutic.cli.option_meanings import FILE, MEANINGS, PATH, kind_of
 from tests.hardening.valid_calls import FILES, Call, at_name
 
 NOT_SLOTS = {"--out", "--out-dir", "--official-dir", "--plot"}

@@ -15,7 +15,7 @@ import shutil
 import click
 import pytest
 
-from maieutic.cli._common import OUTPUT_FOLDERS
+from maieutic.cli.outputs import OUTPUT_FOLDERS
 from tests.cli_commands import leaves
 from tests.hardening.matrix import resolve, with_option
 from tests.hardening.probing import model_guard, run_maieutic

@@ -2,7 +2,7 @@
 
 F "long-text": every parameter that takes text or a path (an argument whose metavar
 offers TEXT and FILE, ``ask TEXT|FILE|-``; an option whose meaning in
-``maieutic.cli._option_meanings.MEANINGS`` is text or a file/folder, ``--llm``,
+``maieutic.cli.option_meanings.MEANINGS`` is text or a file/folder, ``--llm``,
 ``--embedding-model``, ``--cross-encoder``) given a pasted paragraph of each size of
 ``SIZES``, in the first valid call of ``valid_calls.CALLS`` that runs a model (where the
 name is used) or else the first. Text that cannot be a path is text: never ``File name
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli._option_meanings import DIRECTORY, FILE, MEANINGS, NUMBER, PATH, TEXT, kind_of
+from maieutic.cli.option_meanings import DIRECTORY, FILE, MEANINGS, NUMBER, PATH, TEXT, kind_of
 from tests.hardening import slots as S
 from tests.hardening.matrix import Probe, resolve, with_option
 from tests.hardening.valid_calls import CALLS, Call, place, put, write_files

@@ -7,8 +7,8 @@ import sys
 import click
 from rich.console import Console
 
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import deprecated_alias, stack
+from maieutic.cli.option_types import number
+from maieutic.cli.options import deprecated_alias, stack
 from maieutic.llm.budget import DEFAULT_BUDGET_S
 
 ask_options = stack(

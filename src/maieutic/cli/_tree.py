@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 import click
 
-from maieutic.cli._common import guarded
+from maieutic.cli.outputs import guarded
 from maieutic.registry import HookTable
 
 VERBS = ("generate", "evaluate", "meta_eval", "train")
@@ -172,7 +172,7 @@ def _component_option(kind: str, task: str) -> Callable[[Any], Any]:
     """``--evaluator`` / ``--generator``: one of the task's registered names (the only
     one by default; required when there are several), or ``scorer:DIR`` where the task
     registers a learned scorer."""
-    from maieutic.cli._options import RegisteredOrScorer
+    from maieutic.cli.option_types import RegisteredOrScorer
     from maieutic.registry import names
 
     known = names(kind, task)
@@ -201,7 +201,7 @@ def _strict_option() -> Callable[[Any], Any]:
 
 def _threshold_option(task: str) -> list[Callable[[Any], Any]]:
     """``--threshold``, for a task with an evaluator that compares with one."""
-    from maieutic.cli._option_meanings import number
+    from maieutic.cli.option_types import number
     from maieutic.registry import entry, names
 
     if not any(entry("evaluator", task, n).threshold for n in names("evaluator", task)):
@@ -219,7 +219,7 @@ def _threshold_option(task: str) -> list[Callable[[Any], Any]]:
 def generic_evaluate(task: str) -> click.Command:
     """``maieutic evaluate TASK --data REF [--evaluator NAME] [--out FILE] [--strict]
     SUBMISSION...`` for a task with no evaluate command of its own."""
-    from maieutic.cli._options import out_option, stack
+    from maieutic.cli.options import out_option, stack
 
     options = stack(
         [
@@ -264,7 +264,7 @@ def _run_evaluate(
     **options: Any,
 ) -> None:
     import maieutic.run
-    from maieutic.cli._common import console_for, echo_warnings, fail_on_call_failures
+    from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
     from maieutic.core import get_task
     from maieutic.report.tables import print_results
 
@@ -288,7 +288,7 @@ def _run_evaluate(
 def generic_generate(task: str) -> click.Command:
     """``maieutic generate TASK --data INPUT [--generator NAME] --out FILE`` for a task
     with no generate command of its own."""
-    from maieutic.cli._options import stack
+    from maieutic.cli.options import stack
 
     options = stack(
         [
@@ -341,7 +341,7 @@ def _run_generate(
     strict: bool,
 ) -> None:
     import maieutic.run
-    from maieutic.cli._common import echo_warnings
+    from maieutic.cli.printing import echo_warnings
     from maieutic.progress import progress
 
     done = maieutic.run.generate(

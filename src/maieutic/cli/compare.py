@@ -7,12 +7,12 @@ from typing import Any
 
 import click
 
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import out_option
+from maieutic.cli.option_types import number
+from maieutic.cli.options import out_option, seed_option, stack
 from maieutic.stats.bootstrap import DEFAULT_SEED
 from maieutic.stats.paired import CONFIDENCE, N_RESAMPLES, N_TRIALS
 
-OPTIONS = (
+OPTIONS = [
     click.option(
         "--baseline",
         help="The system the others are tested against, by its name in the results "
@@ -44,23 +44,15 @@ OPTIONS = (
         show_default=True,
         help="Coverage of the intervals; a p-value below 1 − CONFIDENCE is significant.",
     ),
-    click.option(
-        "--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Seed of both tests."
-    ),
+    seed_option("Seed of both tests.", default=DEFAULT_SEED),
     out_option,
-)
+]
 """The options of ``maieutic compare`` (their defaults: ``maieutic.stats.paired``)."""
-
-
-def _with_options(command: Any) -> Any:
-    for option in reversed(OPTIONS):
-        command = option(command)
-    return command
 
 
 @click.command("compare")
 @click.argument("results", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@_with_options
+@stack(OPTIONS)
 @click.pass_context
 def compare(
     ctx: click.Context, results: tuple[str, ...], out_path: str | None, **options: Any
@@ -75,7 +67,8 @@ def compare(
     Example:
       maieutic compare baseline.json system-a.json system-b.json
     """
-    from maieutic.cli._common import console_for, refuse_overwriting_inputs
+    from maieutic.cli.outputs import refuse_overwriting_inputs
+    from maieutic.cli.printing import console_for
     from maieutic.data.writing import write_json
     from maieutic.provenance import provenance
     from maieutic.records import ComparisonRecord

@@ -25,7 +25,7 @@ def report(results: tuple[str, ...], out_path: str, title: str | None) -> None:
     Example:
       maieutic report results.json meta.json --out report.html
     """
-    from maieutic.cli._common import refuse_overwriting_inputs
+    from maieutic.cli.outputs import refuse_overwriting_inputs
     from maieutic.data.files import is_stdout
     from maieutic.report.html import write_report
 

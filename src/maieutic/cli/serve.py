@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import stack
+from maieutic.cli.option_types import number
+from maieutic.cli.options import stack
 from maieutic.errors import RunError
 from maieutic.web.jobs import DEFAULT_JOB_SECONDS
 from maieutic.web.server import (

@@ -10,7 +10,7 @@ from typing import Any
 import click
 from rich.table import Table
 
-from maieutic.cli._common import console_for
+from maieutic.cli.printing import console_for
 from maieutic.report.tables import fmt
 
 
@@ -56,8 +56,8 @@ def figures_table(report: dict, title: str) -> Table:
 def scorer_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Where the scorer goes, its regularisation and seed, the embedding model; and
     ``--out``, the old spelling of ``--out-dir``."""
-    from maieutic.cli._option_meanings import number
-    from maieutic.cli._options import deprecated_alias, embedding_options, stack
+    from maieutic.cli.option_types import number
+    from maieutic.cli.options import deprecated_alias, embedding_options, seed_option, stack
 
     return stack(
         [
@@ -77,9 +77,7 @@ def scorer_options(func: Callable[..., Any]) -> Callable[..., Any]:
                 help="Inverse regularisation strength of the logistic regression (default: "
                 "0.3 with the n-gram features of critical questions, 0.001 otherwise).",
             ),
-            click.option(
-                "--seed", type=int, default=0, show_default=True, help="Folds and model seed."
-            ),
+            seed_option("Folds and model seed."),
             embedding_options,
         ]
     )(func)

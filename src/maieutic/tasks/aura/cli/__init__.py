@@ -24,8 +24,7 @@ EXAMPLES = {
 
 def commands(groups: CommandGroups) -> None:
     """Add the task's commands to the command line (``Task.commands``)."""
-    from maieutic.cli._common import add_examples
-    from maieutic.cli._options import moved_command
+    from maieutic.cli.commands import add_examples, moved_command
     from maieutic.tasks.aura.cli.generate import generate_aura
     from maieutic.tasks.aura.cli.group import aura, evaluate_aura
     from maieutic.tasks.aura.cli.meta_eval import meta_eval_aura

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-import maieutic
-from maieutic.cli._common import component_options
-from maieutic.cli._options import llm_options, sampling_options
-from maieutic.data.files import is_stdout, rewritable
+from maieutic.cli.components import component_options
+from maieutic.cli.options import llm_options, sampling_options, stack, written_file_option
+from maieutic.cli.outputs import require_written_file
 from maieutic.progress import progress
+from maieutic.run.generation import generate
 from maieutic.tasks.aura.generation import GRANULARITIES, STRATEGIES
 
 
@@ -22,13 +22,7 @@ def _options(func):
             type=click.Path(dir_okay=False),
             help="Markdown, text, PDF (with a text layer) or the passage JSON.",
         ),
-        click.option(
-            "--out",
-            "out_path",
-            required=True,
-            type=click.Path(dir_okay=False),
-            help="Question set to write (a JSON list), with OUT.meta.json beside it.",
-        ),
+        written_file_option("Question set to write (a JSON list), with OUT.meta.json beside it."),
         click.option(
             "--strategy",
             type=click.Choice(STRATEGIES),
@@ -45,9 +39,7 @@ def _options(func):
             help="Questions per paragraph, per page, or for the whole document.",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return sampling_options("aura")(func)
+    return sampling_options("aura")(stack(options)(func))
 
 
 @click.command("aura")
@@ -57,10 +49,9 @@ def _options(func):
 def generate_aura(ctx, document_path, out_path, **options) -> None:
     """Write questions about --document with a language model (the embedded SmolLM2 by
     default); score them with ``maieutic evaluate aura DOCUMENT OUT``."""
-    if is_stdout(out_path) or not rewritable(out_path):
-        raise click.UsageError("--out must be a file path (a .meta.json is written beside it)")
+    require_written_file(out_path, why=" (a .meta.json is written beside it)")
     args = component_options(ctx, "generator", "aura", "llm", options)
-    generated = maieutic.generate(
+    generated = generate(
         "aura",
         document_path,
         generator="llm",

@@ -5,15 +5,10 @@ from __future__ import annotations
 
 import click
 
-import maieutic
-from maieutic.cli._common import (
-    component_options,
-    console_for,
-    echo_warnings,
-    refuse_overwriting_inputs,
-)
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import (
+from maieutic.cli.components import component_options
+from maieutic.cli.option_types import number
+from maieutic.cli.options import (
+    component_option,
     embedding_options,
     engine_arguments,
     engine_options,
@@ -21,24 +16,23 @@ from maieutic.cli._options import (
     stack,
     strict_option_for,
 )
-from maieutic.data.files import write_json
+from maieutic.cli.outputs import refuse_overwriting_inputs, write_record
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
 from maieutic.evaluate.result import unique_names
-from maieutic.provenance import provenance
-from maieutic.registry import names
 from maieutic.report.tables import print_results
+from maieutic.run.evaluation import evaluate
 from maieutic.tasks import get_task
 from maieutic.tasks.aura.compare import compare_table, preference
 from maieutic.tasks.aura.evaluate import METRICS, QuestionSet
 from maieutic.tasks.aura.records import AuraCompare
 
 _AURA_OPTIONS = [
-    click.option(
-        "--evaluator",
-        type=click.Choice(names("evaluator", "aura")),
+    component_option(
+        "evaluator",
+        task="aura",
         default="aura",
-        show_default=True,
         help="aura: offline, reranked by bi-encoder cosine; aura-cross: reranked by a "
         "cross-encoder's logits (the paper).",
     ),
@@ -108,6 +102,14 @@ def aura_options(func):
     return embedding_options(stack(_AURA_OPTIONS)(func))
 
 
+def qgeval_option(help: str, *, required: bool = True):
+    """``--qgeval FILE``: QGEval-style instances (``help`` says what this command
+    takes from them)."""
+    return click.option(
+        "--qgeval", "qgeval_path", required=required, type=click.Path(dir_okay=False), help=help
+    )
+
+
 def load_sets(task, document, paths: tuple[str, ...], strict: bool) -> list[QuestionSet]:
     """The question sets: the files given, else those inside the document's JSON."""
     if paths:
@@ -148,7 +150,7 @@ def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
     refuse_overwriting_inputs(out_path, [document, *sets])
     engine = engine_arguments(options)
     args = component_options(ctx, "evaluator", "aura", evaluator, options)
-    run = maieutic.evaluate(
+    run = evaluate(
         "aura",
         document,
         list(sets),
@@ -182,20 +184,18 @@ def compare(ctx, document, sets, evaluator, out_path, **options):
     if given and given != 2:
         raise click.UsageError(f"compare needs exactly two question sets, got {given}")
     args = component_options(ctx, "evaluator", "aura", evaluator, options)
-    scored = maieutic.evaluate(
-        "aura", doc, list(sets), evaluator=evaluator, on_loaded=echo_flags, **args
-    )
+    scored = evaluate("aura", doc, list(sets), evaluator=evaluator, on_loaded=echo_flags, **args)
     first, second = scored.results
     verdict = preference(first, second)
     console_for(out_path).print(compare_table(first, second, verdict))
-    if out_path:
-        record = AuraCompare(
-            provenance=provenance(ctx.params),
-            sets=[first, second],
-            preference=verdict,
-            metrics=list(METRICS),
-        )
-        write_json(out_path, record.to_json())
+    write_record(
+        out_path,
+        AuraCompare,
+        ctx=ctx,
+        sets=[first, second],
+        preference=verdict,
+        metrics=list(METRICS),
+    )
     click.echo(f"preferred: {verdict['majority_name'] or 'tie'} (majority of metrics)", err=True)
 
 

@@ -7,12 +7,13 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from maieutic.cli._common import build, console_for
-from maieutic.cli._options import out_option
-from maieutic.data.files import read_text, write_json
-from maieutic.provenance import provenance
+from maieutic.cli.components import build
+from maieutic.cli.options import out_option
+from maieutic.cli.outputs import write_record
+from maieutic.cli.printing import console_for
+from maieutic.data.files import read_text
 from maieutic.report.tables import fmt
-from maieutic.tasks.aura.cli.group import aura_options
+from maieutic.tasks.aura.cli.group import aura_options, qgeval_option
 from maieutic.tasks.aura.data import Document
 from maieutic.tasks.aura.qgeval import load_qgeval, qgeval_agreement
 from maieutic.tasks.aura.records import AuraMetaEval
@@ -86,13 +87,9 @@ def _agreement_lines(report: dict) -> list[tuple[str, str]]:
 
 
 @click.command("aura")
-@click.option(
-    "--qgeval",
-    "qgeval_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="QGEval-style instances: passages with questions from several systems and mean "
-    "human ratings (1–3) of answerability.",
+@qgeval_option(
+    "QGEval-style instances: passages with questions from several systems and mean "
+    "human ratings (1–3) of answerability."
 )
 @aura_options
 @out_option
@@ -117,11 +114,11 @@ def meta_eval_aura(ctx, qgeval_path, evaluator, out_path, **options):
     table.caption = str(signature)
     console.print(table)
     console.print(_systems_table(report))
-    if out_path:
-        record = AuraMetaEval(
-            signature=signature.as_dict(),
-            evaluator=scorer.spec,
-            provenance=provenance(ctx.params),
-            **report,
-        )
-        write_json(out_path, record.to_json())
+    write_record(
+        out_path,
+        AuraMetaEval,
+        ctx=ctx,
+        signature=signature.as_dict(),
+        evaluator=scorer.spec,
+        **report,
+    )

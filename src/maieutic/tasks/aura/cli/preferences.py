@@ -11,12 +11,13 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from maieutic.cli._common import build, console_for
-from maieutic.cli._options import out_option
-from maieutic.data.files import read_text, write_json
+from maieutic.cli.components import build
+from maieutic.cli.options import out_option
+from maieutic.cli.outputs import write_record
+from maieutic.cli.printing import console_for
+from maieutic.data.files import read_text
 from maieutic.data.surrogates import refuse_in_json
 from maieutic.errors import DataError
-from maieutic.provenance import provenance
 from maieutic.report.tables import fmt
 from maieutic.signature import Signature
 from maieutic.stats import PreferenceItem, UndefinedStatistic, preference_agreement
@@ -156,8 +157,4 @@ def aura_preferences(ctx, preferences, aggregate, evaluator, out_path, **options
         raise DataError(str(exc), where=preferences) from None
     signature = preferences_signature(built, path, records, aggregate, report["n_items"])
     console_for(out_path).print(_table(report, aggregate, signature))
-    if out_path:
-        record = AuraAgree(
-            provenance=provenance(ctx.params), signature=signature.as_dict(), **report
-        )
-        write_json(out_path, record.to_json())
+    write_record(out_path, AuraAgree, ctx=ctx, signature=signature.as_dict(), **report)

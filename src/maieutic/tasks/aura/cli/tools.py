@@ -8,13 +8,13 @@ import dataclasses
 import click
 from rich.table import Table
 
-from maieutic.cli._common import build, console_for
-from maieutic.cli._options import out_option
-from maieutic.data.files import write_json
-from maieutic.provenance import provenance
+from maieutic.cli.components import build
+from maieutic.cli.options import out_option
+from maieutic.cli.outputs import write_record
+from maieutic.cli.printing import console_for
 from maieutic.registry import entry
 from maieutic.tasks import get_task
-from maieutic.tasks.aura.cli.group import aura, aura_options, load_sets
+from maieutic.tasks.aura.cli.group import aura, aura_options, load_sets, qgeval_option
 from maieutic.tasks.aura.data import Document
 from maieutic.tasks.aura.evaluate import METRICS
 from maieutic.tasks.aura.qgeval import load_qgeval
@@ -25,11 +25,9 @@ from maieutic.tasks.aura.sweep import mean_shift
 @aura.command("sweep")
 @click.argument("document", required=False, type=click.Path(dir_okay=False))
 @click.argument("sets", nargs=-1, type=click.Path(dir_okay=False))
-@click.option(
-    "--qgeval",
-    "qgeval_path",
-    type=click.Path(dir_okay=False),
-    help="Also (or only) every passage of a QGEval-style file, its questions as one set.",
+@qgeval_option(
+    "Also (or only) every passage of a QGEval-style file, its questions as one set.",
+    required=False,
 )
 @aura_options
 @out_option
@@ -70,8 +68,4 @@ def sweep(ctx, document, sets, qgeval_path, evaluator, out_path, **options):
         built.signature(Document("", "sweep"), report["n_sets"]), threshold=None, dataset=None
     )
     console.print(f"signature: {signature}")
-    if out_path:
-        record = AuraSweep(
-            provenance=provenance(ctx.params), signature=signature.as_dict(), **report
-        )
-        write_json(out_path, record.to_json())
+    write_record(out_path, AuraSweep, ctx=ctx, signature=signature.as_dict(), **report)

@@ -5,16 +5,11 @@ from __future__ import annotations
 import click
 
 from maieutic.cli.train import scorer_options, train_scorer
+from maieutic.tasks.aura.cli.group import qgeval_option
 
 
 @click.command("aura")
-@click.option(
-    "--qgeval",
-    "qgeval_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="QGEval-style answerability ratings (instances JSON).",
-)
+@qgeval_option("QGEval-style answerability ratings (instances JSON).")
 @scorer_options
 def train_aura(qgeval_path, **options) -> None:
     """Learn P(answerable | passage, question), report its grouped cross-validation

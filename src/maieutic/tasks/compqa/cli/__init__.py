@@ -31,8 +31,7 @@ EXAMPLES = {
 
 def commands(groups: CommandGroups) -> None:
     """Add the task's commands to the command line (``Task.commands``)."""
-    from maieutic.cli._common import add_examples
-    from maieutic.cli._options import moved_command
+    from maieutic.cli.commands import add_examples, moved_command
     from maieutic.tasks.compqa.cli.evaluate import evaluate_compqa
     from maieutic.tasks.compqa.cli.extremes import extremes
     from maieutic.tasks.compqa.cli.generate import generate_compqa

@@ -5,24 +5,22 @@ from __future__ import annotations
 import click
 from click.core import ParameterSource
 
-import maieutic
-from maieutic.cli._common import (
-    component_options,
-    console_for,
-    echo_warnings,
-    fail_on_call_failures,
-    refuse_overwriting_inputs,
-)
-from maieutic.cli._options import (
+from maieutic.cli.components import component_options
+from maieutic.cli.options import (
+    component_option,
     deprecated_alias,
     embedding_options,
     is_explicit,
     llm_options,
     out_option,
+    seed_option,
+    stack,
     strict_option_for,
 )
-from maieutic.registry import names
+from maieutic.cli.outputs import refuse_overwriting_inputs
+from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
 from maieutic.report.tables import print_results
+from maieutic.run.evaluation import evaluate
 from maieutic.tasks import get_task
 from maieutic.tasks.compqa.scored_files import answer_files
 from maieutic.tasks.compqa.shots import DEFAULT_SHOTS
@@ -63,11 +61,10 @@ def _old_shots_file(ctx: click.Context, options: dict) -> None:
 def _options(func):
     """The options of ``evaluate compqa``."""
     options = [
-        click.option(
-            "--evaluator",
-            type=click.Choice(names("evaluator", "compqa")),
+        component_option(
+            "evaluator",
+            task="compqa",
             default="rules",
-            show_default=True,
             help="rules: offline text rules for criteria 1–7, 13, 15 (others unscored); "
             "llm: a language model scores all 15; rules+llm: rules where they decide.",
         ),
@@ -95,9 +92,7 @@ def _options(func):
             help="Examples drawn (with --seed) for few-shot.",
         ),
         deprecated_alias("--n-shots", "--shots", "n_shots", type=click.IntRange(1, 10)),
-        click.option(
-            "--seed", type=int, default=0, show_default=True, help="Seed of calls and examples."
-        ),
+        seed_option("Seed of calls and examples."),
         click.option(
             "--max-tokens",
             type=click.IntRange(16, 32768),
@@ -106,9 +101,7 @@ def _options(func):
             help="Longest judge reply, in tokens (15 scores fit in about 100).",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack(options)(func)
 
 
 @click.command("compqa")
@@ -125,7 +118,7 @@ def evaluate_compqa(ctx, answers, evaluator, out_path, strict, **options):
     _old_shots_file(ctx, options)
     refuse_overwriting_inputs(out_path, [str(p) for p in answer_files(answers)])
     args = component_options(ctx, "evaluator", "compqa", evaluator, options)
-    run = maieutic.evaluate(
+    run = evaluate(
         "compqa",
         None,
         list(answers),

@@ -6,35 +6,20 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from maieutic.cli._common import console_for, echo_warnings
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import out_option
-from maieutic.data.files import write_json
+from maieutic.cli.option_types import number
+from maieutic.cli.options import out_option, stack
+from maieutic.cli.outputs import write_record
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.errors import DataError
-from maieutic.provenance import provenance
 
 
 def _options(func):
     """The options of ``compqa extremes``."""
-    from maieutic.tasks.compqa.cli.group import judged_option
+    from maieutic.tasks.compqa.cli.group import human_score_options, judged_option
 
-    human_file = click.Path(dir_okay=False, exists=True)
     options = [
         judged_option,
-        click.option(
-            "--humans",
-            "table",
-            type=human_file,
-            help="People's averaged scores (human_evaluation_367.tsv: C1…C15).",
-        ),
-        click.option(
-            "--hum1",
-            type=human_file,
-            help="First annotator's file (with --hum2): averaged where both scored.",
-        ),
-        click.option(
-            "--hum2", type=human_file, help="Second annotator's file (row-aligned with --hum1)."
-        ),
+        *human_score_options,
         click.option(
             "--high",
             type=number(0, 19),
@@ -51,9 +36,7 @@ def _options(func):
         ),
         out_option,
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack(options)(func)
 
 
 def _panel_table(panel) -> Table:
@@ -80,24 +63,13 @@ def _panel_table(panel) -> Table:
     return table
 
 
-def _humans(table, hum1, hum2):
-    """People's scores of ``--humans`` or ``--hum1``/``--hum2``, and their rows left out."""
-    from maieutic.tasks.compqa.judge_agreement import humans_from_annotators, humans_from_table
-
-    if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
-        raise click.UsageError("give either --humans TABLE or both --hum1 and --hum2")
-    humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)
-    echo_warnings("compqa extremes", [n for h in humans for n in h.notes])
-    return humans, left_out
-
-
 @click.command("extremes")
 @_options
 @click.pass_context
 def extremes(ctx, judged, table, hum1, hum2, high, low, out_path) -> None:
     """How people score the answers a judge scored high and low, and how the judge
     scores people's high and low, by generator: counts of every total."""
-    from maieutic.tasks.compqa.cli.group import answers_of, judged_files, scorers_of
+    from maieutic.tasks.compqa.cli.group import answers_of, judged_files, read_humans, scorers_of
     from maieutic.tasks.compqa.extremes import panels
     from maieutic.tasks.compqa.judge_agreement import match
     from maieutic.tasks.compqa.records import CompqaExtremes
@@ -106,16 +78,14 @@ def extremes(ctx, judged, table, hum1, hum2, high, low, out_path) -> None:
 
     if low >= high:  # the low and high answers would overlap
         raise click.UsageError(f"--low ({low:g}) must be below --high ({high:g})")
-    humans, left_out = _humans(table, hum1, hum2)
+    humans, left_out, source = read_humans(table=table, hum1=hum1, hum2=hum2)
+    echo_warnings("compqa extremes", [n for h in humans for n in h.notes])
     files = judged_files(judged, humans=False)
     answers = answers_of(files)
     report = match(humans, answers)
     if not report.pairs:
         raise DataError("no answer is scored by both the judge and people", where=judged[0])
-    human_files = [table] if table else [hum1, hum2]
-    base = agreement_signature(
-        "table" if table else "annotators", human_files, answers, scorers_of(files), 0
-    )
+    base = agreement_signature(*source, answers, scorers_of(files), 0)
     signature = extremes_signature(base, high, low, len(report.pairs))
     found = panels(report.pairs, high, low)
     console = console_for(out_path)
@@ -124,15 +94,14 @@ def extremes(ctx, judged, table, hum1, hum2, high, low, out_path) -> None:
     counts = {**report.counts(), LEFT_OUT: left_out}
     console.print("; ".join(f"{k}: {v}" for k, v in counts.items()), highlight=False)
     console.print(f"signature: {signature}", highlight=False)
-    if out_path:
-        record = CompqaExtremes(
-            provenance=provenance(ctx.params),
-            signature=signature.as_dict(),
-            signature_string=str(signature),
-            counts=counts,
-            panels=[_panel_json(p) for p in found],
-        )
-        write_json(out_path, record.to_json())
+    write_record(
+        out_path,
+        CompqaExtremes,
+        ctx=ctx,
+        with_signature=signature,
+        counts=counts,
+        panels=[_panel_json(p) for p in found],
+    )
 
 
 def _panel_json(panel) -> dict:

@@ -9,17 +9,19 @@ from pathlib import Path
 
 import click
 
-import maieutic
-from maieutic.cli._common import component_options, echo_warnings
-from maieutic.cli._options import (
+from maieutic.cli.components import component_options
+from maieutic.cli.options import (
     deprecated_alias,
     engine_arguments,
     engine_options,
     llm_options,
     sampling_options,
+    stack,
     strict_option_for,
 )
+from maieutic.cli.printing import echo_warnings
 from maieutic.progress import progress
+from maieutic.run.generation import generate
 from maieutic.tasks.compqa.run_io import file_stem
 from maieutic.tasks.compqa.scenarios import SCENARIOS
 
@@ -63,12 +65,10 @@ def _options(func):
             "side in the file and scored as separate answers (the paper drew 3 from GPT).",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
     strict = strict_option_for(
         "a question asked twice, or a question without arguments in scenario 2 or 4"
     )
-    return strict(sampling_options("compqa")(func))
+    return stack([strict, sampling_options("compqa"), *options])(func)
 
 
 @click.command("compqa")
@@ -83,7 +83,7 @@ def generate_compqa(ctx, questions_path, out_dir, scenarios, name, strict, **opt
     scenarios = scenarios or SCENARIOS
     engine = engine_arguments(options)
     args = component_options(ctx, "generator", "compqa", "llm", {**options, "scenarios": scenarios})
-    generated = maieutic.generate(
+    generated = generate(
         "compqa",
         questions_path,
         generator="llm",

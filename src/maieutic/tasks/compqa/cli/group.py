@@ -5,12 +5,12 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from maieutic.cli._common import console_for, echo_warnings
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import out_option
+from maieutic.cli.option_types import number
+from maieutic.cli.options import out_option, stack
+from maieutic.cli.outputs import write_record
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.data.files import write_json
 from maieutic.errors import DataError
-from maieutic.provenance import provenance
 from maieutic.report.tables import fmt
 from maieutic.signature import Signature
 from maieutic.tasks.compqa.data import Answer
@@ -103,9 +103,7 @@ def _rules_report(ctx, report, out_path) -> None:
     title = f"CompQA: rule-based judge vs people ({len(report.matched)} answers)"
     caption = "criteria not listed are left to a judge (unscored by the rules)"
     console_for(out_path).print(criterion_table(rows, title, "rules_mean", caption))
-    if out_path:
-        record = CompqaRulesAgreement(provenance=provenance(ctx.params), rows=rows)
-        write_json(out_path, record.to_json())
+    write_record(out_path, CompqaRulesAgreement, ctx=ctx, rows=rows)
 
 
 def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
@@ -125,26 +123,42 @@ def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
     return out
 
 
+_HUMAN_FILE = click.Path(dir_okay=False, exists=True)
+
+human_score_options = [
+    click.option(
+        "--humans",
+        "table",
+        type=_HUMAN_FILE,
+        help="People's averaged scores (human_evaluation_367.tsv: C1…C15).",
+    ),
+    click.option(
+        "--hum1",
+        type=_HUMAN_FILE,
+        help="First annotator's file (with --hum2): averaged where both scored.",
+    ),
+    click.option(
+        "--hum2", type=_HUMAN_FILE, help="Second annotator's file (row-aligned with --hum1)."
+    ),
+]
+"""``--humans TABLE``, or ``--hum1`` and ``--hum2``: people's scores (``read_humans``)."""
+
+
+def read_humans(*, table: str | None, hum1: str | None, hum2: str | None):
+    """People's scores of ``--humans`` or ``--hum1``/``--hum2``, how many of their rows
+    were left out, and how the signature names them (the kind and the files)."""
+    if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
+        raise click.UsageError("give either --humans TABLE or both --hum1 and --hum2")
+    humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)
+    source = ("table", [table]) if table else ("annotators", [hum1, hum2])
+    return humans, left_out, source
+
+
 def _agree_options(func):
     """The options of ``meta-eval compqa``."""
     options = [
         judged_option,
-        click.option(
-            "--humans",
-            "table",
-            type=click.Path(dir_okay=False, exists=True),
-            help="People's averaged scores (human_evaluation_367.tsv: C1…C15).",
-        ),
-        click.option(
-            "--hum1",
-            type=click.Path(dir_okay=False, exists=True),
-            help="First annotator's file (with --hum2): averaged where both scored.",
-        ),
-        click.option(
-            "--hum2",
-            type=click.Path(dir_okay=False, exists=True),
-            help="Second annotator's file (row-aligned with --hum1).",
-        ),
+        *human_score_options,
         click.option(
             "--rules",
             is_flag=True,
@@ -159,9 +173,7 @@ def _agree_options(func):
         ),
         out_option,
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack(options)(func)
 
 
 def _judge_report(ctx, report, signature: Signature, left_out: int, per_criterion, out_path):
@@ -182,16 +194,15 @@ def _judge_report(ctx, report, signature: Signature, left_out: int, per_criterio
         title = f"CompQA: judge vs people per criterion ({len(report.matched)} answers)"
         caption = "each criterion on the answers where the judge gave it a valid score"
         console.print(criterion_table(criteria, title, "judge_mean", caption))
-    if out_path:
-        record = CompqaJudgeAgreement(
-            provenance=provenance(ctx.params),
-            signature=signature.as_dict(),
-            signature_string=str(signature),
-            counts=counts,
-            rows=list(rows.values()),
-            per_criterion=criteria,
-        )
-        write_json(out_path, record.to_json())
+    write_record(
+        out_path,
+        CompqaJudgeAgreement,
+        ctx=ctx,
+        with_signature=signature,
+        counts=counts,
+        rows=list(rows.values()),
+        per_criterion=criteria,
+    )
 
 
 @click.command("compqa")
@@ -201,22 +212,14 @@ def compqa_judge(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path)
     """How well a judge (or the rules) agrees with people: Krippendorff's alpha
     (interval) and Spearman between the judge and people, all criterion scores
     concatenated ("separately") and on the final score (Table 2)."""
-    if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
-        raise click.UsageError("give either --humans TABLE or both --hum1 and --hum2")
-    humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)
+    humans, left_out, source = read_humans(table=table, hum1=hum1, hum2=hum2)
     files = judged_files(judged, humans=False)
     answers = answers_of(files)
     report = match(humans, answers)
     if rules:
         _rules_report(ctx, report, out_path)
         return
-    signature = agreement_signature(
-        "table" if table else "annotators",
-        [table] if table else [hum1, hum2],
-        answers,
-        scorers_of(files),
-        len(report.pairs),
-    )
+    signature = agreement_signature(*source, answers, scorers_of(files), len(report.pairs))
     try:
         _judge_report(ctx, report, signature, left_out, per_criterion, out_path)
     except DataError as exc:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from maieutic.cli._common import console_for, echo_warnings
-from maieutic.cli._options import out_option
-from maieutic.data.files import write_json
+from maieutic.cli.options import out_option
+from maieutic.cli.outputs import write_record
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.errors import DataError
-from maieutic.provenance import provenance
 from maieutic.report.tables import fmt
 from maieutic.tasks.compqa.human_agreement import agreement_table, load_pairs, pairs_signature
 from maieutic.tasks.compqa.records import CompqaHumanAgreement
@@ -42,12 +41,11 @@ def compqa_humans(ctx, first: str, second: str, out_path: str | None) -> None:
     console = console_for(out_path)
     console.print(table)
     console.print(f"signature: {signature}", highlight=False)
-    if out_path:
-        record = CompqaHumanAgreement(
-            provenance=provenance(ctx.params),
-            signature=signature.as_dict(),
-            signature_string=str(signature),
-            n_pairs=len(pairs),
-            rows=rows,
-        )
-        write_json(out_path, record.to_json())
+    write_record(
+        out_path,
+        CompqaHumanAgreement,
+        ctx=ctx,
+        with_signature=signature,
+        n_pairs=len(pairs),
+        rows=rows,
+    )

@@ -7,12 +7,11 @@ from __future__ import annotations
 import click
 from rich.table import Table
 
-from maieutic.cli._common import console_for, echo_warnings
-from maieutic.cli._options import out_option
-from maieutic.data.files import write_json
+from maieutic.cli.options import out_option, stack
+from maieutic.cli.outputs import write_record
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.errors import DataError
 from maieutic.path_text import path_exists
-from maieutic.provenance import provenance
 from maieutic.tasks.compqa.paper_tables import AVERAGES, BY, PARTS, SPREAD
 
 
@@ -131,9 +130,7 @@ def _options(func):
         ),
         out_option,
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack(options)(func)
 
 
 @click.command("breakdown")
@@ -162,15 +159,14 @@ def breakdown(ctx, specs, by, groups, average, out_path) -> None:
             {"row": r, "part": part, "columns": {k: f.to_json() for k, f in fs.items()}}
             for r, fs in rows
         ]
-    if out_path:
-        record = CompqaBreakdown(
-            provenance=provenance(ctx.params),
-            signature=signature.as_dict(),
-            signature_string=str(signature),
-            by=by,
-            average=average,
-            spread=spread,
-            rows=out_rows,
-            human_rows_left_out=left_out or None,
-        )
-        write_json(out_path, record.to_json())
+    write_record(
+        out_path,
+        CompqaBreakdown,
+        ctx=ctx,
+        with_signature=signature,
+        by=by,
+        average=average,
+        spread=spread,
+        rows=out_rows,
+        human_rows_left_out=left_out or None,
+    )

@@ -24,7 +24,7 @@ EXAMPLES = {
 
 def commands(groups: CommandGroups) -> None:
     """Add the task's commands to the command line (``Task.commands``)."""
-    from maieutic.cli._common import add_examples
+    from maieutic.cli.commands import add_examples
     from maieutic.tasks.cqs.cli.compare import meta_eval_compare
     from maieutic.tasks.cqs.cli.evaluate import evaluate_cqs
     from maieutic.tasks.cqs.cli.generate import generate_cqs

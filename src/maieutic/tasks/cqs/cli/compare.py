@@ -9,18 +9,17 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from maieutic.cli._common import build, console_for, echo_warnings, fail_on_call_failures
-from maieutic.cli._options import (
-    EvaluatorName,
+from maieutic.cli.components import build, refuse_options_none_take, split_evaluator
+from maieutic.cli.option_types import EvaluatorName
+from maieutic.cli.options import (
+    data_option,
     embedding_options,
     llm_options,
     out_option,
     plot_option,
-    refuse_options_none_take,
-    split_evaluator,
 )
-from maieutic.data.files import write_json
-from maieutic.provenance import provenance
+from maieutic.cli.outputs import write_record
+from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
 from maieutic.registry import entry
 from maieutic.report.tables import fmt
 from maieutic.run.inputs import load_submissions
@@ -124,13 +123,7 @@ def outputs_signature(outputs) -> str:
 
 
 @click.command("cqs-compare")
-@click.option(
-    "--data",
-    "data_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Labelled dataset the submissions are evaluated against.",
-)
+@data_option("Labelled dataset the submissions are evaluated against.")
 @click.option(
     "--evaluator",
     "evaluators",
@@ -182,15 +175,14 @@ def meta_eval_compare(
     scorers = _build_scorers(ctx, names_, per_evaluator, options)
     result = compare(dataset, loaded, scorers, *people)
     _print_comparison(console_for(out_path), result)
-    if out_path:
-        specs = {n: s.spec for n, s in scorers.items()}
-        record = CqsCompare(
-            provenance=provenance(ctx.params),
-            evaluator_specs=specs,
-            flags=[f.to_json() for f in flags],
-            **result,
-        )
-        write_json(out_path, record.to_json())
+    write_record(
+        out_path,
+        CqsCompare,
+        ctx=ctx,
+        evaluator_specs={n: s.spec for n, s in scorers.items()},
+        flags=[f.to_json() for f in flags],
+        **result,
+    )
     if plot_path:  # after --out, as in meta-eval cqs
         _plot_comparison(result, plot_path)
     fail_on_call_failures([f for s in scorers.values() for f in s.failures], "judge")

@@ -6,28 +6,26 @@ from pathlib import Path
 
 import click
 
-import maieutic
-from maieutic.cli._common import (
-    component_options,
-    console_for,
-    echo_warnings,
-    fail_on_call_failures,
-    refuse_overwriting_inputs,
-)
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import (
-    EvaluatorName,
+from maieutic.cli.components import component_options, split_evaluator
+from maieutic.cli.option_types import number
+from maieutic.cli.options import (
+    component_option,
+    data_option,
     deprecated_alias,
     embedding_options,
     engine_arguments,
     engine_options,
     llm_options,
     out_option,
-    split_evaluator,
+    skip_unknown_option,
+    stack,
     strict_option_for,
 )
+from maieutic.cli.outputs import refuse_overwriting_inputs
+from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
 from maieutic.data.files import write_json
 from maieutic.report.tables import print_results
+from maieutic.run.evaluation import evaluate
 from maieutic.run.inputs import reference_for
 from maieutic.tasks import get_task
 from maieutic.tasks.cqs.cli.options import (
@@ -56,19 +54,12 @@ def official_name(evaluator: str, result) -> str:
 def _cqs_options(func):
     """The options of ``evaluate cqs``."""
     options = [
-        click.option(
-            "--data",
-            "data_path",
-            required=True,
-            type=click.Path(dir_okay=False),
-            help="Labelled dataset (the benchmark's JSON layout, or JSONL).",
-        ),
+        data_option("Labelled dataset (the benchmark's JSON layout, or JSONL)."),
         click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False)),
-        click.option(
-            "--evaluator",
-            type=EvaluatorName("cqs"),
+        component_option(
+            "evaluator",
+            task="cqs",
             default="sts",
-            show_default=True,
             help="sts / chrf: similarity to the references; llm-match: an LLM matches a "
             "reference; llm-label / llm-rubric: an LLM labels directly; scorer:DIR: a learned "
             "scorer (maieutic train cqs) labels without references.",
@@ -99,19 +90,13 @@ def _cqs_options(func):
             help="Also write each submission's labelled questions in the benchmark script's "
             "layout, one file per submission, into this directory.",
         ),
-        click.option(
-            "--skip-unknown",
-            is_flag=True,
-            help="Warn about and skip submission ids absent from the references (default: error).",
-        ),
+        skip_unknown_option("submission ids absent from the references"),
         strict_option_for(
             "an intervention without 3 questions, a repeated or empty question, a repeated id "
             "or an empty question list"
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack(options)(func)
 
 
 @click.command("cqs")
@@ -145,7 +130,7 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
             path = Path(official_dir) / official_name(registered, result)
             write_json(path, official_layout(result))
 
-    run = maieutic.evaluate(
+    run = evaluate(
         "cqs",
         dataset,
         list(submissions),

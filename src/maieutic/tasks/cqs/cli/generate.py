@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import click
 
-import maieutic
-from maieutic.cli._common import component_options, echo_warnings
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import (
-    RegisteredOrScorer,
+from maieutic.cli.components import component_options
+from maieutic.cli.option_types import number
+from maieutic.cli.options import (
+    component_option,
+    data_option,
     engine_arguments,
     engine_options,
     is_explicit,
@@ -17,20 +17,22 @@ from maieutic.cli._options import (
     sampling_options,
     scheme_file_options,
     stack,
+    written_file_option,
 )
-from maieutic.data.files import is_stdout, rewritable
+from maieutic.cli.outputs import require_written_file
+from maieutic.cli.printing import echo_warnings
 from maieutic.progress import progress
 from maieutic.registry import names
+from maieutic.run.generation import generate
 
 MAX_FAILURES_SHOWN = 20
 
 
 _COMPONENT_OPTIONS = [
-    click.option(
-        "--generator",
-        type=click.Choice(names("generator", "cqs")),
+    component_option(
+        "generator",
+        task="cqs",
         default="claims",
-        show_default=True,
         help="claims: the text's own claims challenged in the framings that fit them, "
         "no model; template: argumentation-scheme templates, no model; llm: a language "
         "model; pooled: the model's candidates pooled with the claims generator's, a "
@@ -44,11 +46,10 @@ _COMPONENT_OPTIONS = [
         help="Prompting strategy of the llm generator; repeat to pool candidates "
         "(default: detailed).",
     ),
-    click.option(
-        "--selector",
-        type=RegisteredOrScorer("selector", "cqs"),
+    component_option(
+        "selector",
+        task="cqs",
         default="first",
-        show_default=True,
         help="How candidates are reduced to 3 (dedup: avoid near-duplicates; overlap: "
         "prefer questions about the text's own words; scorer:DIR: most useful by a "
         "learned scorer, no two near-duplicates).",
@@ -116,20 +117,8 @@ _generation_options = stack([*_COMPONENT_OPTIONS, *_SAMPLING_OPTIONS])
 
 
 @click.command("cqs")
-@click.option(
-    "--data",
-    "data_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Interventions to generate for (dataset layout; labels not needed).",
-)
-@click.option(
-    "--out",
-    "out_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Submission file to write (with --runs K: OUT-run1.json … OUT-runK.json).",
-)
+@data_option("Interventions to generate for (dataset layout; labels not needed).")
+@written_file_option("Submission file to write (with --runs K: OUT-run1.json … OUT-runK.json).")
 @_generation_options
 @llm_options
 @engine_options
@@ -149,7 +138,7 @@ def generate_cqs(
     options["strategies"] = list(options["strategies"]) or ["detailed"]
     engine = engine_arguments(options)
     args = component_options(ctx, "generator", "cqs", generator, options)
-    generated = maieutic.generate(
+    generated = generate(
         "cqs",
         data_path,
         generator=generator,
@@ -176,11 +165,9 @@ def generate_cqs(
 
 
 def _check_usage(ctx, out_path: str, options: dict) -> None:
-    if is_stdout(out_path) or not rewritable(out_path):
-        raise click.UsageError(
-            "--out must be a file path: generation writes the submission and its "
-            ".meta.json record beside it"
-        )
+    require_written_file(
+        out_path, why=": generation writes the submission and its .meta.json record beside it"
+    )
     if "fewshot" not in options["strategies"]:
         for name, flag in (("shots", "--shots"), ("shots_from", "--shots-from")):
             if is_explicit(ctx, name):

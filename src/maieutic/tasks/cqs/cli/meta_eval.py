@@ -9,22 +9,19 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from maieutic.cli._common import (
-    build,
-    console_for,
-    echo_warnings,
-    fail_on_call_failures,
-)
-from maieutic.cli._option_meanings import number
-from maieutic.cli._options import (
-    EvaluatorName,
+from maieutic.cli.components import build, split_evaluator
+from maieutic.cli.option_types import number
+from maieutic.cli.options import (
+    component_option,
+    data_option,
     embedding_options,
     llm_options,
     out_option,
     plot_option,
-    split_evaluator,
+    seed_option,
     stack,
 )
+from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
 from maieutic.data.files import write_json
 from maieutic.evaluate.sweep import choose_threshold
 from maieutic.provenance import provenance
@@ -186,13 +183,9 @@ def _outputs_summary(outputs) -> dict | None:
 
 
 _META_EVAL_OPTIONS = [
-    click.option(
-        "--data",
-        "data_path",
-        required=True,
-        type=click.Path(dir_okay=False),
-        help="Labelled dataset: every reference is evaluated against the others (or, with "
-        "--outputs, the references the outputs are evaluated against).",
+    data_option(
+        "Labelled dataset: every reference is evaluated against the others (or, with "
+        "--outputs, the references the outputs are evaluated against)."
     ),
     click.option(
         "--outputs",
@@ -203,11 +196,10 @@ _META_EVAL_OPTIONS = [
         "measure the evaluator on these against the people's labels instead of leaving "
         "references out.",
     ),
-    click.option(
-        "--evaluator",
-        type=EvaluatorName("cqs"),
+    component_option(
+        "evaluator",
+        task="cqs",
         default="sts",
-        show_default=True,
         help="The evaluator to measure (scorer:DIR: a learned scorer; on its own training "
         "data the figures are not a fair test, and a warning says so).",
     ),
@@ -243,9 +235,7 @@ _META_EVAL_OPTIONS = [
     click.option(
         "--sample", type=click.IntRange(1), help="Evaluate a seeded sample of N references."
     ),
-    click.option(
-        "--seed", type=int, default=0, show_default=True, help="Seed of --sample and --curve."
-    ),
+    seed_option("Seed of --sample and --curve."),
     out_option,
 ]
 

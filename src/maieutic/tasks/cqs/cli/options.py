@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli._options import SCORER_PREFIX, RegisteredOrScorer
+from maieutic.cli.option_types import SCORER_PREFIX, RegisteredOrScorer
 from maieutic.tasks.cqs.scoring import AS_NAE, UNSCORED_RULES
 
 unscored_option = click.option(
@@ -34,7 +34,7 @@ def apply_preset(ctx: click.Context, preset: str | None, evaluator: str, options
     """The evaluator to build, with ``preset``'s options put into ``options``."""
     if not preset:
         return evaluator
-    from maieutic.cli._options import is_explicit
+    from maieutic.cli.options import is_explicit
     from maieutic.tasks.cqs.presets import preset_options
 
     given = {p.name for p in ctx.command.params if p.name and is_explicit(ctx, p.name)}

@@ -8,10 +8,9 @@ from pathlib import Path
 import click
 from rich.table import Table
 
-from maieutic.cli._common import console_for, echo_warnings
-from maieutic.cli._options import out_option
-from maieutic.data.files import write_json
-from maieutic.provenance import provenance
+from maieutic.cli.options import out_option
+from maieutic.cli.outputs import write_record
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.report.tables import fmt
 from maieutic.signature import Signature
 from maieutic.tasks import get_task
@@ -80,5 +79,4 @@ def stats(ctx, data, out_path) -> None:
     console.print(_table(files))
     for entry in files:
         console.print(f"signature ({entry['name']}): {entry['signature_string']}", highlight=False)
-    if out_path:
-        write_json(out_path, CqsStats(provenance=provenance(ctx.params), files=files).to_json())
+    write_record(out_path, CqsStats, ctx=ctx, files=files)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from maieutic.cli._options import scheme_file_options, stack
+from maieutic.cli.options import scheme_file_options, stack
 from maieutic.cli.train import scorer_options, train_scorer
 
 

@@ -22,8 +22,7 @@ EXAMPLES = {
 
 def commands(groups: CommandGroups) -> None:
     """Add the task's commands to the command line (``Task.commands``)."""
-    from maieutic.cli._common import add_examples
-    from maieutic.cli._options import moved_command
+    from maieutic.cli.commands import add_examples, moved_command
     from maieutic.tasks.focus.cli.evaluate import evaluate_focus
     from maieutic.tasks.focus.cli.generate import generate_focus
     from maieutic.tasks.focus.cli.group import focus, focus_humans

@@ -6,15 +6,17 @@ from pathlib import Path
 
 import click
 
-import maieutic
-from maieutic.cli._common import (
-    component_options,
-    console_for,
-    echo_warnings,
-    refuse_overwriting_inputs,
+from maieutic.cli.components import component_options
+from maieutic.cli.options import (
+    embedding_options,
+    out_option,
+    skip_unknown_option,
+    strict_option_for,
 )
-from maieutic.cli._options import embedding_options, out_option, strict_option_for
+from maieutic.cli.outputs import refuse_overwriting_inputs
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.report.tables import print_results
+from maieutic.run.evaluation import evaluate
 from maieutic.tasks import get_task
 from maieutic.tasks.focus.annotators import attach_annotators
 from maieutic.tasks.focus.classification import MODES
@@ -33,6 +35,14 @@ def annotators_option(func):
     )(func)
 
 
+def gold_option(help: str):
+    """``--gold FILE``, required: the gold data (``help`` says what this command does
+    with it)."""
+    return click.option(
+        "--gold", "gold_path", required=True, type=click.Path(dir_okay=False), help=help
+    )
+
+
 def load_gold_with_annotators(task, gold_path: str, annotators: tuple[str, ...]):
     """The gold data, with each annotator's labels attached when files are given."""
     gold = task.load_reference(gold_path)
@@ -43,13 +53,7 @@ def load_gold_with_annotators(task, gold_path: str, annotators: tuple[str, ...])
 
 
 @click.command("focus")
-@click.option(
-    "--gold",
-    "gold_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Gold data: the released CSV layout or maieutic's JSONL.",
-)
+@gold_option("Gold data: the released CSV layout or maieutic's JSONL.")
 @click.argument("submissions", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @annotators_option
 @click.option(
@@ -77,11 +81,7 @@ def load_gold_with_annotators(task, gold_path: str, annotators: tuple[str, ...])
 )
 @embedding_options
 @out_option
-@click.option(
-    "--skip-unknown",
-    is_flag=True,
-    help="Warn about and skip prediction ids absent from --gold (default: error).",
-)
+@skip_unknown_option("prediction ids absent from --gold")
 @strict_option_for(
     "a span with no type, a type with no span, None of the Above beside another type, or "
     "more than two types"
@@ -99,7 +99,7 @@ def evaluate_focus(ctx, gold_path, submissions, annotators, out_path, **options)
     strict, skip_unknown = options.pop("strict"), options.pop("skip_unknown")
     refuse_overwriting_inputs(out_path, [gold_path, *submissions])
     args = component_options(ctx, "evaluator", "focus", "type-span", options)
-    run = maieutic.evaluate(
+    run = evaluate(
         "focus",
         gold,
         list(submissions),

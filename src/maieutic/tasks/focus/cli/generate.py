@@ -9,17 +9,18 @@ from typing import Any
 
 import click
 
-import maieutic
-from maieutic.cli._common import component_options, console_for, echo_warnings
-from maieutic.cli._options import (
+from maieutic.cli.components import component_options
+from maieutic.cli.options import (
     engine_arguments,
     engine_options,
     llm_options,
     sampling_options,
     stack,
 )
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.data.files import is_stdout, rewritable
 from maieutic.progress import progress
+from maieutic.run.generation import generate as run_generation
 from maieutic.registry import names
 from maieutic.tasks.focus.data import load_arguments
 from maieutic.tasks.focus.seed_runs import (
@@ -137,7 +138,7 @@ def generate_focus(ctx, data_path, out_path, generator, runs, limit, **options) 
         call = {"generator": generator, "limit": limit, "provenance": ctx.params, **engine}
         generate_runs(dataset, out_path, runs, call, args)
         return
-    generated = maieutic.generate(
+    generated = run_generation(
         "focus",
         dataset,
         generator=generator,
@@ -179,7 +180,7 @@ def generate_runs(
         run_args, recorded = dict(args), dict(call["provenance"])
         if seeds:
             run_args["seed"] = recorded["seed"] = seeds[index]
-        generated = maieutic.generate(
+        generated = run_generation(
             "focus",
             dataset,
             out=run_path(out_path, index),

@@ -7,14 +7,18 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli._common import console_for, echo_warnings
-from maieutic.cli._options import out_option
+from maieutic.cli.options import out_option
+from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.data.files import write_json
 from maieutic.errors import DataError
 from maieutic.provenance import provenance
 from maieutic.tasks import get_task
 from maieutic.tasks.focus.annotators import attach_annotators
-from maieutic.tasks.focus.cli.evaluate import annotators_option, load_gold_with_annotators
+from maieutic.tasks.focus.cli.evaluate import (
+    annotators_option,
+    gold_option,
+    load_gold_with_annotators,
+)
 from maieutic.tasks.focus.data import ROLES, load_focus
 from maieutic.tasks.focus.records import FocusAgreement
 from maieutic.tasks.focus.write import write_focus
@@ -68,13 +72,7 @@ def convert(source, target, role, annotators, gold_path) -> None:
 
 
 @click.command("focus-humans")
-@click.option(
-    "--gold",
-    "gold_path",
-    required=True,
-    type=click.Path(dir_okay=False),
-    help="Gold data the annotator files join to (released CSV or JSONL with annotators).",
-)
+@gold_option("Gold data the annotator files join to (released CSV or JSONL with annotators).")
 @annotators_option
 @click.option(
     "--span-embedding/--no-span-embedding",

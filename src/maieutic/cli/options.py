@@ -1,15 +1,17 @@
-"""Options shared by the subcommands, with one name and one meaning everywhere.
+"""Options shared by the subcommands, with one name and one meaning everywhere: part of
+the public ``maieutic.cli`` API that a task's commands are built on (their value
+types are in ``option_types``, their meanings in ``option_meanings``).
 
 ``--embedding-model`` always names a sentence-embedding model and ``--llm`` always
 names a language model (at ``--base-url``, a GGUF file, or a Hugging Face name); no
 command has a bare ``--model``. Options reach a registered component as factory
-arguments of the same name (``--no-cache`` becomes ``cache=False``); an option given
-explicitly to a component that does not take it is a usage error, never ignored.
+arguments of the same name (``--no-cache`` becomes ``cache=False``, see
+``maieutic.cli.components``); an option given explicitly to a component that does not
+take it is a usage error, never ignored.
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 from collections.abc import Callable
 from typing import Any
@@ -17,10 +19,8 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from maieutic.cli._option_meanings import number
-from maieutic.registry import Entry, factory_defaults, names
-
-_INVERTED = {"no_cache": "cache"}
+from maieutic.cli.option_types import RegisteredOrScorer, number
+from maieutic.registry import factory_defaults, names
 
 
 def stack(options: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
@@ -140,7 +140,7 @@ def sampling_options(task: str, generator: str = "llm") -> Callable[[Any], Any]:
     temperature, max_tokens = found["temperature"], found["max_tokens"]
     return stack(
         [
-            click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
+            seed_option("Sampling seed."),
             click.option(
                 "--temperature",
                 type=number(0, 2),
@@ -166,6 +166,44 @@ out_option = click.option(
     help="Write the full results as JSON here ('-': standard output; tables then go to "
     "standard error).",
 )
+
+
+def written_file_option(help: str) -> Callable[[Any], Any]:
+    """``--out FILE``, required: the file a generating command writes (``help`` says
+    what it holds and what is written beside it)."""
+    return click.option(
+        "--out", "out_path", required=True, type=click.Path(dir_okay=False), help=help
+    )
+
+
+def data_option(help: str) -> Callable[[Any], Any]:
+    """``--data FILE``, required: the task's dataset file (``help`` says what it holds
+    for this command)."""
+    return click.option(
+        "--data", "data_path", required=True, type=click.Path(dir_okay=False), help=help
+    )
+
+
+def component_option(kind: str, *, task: str, default: str, help: str) -> Callable[[Any], Any]:
+    """``--KIND`` (``--evaluator``, ``--generator``, ``--selector``): one of the names
+    ``task`` registers of that kind, or ``scorer:DIR`` in its place where the task
+    registers a learned scorer of that kind; shown with its ``default``."""
+    known = names(kind, task)
+    choice = RegisteredOrScorer(kind, task) if "scorer" in known else click.Choice(known)
+    return click.option(f"--{kind}", type=choice, default=default, show_default=True, help=help)
+
+
+def seed_option(help: str, default: int = 0) -> Callable[[Any], Any]:
+    """``--seed``, shown with its default; ``help`` says what it seeds."""
+    return click.option("--seed", type=int, default=default, show_default=True, help=help)
+
+
+def skip_unknown_option(what: str) -> Callable[[Any], Any]:
+    """``--skip-unknown`` for a command that refuses ``what`` (ids a submission has and
+    its references lack) unless told to skip them."""
+    return click.option(
+        "--skip-unknown", is_flag=True, help=f"Warn about and skip {what} (default: error)."
+    )
 
 
 def _svg_only(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -223,82 +261,6 @@ def is_explicit(ctx: click.Context, name: str) -> bool:
     return source not in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
 
 
-def component_args(
-    ctx: click.Context, entry: Entry, options: dict[str, Any], *, refuse_unused: bool = True
-) -> dict[str, Any]:
-    """The factory arguments of ``entry`` taken from ``options`` (option name → value).
-
-    An option left unset (None) is not passed, so the factory's own default applies: a
-    component's defaults live in its factory alone (a test checks that every option's
-    shown default agrees with them). An option the factory does not take is dropped if
-    left at its default and a usage error if the user gave it: it would otherwise be
-    silently ignored.
-    """
-    accepted = set(entry.parameters)
-    args: dict[str, Any] = {}
-    for option, value in options.items():
-        name = _INVERTED.get(option, option)
-        if name in accepted:
-            if value is not None:  # None: not given, so the factory's default applies
-                args[name] = (not value) if option in _INVERTED else value
-        elif refuse_unused and is_explicit(ctx, option):
-            param = next((p for p in ctx.command.params if p.name == option), None)
-            flag = param.opts[0] if param else "--" + option.replace("_", "-")
-            raise click.UsageError(f"{flag} does not apply to the {entry.kind} {entry.name!r}")
-    return args
-
-
-def refuse_options_none_take(ctx: click.Context, entries: list[Entry], options: dict) -> None:
-    """A usage error for an option the user gave that none of ``entries`` takes."""
-    accepted = {p for e in entries for p in e.parameters}
-    for option in options:
-        if _INVERTED.get(option, option) not in accepted and is_explicit(ctx, option):
-            param = next((p for p in ctx.command.params if p.name == option), None)
-            flag = param.opts[0] if param else "--" + option.replace("_", "-")
-            names = ", ".join(repr(e.name) for e in entries)
-            raise click.UsageError(f"{flag} applies to none of the evaluators {names}")
-
-
-SCORER_PREFIX = "scorer:"
-
-
-class RegisteredOrScorer(click.ParamType):
-    """A registered component name (evaluator or selector) of a task, or ``scorer:DIR``
-    (a learned scorer's directory) in its place."""
-
-    def __init__(self, kind: str, task: str) -> None:
-        self.kind = kind
-        self.task = task
-        self.name = kind
-
-    def _known(self) -> list[str]:
-        return [n for n in names(self.kind, self.task) if n != "scorer"]
-
-    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        return "[" + "|".join(self._known()) + "|scorer:DIR]"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        text = str(value)
-        if text.startswith(SCORER_PREFIX) and text != SCORER_PREFIX:
-            return text
-        if text in self._known():
-            return text
-        self.fail(f"{text!r} is not one of {', '.join(self._known())} or scorer:DIR")
-
-
-def split_evaluator(value: str, options: dict[str, Any]) -> str:
-    """The registered name; a ``scorer:DIR`` puts DIR into ``options['scorer']``."""
-    if value.startswith(SCORER_PREFIX):
-        options["scorer"] = value[len(SCORER_PREFIX) :]
-        return "scorer"
-    return value
-
-
-def EvaluatorName(task: str) -> RegisteredOrScorer:
-    """The ``--evaluator`` type of ``task``."""
-    return RegisteredOrScorer("evaluator", task)
-
-
 class DeprecatedAlias(click.Option):
     """The old spelling of a renamed option: hidden, still accepted, with a warning."""
 
@@ -345,24 +307,6 @@ def deprecated_alias(
         return option(merged)
 
     return decorate
-
-
-def moved_command(command: click.Command, old: str, new: str) -> click.Command:
-    """A hidden copy of ``command`` under its old place's name ``old`` (e.g. ``"agree"``
-    in a task's group) that warns, then runs it; ``new`` is where it lives now
-    (``"meta-eval TASK"``)."""
-    alias = copy.copy(command)
-    alias.name, alias.hidden = old, True
-    alias.help = f"Deprecated: now `maieutic {new}`."
-    parse = alias.parse_args
-
-    def warned(ctx: click.Context, args: list[str]) -> list[str]:
-        # warned before the arguments are checked, so a usage error also says where
-        click.echo(f"warning: this command is deprecated: use `maieutic {new}`", err=True)
-        return parse(ctx, args)
-
-    alias.parse_args = warned  # type: ignore[method-assign]
-    return alias
 
 
 def engine_options(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -1,7 +1,8 @@
 """One meaning per option name: every option of every command, its kind of value and
-what it means. A test walks the whole command tree (the tasks' commands included) and
-fails on an option missing here or taking another kind of value; docs/cli.md shows
-the table.
+what it means; part of the public ``maieutic.cli`` API, as a task's options take the
+names and kinds of this table. A test walks the whole command tree (the tasks'
+commands included) and fails on an option missing here or taking another kind of
+value; docs/cli.md shows the table.
 
 Naming rules the table follows: ``--out`` is an output file and ``--out-dir`` an
 output directory (``--official-dir`` another one); an option naming a file that
@@ -9,17 +10,18 @@ examples come from ends in ``-from`` (``--shots-from``) while ``--shots`` is the
 number; ``--llm`` is always a language model and ``--embedding-model`` a sentence
 embedding model (no bare ``--model``); a flag that turns something off is the
 ``--no-`` form of the flag that turns it on. Renamed options keep their old spelling
-as a hidden ``DeprecatedAlias`` (``maieutic.cli._options.deprecated_alias``). Every
-option of kind NUMBER takes ``number()`` (below): a finite number, NaN never.
+as a hidden ``DeprecatedAlias`` (``maieutic.cli.options.deprecated_alias``). Every
+option of kind NUMBER takes ``maieutic.cli.option_types.number()``: a finite number,
+NaN never.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Any
 
 import click
+
+from maieutic.cli.option_types import RegisteredOrScorer
 
 FILE, DIRECTORY, PATH = "file", "directory", "file or directory"
 INTEGER, NUMBER, FLAG, CHOICE, TEXT = "integer", "number", "flag", "choice", "text"
@@ -167,8 +169,6 @@ MEANINGS: dict[str, Meaning] = {
 
 def kind_of(param: click.Option) -> str:
     """The kind of value ``param`` takes, as the table names it."""
-    from maieutic.cli._options import RegisteredOrScorer
-
     kind = param.type
     if param.is_flag or isinstance(kind, click.types.BoolParamType):
         return FLAG
@@ -198,51 +198,3 @@ def disagreements(param: click.Option) -> list[str]:
         if name.startswith("--") and f"--no-{param.opts[0][2:]}" != name:
             problems.append(f"{name} should be --no-{param.opts[0][2:]}")
     return problems
-
-
-# -- the one type of every float option (kind NUMBER) ------------------------------------
-# click.FLOAT and click.FloatRange accept nan (it compares false with every bound) and
-# inf: a NaN or infinite timeout, temperature or limit is no limit, or a traceback far
-# from the option. tests/test_bad_values.py fails on a float option of another type.
-
-
-class _Finite:
-    """Refuses NaN and, unless ``infinite``, an infinite value, before any range check:
-    NaN compares false with every bound, so ``click.FloatRange`` lets it through, and
-    a NaN limit or an infinite one is no limit at all."""
-
-    infinite = False
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
-        number = click.FLOAT.convert(value, param, ctx)
-        if math.isnan(number) or (math.isinf(number) and not self.infinite):
-            self.fail(f"{value!r} is not a finite number", param, ctx)
-        return super().convert(number, param, ctx)  # type: ignore[misc]
-
-
-class FiniteFloat(_Finite, click.types.FloatParamType):
-    """A float option with no bounds (``number()`` makes it)."""
-
-
-class FiniteFloatRange(_Finite, click.FloatRange):
-    """A float option with bounds (``number(min, max)`` makes it)."""
-
-
-def number(
-    min: float | None = None,
-    max: float | None = None,
-    *,
-    min_open: bool = False,
-    max_open: bool = False,
-    infinite: bool = False,
-) -> click.ParamType:
-    """The type of every float option: a finite number within the bounds given (as
-    ``click.FloatRange`` takes them). ``infinite=True`` lets an option take ``inf``
-    where it means "no limit"; NaN is never a value. A test walks every command and
-    fails on a float option of another type."""
-    if min is None and max is None:
-        kind: click.ParamType = FiniteFloat()
-    else:
-        kind = FiniteFloatRange(min, max, min_open=min_open, max_open=max_open)
-    kind.infinite = infinite  # type: ignore[attr-defined]
-    return kind
