@@ -20,8 +20,8 @@ from maieutic.cli.options import (
 from maieutic.cli.printing import console_for, echo_warnings
 from maieutic.data.files import is_stdout, rewritable
 from maieutic.progress import progress
-from maieutic.run.generation import generate as run_generation
 from maieutic.registry import names
+from maieutic.run.generation import generate as run_generation
 from maieutic.tasks.focus.data import load_arguments
 from maieutic.tasks.focus.seed_runs import (
     has_gold_types,
