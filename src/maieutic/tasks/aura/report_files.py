@@ -8,7 +8,7 @@ from typing import Any
 from maieutic.report.html.file_blocks import rows, signature_block, sweep_block
 from maieutic.report.html.loader import InputFile
 from maieutic.report.html.plots_grid import scatter
-from maieutic.report.html.tables import Header, Table, is_number, key_value, number
+from maieutic.report.html.tables import Table, headers, is_number, key_value, number
 from maieutic.report.html.templating import Block
 from maieutic.tasks.aura.evaluate import METRICS
 
@@ -35,7 +35,7 @@ def meta_eval_section(file: InputFile) -> tuple[str, list[Block]]:
     systems = data["systems"] if isinstance(data["systems"], dict) else {}
     cols = ("n", "human", "answerable", "score", "coverage")
     table = Table(
-        [Header("system"), *(Header(c, numeric=True) for c in cols)],
+        headers("system", *cols),
         caption="human: mean human answerability (1–3); answerable: AURA's answerable share.",
     )
     points = []

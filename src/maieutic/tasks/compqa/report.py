@@ -9,7 +9,7 @@ from typing import Any
 from maieutic.report.html.context import TextFinder
 from maieutic.report.html.plots import grouped_bars
 from maieutic.report.html.sections_common import Entry
-from maieutic.report.html.tables import Header, Table, is_number, number
+from maieutic.report.html.tables import Header, Table, headers, is_number, number
 from maieutic.report.html.templating import Block, render
 
 GROUPS = ("structure", "relevance", "quality")
@@ -71,15 +71,7 @@ def _pair(value: Any) -> str:
 
 
 def _totals_block(entries: Sequence[Entry]) -> Block:
-    table = Table(
-        [
-            Header("submission"),
-            *(
-                Header(h, numeric=True)
-                for h in ("answers", "complete", "incomplete", "total", *GROUPS)
-            ),
-        ]
-    )
+    table = Table(headers("submission", "answers", "complete", "incomplete", "total", *GROUPS))
     for e in entries:
         s = e.result.summary
         groups = s.get("groups") if isinstance(s.get("groups"), dict) else {}

@@ -20,7 +20,6 @@ so; nothing is padded.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,14 +29,13 @@ from maieutic.generate.protocol import GenerationRun
 from maieutic.language.claims import Reading, read_claims
 from maieutic.language.stance import states_facts
 from maieutic.language.wellformed import check_question
-from maieutic.registry import Spec
 from maieutic.scorers.model import LearnedScorer
 from maieutic.signature import Signature
 from maieutic.tasks.cqs.candidate_filter import FACTS, CandidateFilter, abstention, choose
 from maieutic.tasks.cqs.claim_ranker import ClaimRanker, builtin_ranker
-from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset
+from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset, Intervention
 from maieutic.tasks.cqs.framings import Candidate, candidates
-from maieutic.tasks.cqs.outcomes import ItemOutcome
+from maieutic.tasks.cqs.outcomes import InterventionGenerator, ItemOutcome, outcome_notes
 from maieutic.wording import plural
 
 SAME_CLAIM = 0.2
@@ -155,11 +153,9 @@ class ClaimQuestions:
     note: str | None = None
 
 
-class ClaimsCQGenerator:
-    """Model-free: questions about the text's own claims, chosen for people."""
-
-    uses_llm = False
-    spec: Spec
+class ClaimsCQGenerator(InterventionGenerator):
+    """Model-free: questions about the text's own claims, chosen for people (the
+    generator is deterministic: every run gives the same questions)."""
 
     def __init__(
         self,
@@ -235,31 +231,17 @@ class ClaimsCQGenerator:
         questions = [scored[i].candidate.question for i in chosen]
         return ClaimQuestions(questions, scored, reading, note)
 
-    def generate(
-        self,
-        dataset: CQDataset,
-        *,
-        run_index: int = 0,
-        on_progress: Callable[[int, int], None] | None = None,
-    ) -> GenerationRun:
-        """Questions for every intervention (the generator is deterministic: every run
-        gives the same questions)."""
-        outcomes, notes = [], []
-        trained = 0
-        for n, (iid, item) in enumerate(dataset.interventions.items(), start=1):
-            found = self.questions_for(item.intervention)
-            trained += self.ranker.trained_on(item.intervention)
-            outcome = ItemOutcome(
-                iid, found.questions, None, [s.candidate.question for s in found.candidates]
-            )
-            outcome.note = found.note
-            if found.note:
-                notes.append(f"{iid}: {found.note}")
-            outcomes.append(outcome)
-            if on_progress:
-                on_progress(n, len(dataset.interventions))
-        warnings = self.whole_input[1] if self.whole_input else _trained_warning(trained)
-        return GenerationRun(outcomes, warnings=warnings, notes=notes)
+    def outcome(self, key: str, item: Intervention, *, run_index: int) -> ItemOutcome:
+        """The questions for one intervention, every candidate kept beside them."""
+        found = self.questions_for(item.intervention)
+        candidates = [s.candidate.question for s in found.candidates]
+        return ItemOutcome(key, found.questions, candidates=candidates, note=found.note)
+
+    def finish(self, dataset: CQDataset, outcomes: list[ItemOutcome]) -> GenerationRun:
+        """The outcomes with their notes, and a warning for the interventions the claim
+        ranker learned from."""
+        _, warnings = self.whole_input or self.context_for(dataset)
+        return GenerationRun(outcomes, warnings=warnings, notes=outcome_notes(outcomes))
 
     whole_input: tuple[None, list[str]] | None = None
     """Set where the input is generated for in parts (the Ray engine): the warnings of

@@ -18,6 +18,7 @@ from maieutic.errors import DataError
 from maieutic.generate.fanout import fan_out
 from maieutic.generate.parsing import parse_questions
 from maieutic.generate.protocol import GenerationRun
+from maieutic.generate.strategy import Strategy
 from maieutic.language.wellformed import check_question
 from maieutic.llm.backends import describe
 from maieutic.llm.client import CallFailed, LLMClient
@@ -26,8 +27,8 @@ from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
 from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset, Intervention
-from maieutic.tasks.cqs.outcomes import ItemOutcome
-from maieutic.tasks.cqs.prompts import PromptContext, Strategy
+from maieutic.tasks.cqs.outcomes import InterventionGenerator, ItemOutcome, outcome_notes
+from maieutic.tasks.cqs.prompts import PromptContext
 from maieutic.tasks.cqs.selection import Selector
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
 from maieutic.wording import plural
@@ -95,10 +96,6 @@ def fill_up(outcome: ItemOutcome, intervention: Intervention, source: str) -> It
     return replace(outcome, questions=have + added, reason=None, note=note, filled=added)
 
 
-def _notes(outcomes: Sequence[ItemOutcome]) -> list[str]:
-    return [f"{o.intervention_id}: {o.note}" for o in outcomes if o.note]
-
-
 def _signature(task_generator: str, dataset: CQDataset, spec: Spec, **fields: Any) -> Signature:
     return Signature(
         task="cqs",
@@ -115,33 +112,18 @@ def _n_useful(item: Intervention) -> int:
     return sum(q.label == "Useful" for q in item.cqs)
 
 
-class TemplateCQGenerator:
-    """Model-free: filled argumentation-scheme templates, reduced to three."""
-
-    uses_llm = False
-    spec: Spec
+class TemplateCQGenerator(InterventionGenerator):
+    """Model-free: filled argumentation-scheme templates, reduced to three
+    (``run_index`` rotates the templates)."""
 
     def __init__(self, templates: TemplateGenerator, selector: Selector) -> None:
         self.templates = templates
         self.selector = selector
 
-    def generate(
-        self,
-        dataset: CQDataset,
-        *,
-        run_index: int = 0,
-        on_progress: Callable[[int, int], None] | None = None,
-    ) -> GenerationRun:
-        """Questions for every intervention (``run_index`` rotates the templates)."""
-        outcomes = []
-        for n, (iid, item) in enumerate(dataset.interventions.items(), start=1):
-            candidates = self.templates.candidates(item, rotation=run_index)
-            outcomes.append(
-                select_three(iid, item, candidates, self.selector, "template generator")
-            )
-            if on_progress:
-                on_progress(n, len(dataset.interventions))
-        return GenerationRun(outcomes, notes=_notes(outcomes))
+    def outcome(self, key: str, item: Intervention, *, run_index: int) -> ItemOutcome:
+        """Three of the intervention's filled templates."""
+        candidates = self.templates.candidates(item, rotation=run_index)
+        return select_three(key, item, candidates, self.selector, "template generator")
 
     def signature(self, dataset: CQDataset) -> Signature:
         """Generator, schemes source, selector and dataset."""
@@ -164,7 +146,7 @@ class LLMCQGenerator:
     def __init__(
         self,
         client: LLMClient,
-        strategies: Sequence[Strategy],
+        strategies: Sequence[Strategy[Intervention, PromptContext]],
         context: PromptContext,
         selector: Selector,
         params: GenerationParams,
@@ -268,7 +250,7 @@ class LLMCQGenerator:
             if self.fill_from:
                 outcome = fill_up(outcome, item, self.fill_from)
             outcomes.append(outcome)
-        return GenerationRun(outcomes, stats, warnings, _notes(outcomes))
+        return GenerationRun(outcomes, stats, warnings, outcome_notes(outcomes))
 
     def signature(self, dataset: CQDataset) -> Signature:
         """Generator, model, strategies, sampling settings and dataset."""

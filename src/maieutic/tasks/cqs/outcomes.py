@@ -3,7 +3,8 @@ submission written from it.
 
 Every generator (template, LLM, claims, pooled) ends with one ``ItemOutcome`` per
 intervention, so the type sits below all of them: a generator that builds on another
-(the LLM one filling up from the claims one) imports neither for it.
+(the LLM one filling up from the claims one) imports neither for it. The model-free
+ones (template, claims) share ``InterventionGenerator``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from maieutic.tasks.cqs.data import MISSING_CQS
+from maieutic.generate.per_item import PerItemGenerator
+from maieutic.generate.protocol import GenerationRun
+from maieutic.tasks.cqs.data import MISSING_CQS, CQDataset, Intervention
 
 
 @dataclass
@@ -34,6 +37,24 @@ class ItemOutcome:
     def failed(self) -> bool:
         """Whether this intervention ended as "Missing CQs"."""
         return self.questions is None
+
+
+class InterventionGenerator(PerItemGenerator[str, Intervention, ItemOutcome]):
+    """A model-free critical-questions generator: questions for each intervention on
+    its own, the notes of the outcomes said for the run."""
+
+    def items(self, dataset: CQDataset) -> dict[str, Intervention]:
+        """The interventions, by id."""
+        return dataset.interventions
+
+    def finish(self, dataset: CQDataset, outcomes: list[ItemOutcome]) -> GenerationRun:
+        """The outcomes with their notes."""
+        return GenerationRun(outcomes, notes=outcome_notes(outcomes))
+
+
+def outcome_notes(outcomes: Sequence[ItemOutcome]) -> list[str]:
+    """The run's notes: each intervention's note, after its id."""
+    return [f"{o.intervention_id}: {o.note}" for o in outcomes if o.note]
 
 
 def to_submission(outcomes: Sequence[ItemOutcome]) -> dict[str, Any]:

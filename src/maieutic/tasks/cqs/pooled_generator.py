@@ -37,7 +37,7 @@ from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator, Scored
 from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset
 from maieutic.tasks.cqs.framings import FRAMINGS, Candidate
 from maieutic.tasks.cqs.generate import LLMCQGenerator
-from maieutic.tasks.cqs.outcomes import ItemOutcome
+from maieutic.tasks.cqs.outcomes import ItemOutcome, outcome_notes
 
 MIN_SHARED_WORDS = 2
 """Content words a model question must share with a claim to be about it."""
@@ -250,7 +250,7 @@ class PooledCQGenerator:
     ) -> GenerationRun:
         """The model's run, then the pooled choice for every intervention."""
         run = self.model.generate(dataset, run_index=run_index, on_progress=on_progress)
-        outcomes, notes = [], []
+        outcomes = []
         replaced = filled = 0
         for outcome in run.outcomes:
             text = dataset.interventions[outcome.intervention_id].intervention
@@ -264,14 +264,13 @@ class PooledCQGenerator:
             if outcome.failed:
                 reasons.append(f"the model gave nothing usable ({outcome.reason})")
             pooled.note = "; ".join(reasons) or None
-            if pooled.note:
-                notes.append(f"{outcome.intervention_id}: {pooled.note}")
             outcomes.append(pooled)
         warnings = [
             *run.warnings,
             f"model questions chosen: {replaced} in place of a claims question, "
             f"{filled} in an empty slot",
         ]
+        notes = outcome_notes(outcomes)
         return GenerationRun(outcomes, run.stats, warnings, notes, this_run=run.this_run)
 
     def signature(self, dataset: CQDataset) -> Signature:

@@ -8,18 +8,19 @@ from a *different* intervention, and scheme-aware prompting with the templates o
 the intervention's argumentation schemes. The argument is untrusted text: it is
 fenced and the model is told to treat it as material, not as instructions.
 
-Each strategy is registered by name (``@register("strategy", "cqs", NAME)``); a new
-one is a function from (intervention, ``PromptContext``) to the user prompt.
+Each strategy is registered by name (``("strategy", "cqs", NAME)``, through
+``register_strategies``); a new one is a function from (intervention,
+``PromptContext``) to the user prompt.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from maieutic.evaluate.judge import fence
-from maieutic.registry import create, names, register
+from maieutic.generate.strategy import Strategy, register_strategies
+from maieutic.registry import create, names
 from maieutic.tasks.cqs.data import CQDataset, Intervention
 from maieutic.tasks.cqs.schemes import SchemeLibrary
 
@@ -52,19 +53,6 @@ class PromptContext:
     """Labelled interventions that few-shot examples are drawn from."""
     shots: int = 1
     seed: int = 0
-
-
-@dataclass
-class Strategy:
-    """A named way of prompting: builds the user prompt for one intervention."""
-
-    name: str
-    user_prompt: Callable[[Intervention, PromptContext], str]
-
-    def messages(self, item: Intervention, context: PromptContext) -> list[dict[str, str]]:
-        """The chat messages for ``item``."""
-        body = self.user_prompt(item, context)
-        return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": body}]
 
 
 def _baseline(item: Intervention, context: PromptContext) -> str:
@@ -137,23 +125,16 @@ def _schemes(item: Intervention, context: PromptContext) -> str:
     )
 
 
-def _strategy_factory(
-    name: str, user_prompt: Callable[[Intervention, PromptContext], str], doc: str
-) -> Callable[[], Strategy]:
-    def factory() -> Strategy:
-        return Strategy(name, user_prompt)
-
-    factory.__doc__ = doc
-    return factory
-
-
-for _name, _fn, _doc in [
-    ("baseline", _baseline, "Three or more critical questions, one per line."),
-    ("detailed", _detailed, "With guidance on what makes a question unhelpful or invalid."),
-    ("fewshot", _fewshot, "Labelled Useful questions of other interventions as examples."),
-    ("schemes", _schemes, "The templates of the intervention's argumentation schemes."),
-]:
-    register("strategy", "cqs", _name)(_strategy_factory(_name, _fn, _doc))
+register_strategies(
+    "cqs",
+    system=SYSTEM,
+    prompts=[
+        ("baseline", _baseline, "Three or more critical questions, one per line."),
+        ("detailed", _detailed, "With guidance on what makes a question unhelpful or invalid."),
+        ("fewshot", _fewshot, "Labelled Useful questions of other interventions as examples."),
+        ("schemes", _schemes, "The templates of the intervention's argumentation schemes."),
+    ],
+)
 
 
 def strategies() -> list[str]:
@@ -177,7 +158,7 @@ class PromptBuilder:
         seed: int = 0,
     ) -> None:
         self.strategy = strategy
-        self._strategy: Strategy = create("strategy", "cqs", strategy)
+        self._strategy: Strategy[Intervention, PromptContext] = create("strategy", "cqs", strategy)
         self.context = PromptContext(library or SchemeLibrary.builtin(), dataset, shots, seed)
 
     def messages(self, intervention: Intervention) -> list[dict[str, str]]:

@@ -13,7 +13,7 @@ from maieutic.report.html.context import TextFinder
 from maieutic.report.html.plots import grouped_bars, histogram, stacked_chart
 from maieutic.report.html.sections_common import Entry
 from maieutic.report.html.svg import finite
-from maieutic.report.html.tables import Header, Table, is_number, number
+from maieutic.report.html.tables import Table, headers, is_number, number
 from maieutic.report.html.templating import Block, render
 
 LABEL_COLOURS = {
@@ -52,14 +52,7 @@ def _labels_blocks(entries: Sequence[Entry]) -> list[Block]:
     rows = [(e.label, [(n, counts[e.anchor].get(n, 0)) for n in names]) for e in entries]
     colours = {n: LABEL_COLOURS.get(n, "#999999") for n in names}
     chart = stacked_chart(rows, colours, "Labels of the questions, per system")
-    table = Table(
-        [
-            Header("submission"),
-            *(Header(n, numeric=True) for n in names),
-            Header("Useful rate", numeric=True),
-            Header("NAE rate", numeric=True),
-        ]
-    )
+    table = Table(headers("submission", *names, "Useful rate", "NAE rate"))
     for e in entries:
         summary = e.result.summary
         table.add(
@@ -136,19 +129,14 @@ def _similarity_block(entries: Sequence[Entry]) -> Block | None:
 
 def _diversity_block(entries: Sequence[Entry]) -> Block | None:
     table = Table(
-        [
-            Header("submission"),
-            *(
-                Header(h, numeric=True)
-                for h in (
-                    "questions",
-                    "n-gram div (all)",
-                    "CR-div (all)",
-                    "n-gram div (Useful)",
-                    "CR-div (Useful)",
-                )
-            ),
-        ]
+        headers(
+            "submission",
+            "questions",
+            "n-gram div (all)",
+            "CR-div (all)",
+            "n-gram div (Useful)",
+            "CR-div (Useful)",
+        )
     )
     for e in entries:
         div = e.result.summary.get("diversity")
@@ -184,11 +172,7 @@ def _breakdown_blocks(entries: Sequence[Entry]) -> list[Block]:
     blocks = []
     for key, title, what in _BREAKDOWNS:
         table = Table(
-            [
-                Header("submission"),
-                Header(what),
-                *(Header(h, numeric=True) for h in ("interventions", "score", "Useful", "NAE")),
-            ]
+            headers("submission", what, "interventions", "score", "Useful", "NAE", numeric_from=2)
         )
         for e in entries:
             found = e.result.summary.get("breakdown")

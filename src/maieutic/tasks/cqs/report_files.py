@@ -9,7 +9,7 @@ from typing import Any
 from maieutic.report.html.file_blocks import rows, signature_block, sweep_block
 from maieutic.report.html.loader import InputFile
 from maieutic.report.html.plots_grid import heatmap, line_chart
-from maieutic.report.html.tables import Header, Table, code, is_number, key_value, number
+from maieutic.report.html.tables import Header, Table, code, headers, is_number, key_value, number
 from maieutic.report.html.templating import Block, render
 
 SHORT = {"not_able_to_evaluate": "NAE"}
@@ -58,10 +58,7 @@ def _curve(curve: Any, evaluator: str) -> Block | None:
         xs, lines, "extra references per intervention", "value", f"{evaluator}: references curve"
     )
     table = Table(
-        [
-            Header("extra references", numeric=True),
-            *(Header(h, numeric=True) for h in ("κ NAE kept", "± sd", "NAE rate", "± sd")),
-        ]
+        headers("extra references", "κ NAE kept", "± sd", "NAE rate", "± sd", numeric_from=0)
     )
     for r in records:
         table.add(
@@ -94,7 +91,7 @@ def _confusion_block(confusion: Any) -> Block | None:
     chart = heatmap(
         humans, shown, matrix, "Confusion: human (rows) × evaluator (columns)", "{:.0f}", vmin=0
     )
-    table = Table([Header("human"), *(Header(p, numeric=True) for p in predicted)], sortable=False)
+    table = Table(headers("human", *predicted), sortable=False)
     for h, row in zip(humans, matrix, strict=True):
         table.add(h, *(number(v, "{:.0f}") for v in row))
     return Block("Confusion matrix", "", chart, table)
@@ -169,7 +166,7 @@ def compare_section(file: InputFile) -> tuple[str, list[Block]]:
     note = f"Over {data.get('n_questions', '?')} questions; NAE kept as a class."
     blocks = [Block("κ between evaluators", note, chart, table)]
     overall = data["overall"] if isinstance(data["overall"], dict) else {}
-    scores = Table([Header("submission"), *(Header(n, numeric=True) for n in names)])
+    scores = Table(headers("submission", *names))
     for i, submission in enumerate(data["submissions"]):
         scores.add(
             str(submission), *(number((overall.get(n) or [None] * (i + 1))[i]) for n in names)
@@ -181,14 +178,7 @@ def compare_section(file: InputFile) -> tuple[str, list[Block]]:
             table=scores,
         )
     )
-    rankings = Table(
-        [
-            Header("a"),
-            Header("b"),
-            Header("Pearson", numeric=True),
-            Header("Spearman", numeric=True),
-        ]
-    )
+    rankings = Table(headers("a", "b", "Pearson", "Spearman", numeric_from=2))
     for r in rows(data.get("rankings")):
         rankings.add(
             str(r.get("a")),
@@ -206,20 +196,15 @@ def stats_section(file: InputFile) -> tuple[str, list[Block]]:
     from maieutic.tasks.cqs.data import LABELS
 
     table = Table(
-        [
-            Header("set / source"),
-            *(
-                Header(h, numeric=True)
-                for h in (
-                    "interventions",
-                    "mean chars",
-                    "schemes",
-                    "references",
-                    "per intervention",
-                )
-            ),
-            *(Header(label, numeric=True) for label in LABELS),
-        ]
+        headers(
+            "set / source",
+            "interventions",
+            "mean chars",
+            "schemes",
+            "references",
+            "per intervention",
+            *LABELS,
+        )
     )
     blocks: list[Block] = []
     for entry in rows(file.data.get("files")):

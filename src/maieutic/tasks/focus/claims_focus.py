@@ -17,21 +17,17 @@ critical-question generator asks one: its first, typed by its framing
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from maieutic.generate.protocol import GenerationRun
 from maieutic.language.claim_kinds import contested
 from maieutic.language.claims import Claim, Reading, read_claims
 from maieutic.language.stance import states_facts
 from maieutic.language.wellformed import check_question
-from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.cqs.candidate_filter import FACTS
 from maieutic.tasks.cqs.claim_ranker import builtin_ranker
 from maieutic.tasks.focus.cue_detector import MAX_TYPES
-from maieutic.tasks.focus.generate import FocusOutcome, focus_signature
+from maieutic.tasks.focus.generate import FocusItemGenerator, FocusOutcome, focus_signature
 from maieutic.tasks.focus.span_snap import snap_span
-from maieutic.tasks.focus.type_labels import FocusSet, SpanLabel
+from maieutic.tasks.focus.type_labels import FocusItem, FocusSet, SpanLabel
 
 TYPE_OF_KIND: tuple[tuple[str, str], ...] = (
     ("inference", "WE"),
@@ -196,34 +192,21 @@ def _located(text: str, type_id: str, words: str, question: str) -> SpanLabel | 
     return SpanLabel(type_id, snap.text(text), snap.start, snap.end, question=question)
 
 
-class ClaimsFocusGenerator:
-    """Model-free: weakness types from the kinds of claim the text makes."""
+class ClaimsFocusGenerator(FocusItemGenerator):
+    """Model-free: weakness types from the kinds of claim the text makes (deterministic:
+    every run is the same)."""
 
-    uses_llm = False
-    spec: Spec
-
-    def generate(
-        self,
-        dataset: FocusSet,
-        *,
-        run_index: int = 0,
-        on_progress: Callable[[int, int], None] | None = None,
-    ) -> GenerationRun:
-        """Labels for every argument (deterministic)."""
-        outcomes = []
-        for done, item in enumerate(dataset.items.values(), start=1):
-            if states_facts(item.argument):  # as the critical questions: nothing argued
-                outcomes.append(FocusOutcome(item.id, [], problems=[FACTS]))
-                continue
-            labels = labels_for(item.argument, read_claims(item.argument))
-            labels = [
-                SpanLabel(x.type, x.text, x.start, x.end, slot=n, question=x.question)
-                for n, x in enumerate(labels, start=1)
-            ]
-            outcomes.append(FocusOutcome(item.id, labels))
-            if on_progress:
-                on_progress(done, len(dataset))
-        return GenerationRun(outcomes)
+    def outcome(self, key: str, item: FocusItem, *, run_index: int) -> FocusOutcome:
+        """The labels for one argument, numbered in order (none for one that only
+        states facts)."""
+        if states_facts(item.argument):  # as the critical questions: nothing argued
+            return FocusOutcome(item.id, [], problems=[FACTS])
+        labels = labels_for(item.argument, read_claims(item.argument))
+        labels = [
+            SpanLabel(x.type, x.text, x.start, x.end, slot=n, question=x.question)
+            for n, x in enumerate(labels, start=1)
+        ]
+        return FocusOutcome(item.id, labels)
 
     def signature(self, dataset: FocusSet) -> Signature:
         """The generator, the claim ranker and the dataset."""

@@ -3,12 +3,12 @@ outcomes into a prediction set (written as JSONL and as the released CSV layout)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from maieutic.engines.corpus import mapping_from
-from maieutic.generate.protocol import GenerationRun
+from maieutic.generate.per_item import PerItemGenerator
 from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.focus.cue_detector import MAX_TYPES, CueDetector
@@ -72,10 +72,17 @@ def focus_signature(generator: str, dataset: FocusSet, spec: Spec, **fields: Any
     )
 
 
-class CueFocusGenerator:
-    """Model-free: weakness types and spans from linguistic cues (``CueDetector``)."""
+class FocusItemGenerator(PerItemGenerator[str, FocusItem, FocusOutcome]):
+    """A model-free FOCUS generator: labels for each argument on its own."""
 
-    uses_llm = False
+    def items(self, dataset: FocusSet) -> dict[str, FocusItem]:
+        """The arguments, by id."""
+        return dataset.items
+
+
+class CueFocusGenerator(FocusItemGenerator):
+    """Model-free: weakness types and spans from linguistic cues (``CueDetector``;
+    deterministic: every run is the same)."""
 
     def __init__(
         self, use_categories: bool = True, wording: str = "restated", require_question: bool = False
@@ -113,34 +120,28 @@ class CueFocusGenerator:
             out.append(replace(label, question=question))
         return out, problems
 
-    def generate(
-        self,
-        dataset: FocusSet,
-        *,
-        run_index: int = 0,
-        on_progress: Callable[[int, int], None] | None = None,
-    ) -> GenerationRun:
-        """Detect for every argument (deterministic: every run is the same)."""
-        outcomes = []
-        for done, item in enumerate(dataset.items.values(), start=1):
-            category = item.category if self.use_categories else None
-            if self.require_question:
-                # every type detected, in text order; the first two with a clean question
-                found = self.detector.detect(item.argument, category, limit=len(typology().types))
-                labels, _ = self._worded(item, found)
-                labels = [x for x in labels if x.question][:MAX_TYPES]
-                problems = []
-            else:
-                found = self.detector.detect(item.argument, category)
-                labels, problems = self._worded(item, found)
-            outcomes.append(FocusOutcome(item.id, labels, problems))
-            if on_progress:
-                on_progress(done, len(dataset))
-        return GenerationRun(outcomes)
+    def outcome(self, key: str, item: FocusItem, *, run_index: int) -> FocusOutcome:
+        """The labels detected in one argument."""
+        category = item.category if self.use_categories else None
+        if self.require_question:
+            # every type detected, in text order; the first two with a clean question
+            found = self.detector.detect(item.argument, category, limit=len(typology().types))
+            labels, _ = self._worded(item, found)
+            return FocusOutcome(item.id, [x for x in labels if x.question][:MAX_TYPES], [])
+        found = self.detector.detect(item.argument, category)
+        labels, problems = self._worded(item, found)
+        return FocusOutcome(item.id, labels, problems)
 
     def signature(self, dataset: FocusSet) -> Signature:
         """The signature of what this generator writes for ``dataset``."""
         return focus_signature(self.spec.name, dataset, self.spec)
 
 
-__all__ = ["CueFocusGenerator", "FocusItem", "FocusOutcome", "focus_signature", "to_prediction_set"]
+__all__ = [
+    "CueFocusGenerator",
+    "FocusItem",
+    "FocusItemGenerator",
+    "FocusOutcome",
+    "focus_signature",
+    "to_prediction_set",
+]

@@ -11,16 +11,17 @@ from dataclasses import replace
 from maieutic.errors import DataError
 from maieutic.generate.fanout import FanOutStats, fan_out
 from maieutic.generate.protocol import GenerationRun
+from maieutic.generate.strategy import Strategy
 from maieutic.llm.backends import describe
 from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
 from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.focus.generate import FocusOutcome, focus_signature
-from maieutic.tasks.focus.llm_prompts import REWRITE_PROMPT, PromptContext, Strategy
+from maieutic.tasks.focus.llm_prompts import REWRITE_PROMPT, PromptContext
 from maieutic.tasks.focus.reply_parsing import parse_reply
 from maieutic.tasks.focus.span_snap import snap_span
-from maieutic.tasks.focus.type_labels import FocusSet, SpanLabel
+from maieutic.tasks.focus.type_labels import FocusItem, FocusSet, SpanLabel
 from maieutic.tasks.focus.typology import NONE_ID, typology
 
 
@@ -61,7 +62,7 @@ class LLMFocusGenerator:
     def __init__(
         self,
         client: LLMClient,
-        strategy: Strategy,
+        strategy: Strategy[FocusItem, PromptContext],
         context: PromptContext,
         params: GenerationParams,
         use_categories: bool = True,

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from maieutic.evaluate.judge import fence
-from maieutic.registry import register
+from maieutic.generate.strategy import register_strategies
 from maieutic.tasks.focus.type_labels import FocusItem, FocusSet
 from maieutic.tasks.focus.typology import NONE_ID, typology
 
@@ -118,35 +117,15 @@ def _cot(item: FocusItem, context: PromptContext) -> str:
     )
 
 
-@dataclass
-class Strategy:
-    """A named way of prompting: the chat messages for one argument."""
-
-    name: str
-    user_prompt: Callable[[FocusItem, PromptContext], str]
-
-    def messages(self, item: FocusItem, context: PromptContext) -> list[dict[str, str]]:
-        """The chat messages for ``item``."""
-        return [
-            {"role": "system", "content": SYSTEM},
-            {"role": "user", "content": self.user_prompt(item, context)},
-        ]
-
-
-def _factory(name: str, prompt: Callable[[FocusItem, PromptContext], str], doc: str):
-    def factory() -> Strategy:
-        return Strategy(name, prompt)
-
-    factory.__doc__ = doc
-    return factory
-
-
-for _name, _fn, _doc in [
-    ("zero-shot", _zero_shot, "The typology and the answer form, no examples."),
-    ("few-shot", _few_shot, "Labelled arguments of a pool as examples (1 or 5 in the paper)."),
-    ("cot", _cot, "Conclusion, premises, assumptions and flaw first, then the answer."),
-]:
-    register("strategy", "focus", _name)(_factory(_name, _fn, _doc))
+register_strategies(
+    "focus",
+    system=SYSTEM,
+    prompts=[
+        ("zero-shot", _zero_shot, "The typology and the answer form, no examples."),
+        ("few-shot", _few_shot, "Labelled arguments of a pool as examples (1 or 5 in the paper)."),
+        ("cot", _cot, "Conclusion, premises, assumptions and flaw first, then the answer."),
+    ],
+)
 
 
 REWRITE_PROMPT = (

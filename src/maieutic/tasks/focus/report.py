@@ -11,7 +11,7 @@ from maieutic.report.html.context import TextFinder
 from maieutic.report.html.highlight import mark_spans
 from maieutic.report.html.plots import grouped_bars
 from maieutic.report.html.sections_common import Entry
-from maieutic.report.html.tables import Header, Table, number
+from maieutic.report.html.tables import Table, headers, number
 from maieutic.report.html.templating import Block, render
 
 SPAN_METRICS = ("jaccard", "rouge_l", "edit", "embedding")
@@ -24,14 +24,7 @@ def _block(summary: dict[str, Any], mode: str, none: str) -> dict[str, Any]:
 
 def _classification_block(entries: Sequence[Entry]) -> Block:
     names = ("micro P", "micro R", "micro F1", "macro P", "macro R", "macro F1")
-    table = Table(
-        [
-            Header("submission"),
-            Header("mode"),
-            Header("None class"),
-            *(Header(n, numeric=True) for n in names),
-        ]
-    )
+    table = Table(headers("submission", "mode", "None class", *names, numeric_from=3))
     for e in entries:
         for mode in ("category", "open"):
             for none, shown in (("with_none", "included"), ("without_none", "left out")):
@@ -73,14 +66,8 @@ def _per_type_block(entries: Sequence[Entry]) -> Block | None:
     types = [t for t in typology().ids if any(t in p for _, p in per_system)]
     if not types:
         return None
-    table = Table(
-        [
-            Header("type"),
-            Header("id"),
-            Header("support", numeric=True),
-            *(Header(f"F1 {e.label}", numeric=True) for e, _ in per_system),
-        ]
-    )
+    f1 = [f"F1 {e.label}" for e, _ in per_system]
+    table = Table(headers("type", "id", "support", *f1, numeric_from=2))
     for t in types:
         support = next((p[t].get("support") for _, p in per_system if t in p), None)
         table.add(
@@ -97,9 +84,7 @@ def _per_type_block(entries: Sequence[Entry]) -> Block | None:
 
 
 def _span_block(entries: Sequence[Entry]) -> Block | None:
-    table = Table(
-        [Header("submission"), Header("pairs"), *(Header(m, numeric=True) for m in SPAN_METRICS)]
-    )
+    table = Table(headers("submission", "pairs", *SPAN_METRICS, numeric_from=2))
     for e in entries:
         for key, shown in (("spans", "gold span"), ("spans_all", "best of all annotators")):
             block = e.result.summary.get(key)
