@@ -23,7 +23,7 @@ EXAMPLES = {
 
 
 def commands(groups: CommandGroups) -> None:
-    """Add the task's commands to the command line (``Task.commands``)."""
+    """Add the task's commands to the command line (its hook in ``COMMAND_HOOKS``)."""
     from maieutic.cli.commands import add_examples, moved_command
     from maieutic.tasks.aura.cli.generate import generate_aura
     from maieutic.tasks.aura.cli.group import aura, evaluate_aura

@@ -30,7 +30,7 @@ EXAMPLES = {
 
 
 def commands(groups: CommandGroups) -> None:
-    """Add the task's commands to the command line (``Task.commands``)."""
+    """Add the task's commands to the command line (its hook in ``COMMAND_HOOKS``)."""
     from maieutic.cli.commands import add_examples, moved_command
     from maieutic.tasks.compqa.cli.evaluate import evaluate_compqa
     from maieutic.tasks.compqa.cli.extremes import extremes

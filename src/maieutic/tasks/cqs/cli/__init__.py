@@ -23,7 +23,7 @@ EXAMPLES = {
 
 
 def commands(groups: CommandGroups) -> None:
-    """Add the task's commands to the command line (``Task.commands``)."""
+    """Add the task's commands to the command line (its hook in ``COMMAND_HOOKS``)."""
     from maieutic.cli.commands import add_examples
     from maieutic.tasks.cqs.cli.compare import meta_eval_compare
     from maieutic.tasks.cqs.cli.evaluate import evaluate_cqs
