@@ -167,7 +167,9 @@ def test_a_new_task_gets_its_commands_through_the_hook_alone(monkeypatch, tmp_pa
         "    groups.root.add_command(toy)\n\n"
         "@register('task', 'toy', 'toy')\n"
         "def task():\n"
-        "    return Task('toy', 'a toy', str, str)\n\n"
+        "    return Task(\n"
+        "        name='toy', description='a toy', load_reference=str, load_submission=str\n"
+        "    )\n\n"
         "COMMAND_HOOKS.add('toy', commands)\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -297,8 +299,8 @@ def test_plots_are_standalone_svg_files(tmp_path):
         {"threshold": t, "kappa_nae_kept": k, "kappa_nae_dropped": 0.5, "nae_rate": 0.2}
         for t, k in ((0.5, 0.3), (0.6, 0.4), (0.7, None))
     ]
-    sweep_plot(rows, 0.6, tmp_path / "sweep.svg", "sts: agreement by threshold")
-    heatmap(["a", "b"], [[1.0, 0.5], [0.5, None]], tmp_path / "kappa.svg", "κ")
+    sweep_plot(rows, 0.6, tmp_path / "sweep.svg", title="sts: agreement by threshold")
+    heatmap(["a", "b"], [[1.0, 0.5], [0.5, None]], tmp_path / "kappa.svg", title="κ")
     for name in ("sweep.svg", "kappa.svg"):
         tree = ET.parse(tmp_path / name).getroot()
         assert tree.tag == "{http://www.w3.org/2000/svg}svg"

@@ -342,7 +342,7 @@ def test_a_task_without_hooks_runs_with_the_defaults(tmp_path):
 
     @register("task", "runtoy", "runtoy")
     def toy_task() -> Task:
-        return Task("runtoy", "Words", load, load)
+        return Task(name="runtoy", description="Words", load_reference=load, load_submission=load)
 
     class Overlap(BaseEvaluator):
         def evaluate_one(self, reference, submission):

@@ -124,7 +124,12 @@ def toy_task():
     @registry.register("task", "toyscore", "toyscore")
     def task() -> Task:
         """A toy task."""
-        return Task("toyscore", "A toy task.", lambda p: None, lambda p: None)
+        return Task(
+            name="toyscore",
+            description="A toy task.",
+            load_reference=lambda p: None,
+            load_submission=lambda p: None,
+        )
 
     def read(path, encoder, store) -> Examples:
         out = Examples(positive="good")

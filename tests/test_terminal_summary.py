@@ -191,12 +191,12 @@ def _result(name: str, score: float | None, data: str = "d") -> EvalResult:
 
 def _toy() -> Task:
     return Task(
-        "toy",
-        "",
-        str,
-        str,
+        name="toy",
+        description="",
+        load_reference=str,
+        load_submission=str,
         score_description="share right",
-        columns=[Column("n", lambda r: r.summary["n"], "{}", "items scored")],
+        columns=[Column("n", lambda r: r.summary["n"], "{}", description="items scored")],
     )
 
 

@@ -215,7 +215,9 @@ def commands(groups):
 
 @register("task", "own", "own")
 def task():
-    return Task("own", "", load_questions, load_answers)
+    return Task(
+        name="own", description="", load_reference=load_questions, load_submission=load_answers
+    )
 
 
 COMMAND_HOOKS.add("own", commands)

@@ -54,7 +54,7 @@ def toy(tmp_path):
         return [Block("Toy texts", texts.documents.get("a", texts.note))]
 
     def read(data):
-        return Texts({"a": data.paths[0].read_text()}) if data.paths else None
+        return Texts(documents={"a": data.paths[0].read_text()}) if data.paths else None
 
     @registry.register("task", "toytask", "toytask")
     def make() -> Task:

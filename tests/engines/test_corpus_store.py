@@ -187,4 +187,4 @@ def test_the_released_focus_csv_is_read_whole(focus_dir, tmp_path):
 
     io = task_io(get_task("focus"))
     store = CorpusStore(tmp_path / "store")
-    assert io.stream_input(get_task("focus"), focus_dir / "dev_gold.csv", store, None) is None
+    assert io.stream_input(get_task("focus"), focus_dir / "dev_gold.csv", store, limit=None) is None

@@ -21,8 +21,15 @@ def task() -> Task:
         load_submission=load_answers,
         score_description="share of the questions answered correctly",
         columns=[
-            Column("yes rate", lambda r: r.summary["yes_rate"], "{:.2f}", "share of yes"),
-            Column("answered", lambda r: r.summary["n_answered"], "{}", "questions answered"),
+            Column(
+                "yes rate", lambda r: r.summary["yes_rate"], "{:.2f}", description="share of yes"
+            ),
+            Column(
+                "answered",
+                lambda r: r.summary["n_answered"],
+                "{}",
+                description="questions answered",
+            ),
         ],
     )
 

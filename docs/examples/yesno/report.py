@@ -17,5 +17,5 @@ def report_blocks(entries, finder) -> list[Block]:
             record = found.get(key, {})
             shown = str(record.get("answer") or "—")
             row.append(shown if record.get("score") else f"✗ {shown}")
-        table.add(key, str(item["expected"]), *row)
+        table.add([key, str(item["expected"]), *row])
     return [Block("Answers per question", "✗ marks a wrong answer.", table=table)]

@@ -11,7 +11,7 @@ app (``maieutic.web.hooks.LEADERBOARDS``) and the command line
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -35,6 +35,7 @@ class Column:
     value: Callable[[Any], Any]
     """From an ``EvalResult`` to the value (None shows as a dash; a string as it is)."""
     fmt: str = "{:.4f}"
+    _: KW_ONLY
     description: str = ""
     """What the column measures, in one line, for legends."""
     empty: str = ""
@@ -62,7 +63,7 @@ class OfResult(Protocol[T_co]):
     def __call__(self, result: EvalResult, /) -> T_co: ...
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Task:
     """What every task provides to the shared machinery, grouped by what it serves: its
     data (read by the run layer), how its results read in tables, and the statistics

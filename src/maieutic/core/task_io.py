@@ -12,7 +12,7 @@ and names an instance in ``Task(io=...)``; the run layer itself names no task.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -68,6 +68,7 @@ class RecordContext:
     task: str
     signature: Signature
     generator: Spec
+    _: KW_ONLY
     provenance: dict[str, Any]
     run_index: int = 0
     n_runs: int = 1
@@ -131,7 +132,7 @@ class TaskIO:
     """Whether ``stream_input`` can read the input a record at a time (corpus runs)."""
 
     def stream_input(
-        self, task: ReadsReference, path: str | Path, store: Any, limit: int | None
+        self, task: ReadsReference, path: str | Path, store: Any, *, limit: int | None
     ) -> Any:
         """The input read a record at a time into ``store`` (a ``CorpusStore``), the
         first ``limit`` items only when given: what a Ray run over a corpus generates
@@ -160,7 +161,7 @@ class TaskIO:
         the generator returns for the whole input at once."""
         return [outcome for group in groups for outcome in group]
 
-    def failed_outcomes(self, generator: Any, key: str, item: Any, reason: str) -> list[Any]:
+    def failed_outcomes(self, generator: Any, key: str, item: Any, *, reason: str) -> list[Any]:
         """The outcomes of an item whose generation raised ``reason`` (Ray engine)."""
         raise DataError(_NO_ROWS)
 

@@ -121,7 +121,7 @@ class StoredOutcomes:
 def _group(io: Any, component: Any, key: str, item: Any, row: dict) -> list[Any]:
     """One item's outcomes; a row that raised gets the task's failed outcomes."""
     if row.get("error") is not None:
-        return io.failed_outcomes(component, key, from_plain(item), row["error"])
+        return io.failed_outcomes(component, key, from_plain(item), reason=row["error"])
     return from_plain(row["outcome"])
 
 

@@ -273,7 +273,7 @@ def _merged_run(io: Any, component: Any, items: dict[str, Any], kept: dict) -> G
         warnings += [w for w in row["warnings"] if w not in warnings]
         notes += row["notes"]
         if row.get("error") is not None:
-            groups.append(io.failed_outcomes(component, key, item, row["error"]))
+            groups.append(io.failed_outcomes(component, key, item, reason=row["error"]))
         else:
             groups.append(from_plain(row["outcome"]))
     return GenerationRun(io.merged_outcomes(groups), stats, warnings, notes)

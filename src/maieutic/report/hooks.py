@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -56,12 +56,13 @@ class ReportFormat:
     section: Callable[[Any], tuple[str, list[Any]]] | None = None
     """``InputFile -> (title, [Block])``: the file's own section. None: its figures
     and tables as they are (the generic view)."""
+    _: KW_ONLY
     results: str = ""
     """A field holding result records: they join their task's section, and the file
     gets no section of its own."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class InputFile:
     """One input file: where it is, its format, and what was read from it."""
 
@@ -85,7 +86,7 @@ class InputFile:
         return task if isinstance(task, str) else None
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Texts:
     """Texts by id, found for one result (empty with a ``note`` when none were)."""
 
@@ -105,6 +106,7 @@ class DataFile:
     paths: list[Path]
     expected: str
     options: dict[str, Any]
+    _: KW_ONLY
     locate: Callable[[Any], list[Path]]
     """Where another path recorded in the options may be now (same rules)."""
 
@@ -133,7 +135,7 @@ class InputHint(Protocol):
     def __call__(self, data: dict[str, Any], /) -> str | None: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ReportHooks:
     """Everything a task hands the HTML report; every field may be left out."""
 

@@ -30,7 +30,7 @@ def standalone(chart: str) -> str:
     )
 
 
-def sweep_plot(rows: Sequence[dict], chosen: float, path: str | Path, title: str) -> None:
+def sweep_plot(rows: Sequence[dict], chosen: float, path: str | Path, *, title: str) -> None:
     """Kappa (NAE kept / dropped) and the NAE rate against the threshold, the chosen
     threshold marked (the series of the report's "Threshold sweep")."""
     from maieutic.report.html.plots_grid import line_chart
@@ -44,17 +44,25 @@ def sweep_plot(rows: Sequence[dict], chosen: float, path: str | Path, title: str
         )
     ]
     xs = [float(r["threshold"]) for r in rows]
-    chart = line_chart(xs, series, "threshold", "value", title, chosen, f"chosen {chosen:g}")
+    chart = line_chart(
+        xs,
+        series,
+        "threshold",
+        y_label="value",
+        title=title,
+        mark=chosen,
+        mark_label=f"chosen {chosen:g}",
+    )
     write_text(path, standalone(str(chart)))
 
 
 def heatmap(
-    names: Sequence[str], matrix: Sequence[Sequence[float | None]], path: str | Path, title: str
+    names: Sequence[str], matrix: Sequence[Sequence[float | None]], path: str | Path, *, title: str
 ) -> None:
     """Cohen's kappa between evaluators (as the report's "κ between evaluators")."""
     from maieutic.report.html.plots_grid import heatmap as grid
 
-    chart = grid(list(names), list(names), matrix, title, vmin=0.0, vmax=1.0)
+    chart = grid(list(names), columns=list(names), matrix=matrix, title=title, vmin=0.0, vmax=1.0)
     write_text(path, standalone(str(chart)))
 
 
@@ -71,5 +79,7 @@ def curve_plot(rows: Sequence[dict], path: str | Path, title: str) -> None:
         )
     ]
     xs = [float(r["extra_references"]) for r in rows]
-    chart = line_chart(xs, series, "extra references per intervention", "value", title)
+    chart = line_chart(
+        xs, series, "extra references per intervention", y_label="value", title=title
+    )
     write_text(path, standalone(str(chart)))

@@ -39,7 +39,10 @@ def fmt(value: Any, pattern: str = "{:.4f}") -> str:
 def score_column(task: Task) -> Column:
     """The headline score as a column, with the task's description of it."""
     return Column(
-        "score", lambda r: r.score, "{:.4f}", task.score_description or "the task's headline figure"
+        "score",
+        lambda r: r.score,
+        "{:.4f}",
+        description=task.score_description or "the task's headline figure",
     )
 
 

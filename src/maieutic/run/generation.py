@@ -191,7 +191,7 @@ def _input(task, data, limit, options, on_flags, strict, corpus) -> tuple[Any, l
     if corpus is not None and is_path(data) and io.streams:
         from maieutic.engines.corpus import CorpusStore
 
-        loaded = io.stream_input(found, data, CorpusStore(corpus), limit)
+        loaded = io.stream_input(found, data, CorpusStore(corpus), limit=limit)
     if loaded is None:  # in memory (not a corpus run, or a layout read whole)
         loaded = io.read_generation_input(found, data) if is_path(data) else data
         if limit:
@@ -259,7 +259,7 @@ def generate(
         uses_llm=bool(getattr(component, "uses_llm", False)),
         data=loaded,
     )
-    context = RecordContext(task, signature, component.spec, recorded, flags=flags)
+    context = RecordContext(task, signature, component.spec, provenance=recorded, flags=flags)
     writing = (out, write_options or {})
     _run_all(generation, component, context, runs, progress, writing, chosen)
     generation.warnings += generation.runs[0].warnings

@@ -40,7 +40,7 @@ __all__ = ["MAX_PREFILL_CHARS", "REPORT_CSP", "Settings", "create_app", "get_ask
 DEFAULT_MAX_UPLOAD_MB = 10.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Settings:
     """What ``maieutic serve`` configures: the upload limit, and the Host names answered
     besides the loopback ones (``--allow-host``, and a specific address it listens on;

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from starlette.responses import Response
+    from starlette.types import Receive, Send
 
 PAGE_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -136,7 +137,7 @@ def host_of(header: str) -> str:
         return ""
 
 
-def _same_origin(headers: dict[str, str], host: str, scheme: str) -> bool:
+def _same_origin(headers: dict[str, str], host: str, *, scheme: str) -> bool:
     # browsers say where a request comes from in Sec-Fetch-Site; the Origin header is
     # "null" in some same-site cases, so it decides only when it names a site
     site = headers.get("sec-fetch-site")
@@ -170,7 +171,7 @@ class Guard:
         self.allowed_hosts = frozenset(normalize_host(name) for name in allowed_hosts)
         self.refuse = refuse
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -194,7 +195,7 @@ class Guard:
         if not self.host_allowed(host):
             return 400, host_refusal(host, sorted(self.allowed_hosts))
         scheme = scope.get("scheme", "http")
-        if scope["method"] in UNSAFE_METHODS and not _same_origin(headers, host, scheme):
+        if scope["method"] in UNSAFE_METHODS and not _same_origin(headers, host, scheme=scheme):
             return 403, "A form on another site cannot submit work to this app."
         return None
 
@@ -206,7 +207,7 @@ class Guard:
             return False  # no Host (HTTP/1.0), or one that names no single host
         return is_loopback(name) or normalize_host(name) in self.allowed_hosts
 
-    def _counting(self, receive: Any) -> Any:
+    def _counting(self, receive: Receive) -> Receive:
         received = 0
 
         async def counted() -> dict[str, Any]:
@@ -221,7 +222,7 @@ class Guard:
         return counted
 
 
-async def _drain(receive: Any) -> None:
+async def _drain(receive: Receive) -> None:
     drained = 0
     while drained <= DRAIN_LIMIT:
         message = await receive()
@@ -232,7 +233,7 @@ async def _drain(receive: Any) -> None:
             return
 
 
-def _with_headers(send: Any, scope: dict[str, Any]) -> Any:
+def _with_headers(send: Send, scope: dict[str, Any]) -> Send:
     static = scope.get("path", "").startswith("/static/")
 
     async def sending(message: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ at no cost.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from maieutic.registry import HookTable
@@ -26,6 +26,7 @@ class LeaderboardPage:
     form shows; the first is the default."""
     describe: Callable[[Any], str]
     """The labelled data in a few words, for the result's heading ("3 interventions")."""
+    _: KW_ONLY
     check_ids: Callable[[Any, Any, bool], Any]
     """``(reference, submission, skip_unknown)``: refuses (``DataError``) a submission
     with ids absent from the reference unless ``skip_unknown``, before any model work."""

@@ -40,7 +40,7 @@ DEFAULT_JOB_SECONDS = 600.0
 ask the text limits allow on a two-core machine (about a minute with a cold cache)."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Job:
     """One piece of background work and what became of it."""
 
@@ -109,7 +109,7 @@ class JobRunner:
     """
 
     def __init__(
-        self, workers: int = 1, keep: int = 50, seconds: float | None = DEFAULT_JOB_SECONDS
+        self, workers: int = 1, *, keep: int = 50, seconds: float | None = DEFAULT_JOB_SECONDS
     ) -> None:
         self._queue: queue.Queue[tuple[Job, Work, Callable[[], None] | None] | None]
         self._queue = queue.Queue()
@@ -129,11 +129,12 @@ class JobRunner:
         kind: str,
         work: Work,
         label: str = "",
+        *,
         cleanup: Callable[[], None] | None = None,
         context: dict[str, Any] | None = None,
     ) -> Job:
         """Queue ``work`` and return its job at once; ``cleanup`` runs after it, always."""
-        job = Job(secrets.token_urlsafe(12), kind, label, context=dict(context or {}))
+        job = Job(id=secrets.token_urlsafe(12), kind=kind, label=label, context=dict(context or {}))
         with self._lock:
             self._jobs[job.id] = job
             self._forget_old()

@@ -98,6 +98,7 @@ def run_leaderboard(
     task: Task,
     dataset: Any,
     submissions: Sequence[Any],
+    *,
     evaluator: str,
     skip_unknown: bool,
     step: Step,

@@ -64,7 +64,7 @@ def ask_routes(app: FastAPI, pages: Pages) -> None:
         prefill = read if upload is None and len(read) <= MAX_PREFILL_CHARS else ""
         job = pages.runner.submit(
             "ask",
-            lambda step: asker(read, source, step),
+            lambda step: asker(read, source=source, step=step),
             label=source,
             context={"prefill": prefill},
         )
@@ -118,7 +118,9 @@ def leaderboard_routes(app: FastAPI, pages: Pages) -> None:
         job = pages.runner.submit(
             "leaderboard",
             lambda step: workspace.scrub(
-                run_leaderboard(task, dataset, loaded, evaluator, skip_unknown, step)
+                run_leaderboard(
+                    task, dataset, loaded, evaluator=evaluator, skip_unknown=skip_unknown, step=step
+                )
             ),
             label=", ".join(s.name for s in loaded),
             cleanup=workspace.remove,
@@ -144,7 +146,7 @@ def report_routes(app: FastAPI, pages: Pages) -> None:
         paths = [await save(workspace, u, "results.json") for u in uploads]
         job = pages.runner.submit(
             "report",
-            lambda step: run_report(paths, title, workspace, step),
+            lambda step: run_report(paths, title, workspace, step=step),
             label=", ".join(p.name for p in paths),
             cleanup=workspace.remove,
         )

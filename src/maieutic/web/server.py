@@ -118,6 +118,7 @@ def build_config(
     app: Any,
     host: str = DEFAULT_HOST,
     port: int = DEFAULT_PORT,
+    *,
     header_timeout: float = DEFAULT_HEADER_TIMEOUT,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
 ) -> uvicorn.Config:
@@ -172,6 +173,7 @@ def run(
     app: Any,
     host: str,
     port: int,
+    *,
     announce: Callable[[str], None] | None = None,
     **limits: Any,
 ) -> None:

@@ -39,7 +39,7 @@ def reading_now() -> int:
     return _reading
 
 
-def _child(reader: Any, text: str, path: Path, conn: Any) -> None:
+def _child(reader: Any, text: str, path: Path, *, conn: Any) -> None:
     try:
         conn.send(("ok", reader(text, path)))
     except MaieuticError as exc:
@@ -100,7 +100,9 @@ def _read_in_process(text: str, path: Path) -> tuple[str, Any] | None:
     time (it is killed then)."""
     context = _context()
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(_reader, text, path, send), daemon=True)
+    process = context.Process(
+        target=_child, args=(_reader, text, path), kwargs={"conn": send}, daemon=True
+    )
     try:
         process.start()
         send.close()  # the child holds the sending end: its death ends the pipe

@@ -13,16 +13,20 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from maieutic.deadline import PastDeadline
 from maieutic.errors import DataError, MaieuticError
 from maieutic.web.jobs import Step
 
-Asker = Callable[[str, str, Step], dict[str, Any]]
-"""``(text, source, step) -> the ask result's JSON``: what the Ask page runs."""
+
+class Asker(Protocol):
+    """What the Ask page runs: the ask result's JSON for ``text``, read from ``source``
+    (a file name or "pasted text"), saying each ``step``."""
+
+    def __call__(self, text: str, *, source: str, step: Step) -> dict[str, Any]: ...
 
 
 def safe_name(filename: str | None, default: str) -> str:
@@ -81,7 +85,7 @@ def read_ask_input(text: str, upload: Path | None) -> tuple[str, str]:
     return check_text(text, "the pasted text"), "pasted text"
 
 
-def run_ask(text: str, source: str, step: Step) -> dict[str, Any]:
+def run_ask(text: str, *, source: str, step: Step) -> dict[str, Any]:
     """The ``ask`` result for ``text`` as JSON (format ``maieutic.ask/1``)."""
     from maieutic.ask import AskOptions, ask_text
     from maieutic.embed.encoder import shared_encoder
@@ -92,7 +96,9 @@ def run_ask(text: str, source: str, step: Step) -> dict[str, Any]:
     return ask_text(text, AskOptions(), source=source, on_step=step).to_json()
 
 
-def run_report(paths: Sequence[Path], title: str | None, workspace: Workspace, step: Step) -> str:
+def run_report(
+    paths: Sequence[Path], title: str | None, workspace: Workspace, *, step: Step
+) -> str:
     """The self-contained HTML report of the uploaded results files."""
     # imported here: the report package is large and only this page needs it
     from maieutic.report.html import render_report

@@ -67,7 +67,7 @@ class TextFinder:
         if cache_key not in self._found:
             base = source.path
             data = DataFile(
-                candidates(recorded, base), expected, options, lambda v: candidates(v, base)
+                candidates(recorded, base), expected, options, locate=lambda v: candidates(v, base)
             )
             self._found[cache_key] = where.read(data)
         found = self._found[cache_key]

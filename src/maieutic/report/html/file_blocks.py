@@ -29,7 +29,7 @@ def rows(value: Any) -> list[dict[str, Any]]:
 
 
 def sweep_block(
-    records: list[dict[str, Any]], chosen: Any, series: list[tuple[str, str]], title: str
+    records: list[dict[str, Any]], chosen: Any, series: list[tuple[str, str]], *, title: str
 ) -> Block:
     """Figures by threshold: one line per ``(key, label)`` of ``series``, the chosen
     threshold marked, and the same numbers as a table."""
@@ -40,7 +40,13 @@ def sweep_block(
     ]
     mark = chosen if is_number(chosen) else None
     chart = line_chart(
-        xs, lines, "threshold", "value", title, mark, f"chosen {mark:g}" if mark is not None else ""
+        xs,
+        lines,
+        "threshold",
+        y_label="value",
+        title=title,
+        mark=mark,
+        mark_label=f"chosen {mark:g}" if mark is not None else "",
     )
     table = Table(
         [
@@ -51,8 +57,10 @@ def sweep_block(
     )
     for r in records:
         table.add(
-            number(r.get("threshold"), "{:g}"),
-            *(number(r.get(k), "{:.3f}") for k, _ in series),
-            "✓" if mark is not None and r.get("threshold") == mark else "",
+            [
+                number(r.get("threshold"), "{:g}"),
+                *(number(r.get(k), "{:.3f}") for k, _ in series),
+                "✓" if mark is not None and r.get("threshold") == mark else "",
+            ]
         )
-    return Block("Threshold sweep", "", chart, table)
+    return Block("Threshold sweep", "", chart, table=table)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from markupsafe import Markup, escape
 
 
-def locate(text: str, span: str) -> tuple[int, int] | None:
+def locate(text: str, *, span: str) -> tuple[int, int] | None:
     """Where ``span`` first occurs in ``text``: exactly, then ignoring case, then
     ignoring case and differences in white space (None when it does not occur)."""
     span = span.strip()
@@ -26,7 +26,7 @@ def locate(text: str, span: str) -> tuple[int, int] | None:
 
 
 def mark_spans(
-    text: str, gold: Sequence[str], predicted: Sequence[str]
+    text: str, gold: Sequence[str], *, predicted: Sequence[str]
 ) -> tuple[Markup, list[str]]:
     """``text`` escaped, with gold spans in ``<mark class="gold">``, predicted ones in
     ``<mark class="pred">`` and their overlap in ``<mark class="both">``; also the
@@ -35,7 +35,7 @@ def mark_spans(
     missing = []
     for bit, spans in ((1, gold), (2, predicted)):
         for span in spans:
-            where = locate(text, span)
+            where = locate(text, span=span)
             if where is None:
                 missing.append(span)
                 continue

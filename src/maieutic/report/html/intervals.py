@@ -25,7 +25,7 @@ N_RESAMPLES = 2000
 CONFIDENCE = 0.95
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SystemInterval:
     """A system's score with its interval (``low``/``high`` None when there is none)."""
 
@@ -55,26 +55,34 @@ def system_interval(result: EvalResult) -> SystemInterval:
     """The interval of ``result``'s score (seeded), or the reason there is none."""
     found = item_statistic(result)
     if isinstance(found, str):
-        return SystemInterval(result.score, None, None, len(result.items), found)
+        return SystemInterval(
+            estimate=result.score, low=None, high=None, n=len(result.items), note=found
+        )
     n = len(found.column)
     if result.score is None:
-        return SystemInterval(None, None, None, n, "no score")
+        return SystemInterval(estimate=None, low=None, high=None, n=n, note="no score")
     try:
         again = found.statistic(found.column)
     except UndefinedStatistic:
-        return SystemInterval(result.score, None, None, n, "no scored items")
+        return SystemInterval(
+            estimate=result.score, low=None, high=None, n=n, note="no scored items"
+        )
     if not math.isclose(again, result.score, rel_tol=1e-6, abs_tol=1e-9):
         note = f"the items give {again:.4f}, not the stored score: no interval"
-        return SystemInterval(result.score, None, None, n, note)
+        return SystemInterval(estimate=result.score, low=None, high=None, n=n, note=note)
     if n < 2:
-        return SystemInterval(result.score, None, None, n, "fewer than two items")
+        return SystemInterval(
+            estimate=result.score, low=None, high=None, n=n, note="fewer than two items"
+        )
     try:
         interval = bootstrap_ci(
             found.statistic, found.column, n_resamples=N_RESAMPLES, confidence=CONFIDENCE, seed=SEED
         )
     except UndefinedStatistic as exc:
-        return SystemInterval(result.score, None, None, n, str(exc))
-    return SystemInterval(result.score, interval.low, interval.high, n, found.what)
+        return SystemInterval(estimate=result.score, low=None, high=None, n=n, note=str(exc))
+    return SystemInterval(
+        estimate=result.score, low=interval.low, high=interval.high, n=n, note=found.what
+    )
 
 
 def method_note() -> str:

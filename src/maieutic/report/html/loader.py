@@ -114,7 +114,7 @@ def classify(data: dict[str, Any], where: str) -> tuple[str, ReportFormat | None
     return fmt, layout
 
 
-def check_result(record: Any, at: str, where: str) -> None:
+def check_result(record: Any, at: str, *, where: str) -> None:
     """Refuse a result record (at JSON path ``at``) without the fields the report (and
     ``load_results``) read."""
     if not isinstance(record, dict):
@@ -152,7 +152,7 @@ def _results(path: Path, data: dict[str, Any]) -> list[EvalResult]:
     if not records:
         raise DataError("the file holds no results", where=where)
     for position, record in enumerate(records):
-        check_result(record, f"results[{position}]", where)
+        check_result(record, f"results[{position}]", where=where)
     try:
         return load_results(path)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -168,7 +168,7 @@ def _records(name: str, data: dict[str, Any], key: str) -> list[EvalResult]:
     if not isinstance(records, list) or not records:
         raise DataError(f'"{key}" must be a non-empty list of results', where=name)
     for position, record in enumerate(records):
-        check_result(record, f"{key}[{position}]", name)
+        check_result(record, f"{key}[{position}]", where=name)
     try:
         return [EvalResult.from_json(r) for r in records]
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -187,7 +187,9 @@ def load_input(index: int, path: str | Path) -> InputFile:
         results = _results(path, data)
     else:
         results = _records(name, data, layout.results) if layout.results else []
-    return InputFile(index, path, name, fmt, layout, data, results)
+    return InputFile(
+        index=index, path=path, name=name, format=fmt, layout=layout, data=data, results=results
+    )
 
 
 def load_inputs(paths: list[Path | str]) -> list[InputFile]:

@@ -41,7 +41,7 @@ def _entries(files: Sequence[InputFile]) -> dict[str, list[Entry]]:
     by_task: dict[str, list[Entry]] = {}
     for n, (f, r) in enumerate(flat):
         label = r.submission if names.count(r.submission) == 1 else f"{r.submission} [{f.name}]"
-        by_task.setdefault(r.task, []).append(Entry(f, r, label, f"system-{n}"))
+        by_task.setdefault(r.task, []).append(Entry(f, r, label, anchor=f"system-{n}"))
     return by_task
 
 
@@ -64,7 +64,7 @@ def _task_section(task: str, entries: list[Entry], finder: TextFinder) -> Sectio
         blocks.append(issues)
     names = ", ".join(by_index[i].name for i in files)
     title = hooks.title or f"Task: {task}"
-    return Section(f"task-{task}", title, blocks, f"From {names}.")
+    return Section(anchor=f"task-{task}", title=title, blocks=blocks, lead=f"From {names}.")
 
 
 def _file_section(file: InputFile) -> Section | None:
@@ -80,7 +80,9 @@ def _file_section(file: InputFile) -> Section | None:
     else:
         title, blocks = f"{file.format}", generic_blocks(file)
     lead = provenance_line(file)
-    return Section(f"file-{file.index}", f"{title}: {file.name}", blocks, lead)
+    return Section(
+        anchor=f"file-{file.index}", title=f"{title}: {file.name}", blocks=blocks, lead=lead
+    )
 
 
 def build_sections(files: Sequence[InputFile]) -> list[Section]:
@@ -105,7 +107,7 @@ def build_sections(files: Sequence[InputFile]) -> list[Section]:
         if section is not None:
             sections.append(section)
     inputs = Block(note="Each file with what made it.", table=inputs_section_table(files))
-    sections.append(Section("inputs", "Inputs and provenance", [inputs]))
+    sections.append(Section(anchor="inputs", title="Inputs and provenance", blocks=[inputs]))
     return sections
 
 

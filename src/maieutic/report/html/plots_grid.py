@@ -40,6 +40,7 @@ def _shade(t: float) -> str:
 def _cell(
     x: float,
     y: float,
+    *,
     cell_w: float,
     cell_h: float,
     value: float | None,
@@ -50,20 +51,27 @@ def _cell(
     """One shaded cell with its value written in it (grey with a dash when undefined)."""
     if value is None or not math.isfinite(value):
         return [
-            rect(x, y, cell_w - 2, cell_h - 2, "#eeeeee", f"{where}: —"),
-            text(x + cell_w / 2, y + 19, "—", "middle", class_="cell"),
+            rect(x, y, w=cell_w - 2, h=cell_h - 2, fill="#eeeeee", tip=f"{where}: —"),
+            text(x + cell_w / 2, y + 19, "—", anchor="middle", class_="cell"),
         ]
     lo, span = scale
     t = (value - lo) / span
     shown = value_format.format(value)
     return [
-        rect(x, y, cell_w - 2, cell_h - 2, _shade(t), f"{where}: {shown}"),
-        text(x + cell_w / 2, y + 19, shown, "middle", class_="cell dark" if t > 0.55 else "cell"),
+        rect(x, y, w=cell_w - 2, h=cell_h - 2, fill=_shade(t), tip=f"{where}: {shown}"),
+        text(
+            x + cell_w / 2,
+            y + 19,
+            shown,
+            anchor="middle",
+            class_="cell dark" if t > 0.55 else "cell",
+        ),
     ]
 
 
 def heatmap(
     rows: Sequence[str],
+    *,
     columns: Sequence[str],
     matrix: Sequence[Sequence[float | None]],
     title: str,
@@ -92,32 +100,40 @@ def heatmap(
                     x,
                     top - 6,
                     shown,
-                    "start",
+                    anchor="start",
                     class_="tick",
                     transform=f"rotate(-35 {x:.1f} {top - 6:.1f})",
                 )
             )
         else:
-            parts.append(text(x, top - 6, shown, "middle", class_="tick"))
+            parts.append(text(x, top - 6, shown, anchor="middle", class_="tick"))
     for i, name in enumerate(rows):
         y = top + i * cell_h
-        parts.append(text(left - 8, y + 19, shorten(name, 28), "end", class_="label"))
+        parts.append(text(left - 8, y + 19, shorten(name, 28), anchor="end", class_="label"))
         for j, value in enumerate(matrix[i]):
             where = f"{name} × {columns[j]}"
             parts += _cell(
-                left + j * cell_w, y, cell_w, cell_h, value, (lo, span), value_format, where
+                left + j * cell_w,
+                y,
+                cell_w=cell_w,
+                cell_h=cell_h,
+                value=value,
+                scale=(lo, span),
+                value_format=value_format,
+                where=where,
             )
     height = top + cell_h * len(rows) + 8
     # a rotated label reaches past its column to the right
     overhang = longest * CHAR_WIDTH * 0.82 - cell_w / 2 if rotate else 0.0
     width = min(WIDTH, left + cell_w * len(columns) + 12 + max(overhang, 0.0))
-    return figure(width, height, parts, title)
+    return figure(parts, width=width, height=height, label=title)
 
 
 def line_chart(
     xs: Sequence[float],
     series: Sequence[tuple[str, Sequence[float | None]]],
     x_label: str,
+    *,
     y_label: str,
     title: str,
     mark: float | None = None,
@@ -143,12 +159,12 @@ def line_chart(
 
     parts = list(legend_parts)
     for tick in y_ticks:
-        parts.append(line(left, py(tick), right, py(tick), class_="grid"))
-        parts.append(text(left - 6, py(tick) + 4, tick_label(tick), "end", class_="tick"))
+        parts.append(line(x1=left, y1=py(tick), x2=right, y2=py(tick), class_="grid"))
+        parts.append(text(left - 6, py(tick) + 4, tick_label(tick), anchor="end", class_="tick"))
     for x in xs:
-        parts.append(text(px(x), bottom + 15, f"{x:g}", "middle", class_="tick"))
+        parts.append(text(px(x), bottom + 15, f"{x:g}", anchor="middle", class_="tick"))
     if mark is not None:
-        parts.append(line(px(mark), top, px(mark), bottom, class_="mark"))
+        parts.append(line(x1=px(mark), y1=top, x2=px(mark), y2=bottom, class_="mark"))
         parts.append(text(px(mark) + 4, top + 12, mark_label, class_="legend"))
     for i, (name, values) in enumerate(series):
         kept = [(x, y) for x, y in zip(xs, values, strict=False) if finite(y)]
@@ -158,18 +174,27 @@ def line_chart(
         )
         for x, y in kept:
             tip = tooltip(f"{name} at {x:g}: {y:.3f}")
-            parts.append(element("circle", tip, cx=px(x), cy=py(y), r="3.5", fill=colour(i)))
-    parts.append(line(left, bottom, right, bottom, class_="axisline"))
-    parts.append(text((left + right) / 2, bottom + 32, x_label, "middle", class_="axis"))
+            parts.append(
+                element("circle", content=tip, cx=px(x), cy=py(y), r="3.5", fill=colour(i))
+            )
+    parts.append(line(x1=left, y1=bottom, x2=right, y2=bottom, class_="axisline"))
+    parts.append(text((left + right) / 2, bottom + 32, x_label, anchor="middle", class_="axis"))
     middle = (top + bottom) / 2
     parts.append(
-        text(14, middle, y_label, "middle", class_="axis", transform=f"rotate(-90 14 {middle:.1f})")
+        text(
+            14,
+            middle,
+            y_label,
+            anchor="middle",
+            class_="axis",
+            transform=f"rotate(-90 14 {middle:.1f})",
+        )
     )
-    return figure(WIDTH, bottom + 40, parts, title)
+    return figure(parts, width=WIDTH, height=bottom + 40, label=title)
 
 
 def scatter(
-    points: Sequence[tuple[str, float, float]], x_label: str, y_label: str, title: str
+    points: Sequence[tuple[str, float, float]], x_label: str, *, y_label: str, title: str
 ) -> Markup:
     """Labelled points (e.g. one per system: human rating against the metric)."""
     left, right, top, bottom = 56.0, WIDTH - 150, 12.0, 312.0
@@ -179,28 +204,35 @@ def scatter(
     def padded(values: Sequence[float]) -> list[float]:
         lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
         pad = (hi - lo) * 0.08 or 0.05
-        return nice_ticks(lo - pad, hi + pad)
+        return nice_ticks(low=lo - pad, high=hi + pad)
 
     x_ticks, y_ticks = padded(xs), padded(ys)
     (x_lo, x_hi), (y_lo, y_hi) = (x_ticks[0], x_ticks[-1]), (y_ticks[0], y_ticks[-1])
     parts: list[str] = []
     for tick in x_ticks:
         x = left + (tick - x_lo) / (x_hi - x_lo) * (right - left)
-        parts.append(line(x, top, x, bottom, class_="grid"))
-        parts.append(text(x, bottom + 15, tick_label(tick), "middle", class_="tick"))
+        parts.append(line(x1=x, y1=top, x2=x, y2=bottom, class_="grid"))
+        parts.append(text(x, bottom + 15, tick_label(tick), anchor="middle", class_="tick"))
     for tick in y_ticks:
         y = bottom - (tick - y_lo) / (y_hi - y_lo) * (bottom - top)
-        parts.append(line(left, y, right, y, class_="grid"))
-        parts.append(text(left - 6, y + 4, tick_label(tick), "end", class_="tick"))
+        parts.append(line(x1=left, y1=y, x2=right, y2=y, class_="grid"))
+        parts.append(text(left - 6, y + 4, tick_label(tick), anchor="end", class_="tick"))
     for i, (name, xv, yv) in enumerate(points):
         x = left + (xv - x_lo) / (x_hi - x_lo) * (right - left)
         y = bottom - (yv - y_lo) / (y_hi - y_lo) * (bottom - top)
         tip = f"{name}: {x_label} {xv:.3f}, {y_label} {yv:.3f}"
-        parts.append(element("circle", tooltip(tip), cx=x, cy=y, r="4.5", fill=colour(i)))
+        parts.append(element("circle", content=tooltip(tip), cx=x, cy=y, r="4.5", fill=colour(i)))
         parts.append(text(x + 7, y + 4, shorten(name, 22), class_="pointlabel"))
-    parts.append(text((left + right) / 2, bottom + 32, x_label, "middle", class_="axis"))
+    parts.append(text((left + right) / 2, bottom + 32, x_label, anchor="middle", class_="axis"))
     middle = (top + bottom) / 2
     parts.append(
-        text(14, middle, y_label, "middle", class_="axis", transform=f"rotate(-90 14 {middle:.1f})")
+        text(
+            14,
+            middle,
+            y_label,
+            anchor="middle",
+            class_="axis",
+            transform=f"rotate(-90 14 {middle:.1f})",
+        )
     )
-    return figure(WIDTH, bottom + 40, parts, title)
+    return figure(parts, width=WIDTH, height=bottom + 40, label=title)

@@ -4,7 +4,7 @@ the bootstrap intervals, repeated-run summaries, and the flags and warnings."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -37,6 +37,7 @@ class Entry:
     result: EvalResult
     label: str
     """The submission name, with the file added when two files share it."""
+    _: KW_ONLY
     anchor: str
 
 
@@ -82,12 +83,14 @@ def inputs_section_table(files: Sequence[InputFile]) -> Table:
     for file in files:
         count = len(file.results) if file.results else None
         table.add(
-            number(file.index + 1, "{}"),
-            Cell(Markup('<a href="#{}">{}</a>').format(_anchor(file), file.name)),
-            Cell(Markup("<code>{}</code>").format(file.format)),
-            file.task or "",
-            number(count, "{}"),
-            Cell(provenance_line(file), cls="small"),
+            [
+                number(file.index + 1, "{}"),
+                Cell(Markup('<a href="#{}">{}</a>').format(_anchor(file), file.name)),
+                Cell(Markup("<code>{}</code>").format(file.format)),
+                file.task or "",
+                number(count, "{}"),
+                Cell(provenance_line(file), cls="small"),
+            ]
         )
     return table
 
@@ -140,13 +143,15 @@ def leaderboard(task: str, entries: Sequence[Entry], marks: TopMarks | str | Non
     for rank, result in ranked([e.result for e in entries]):
         e = by_result[id(result)]
         table.add(
-            number(rank, "{}"),
-            Cell(Markup('<a href="#{}">{}</a>').format(e.anchor, e.label)),
-            *([Cell(e.file.name)] if several_files else []),
-            number(e.result.score),
-            *(_cell(value, e.result, pattern) for _, _, pattern, value in columns),
-            *([Cell(top_cell(marks, e.result))] if tested else []),  # type: ignore[arg-type]
-            code(str(e.result.signature)),
+            [
+                number(rank, "{}"),
+                Cell(Markup('<a href="#{}">{}</a>').format(e.anchor, e.label)),
+                *([Cell(e.file.name)] if several_files else []),
+                number(e.result.score),
+                *(_cell(value, e.result, pattern) for _, _, pattern, value in columns),
+                *([Cell(top_cell(marks, e.result))] if tested else []),
+                code(str(e.result.signature)),
+            ]
         )
     return table
 
@@ -203,26 +208,28 @@ def interval_blocks(entries: Sequence[Entry], axis_label: str) -> list[Block]:
     table = Table(
         [
             Header("submission"),
-            *headers("score", "low", "high", "items", numeric_from=0),
+            *headers(["score", "low", "high", "items"], numeric_from=0),
             Header("interval of"),
         ],
     )
     rows = []
     for e, iv in intervals:
         table.add(
-            e.label,
-            number(iv.estimate),
-            number(iv.low),
-            number(iv.high),
-            number(iv.n, "{}"),
-            iv.note,
+            [
+                e.label,
+                number(iv.estimate),
+                number(iv.low),
+                number(iv.high),
+                number(iv.n, "{}"),
+                iv.note,
+            ]
         )
         if finite(iv.estimate):
             whisker = finite(iv.low) and finite(iv.high)
             low, high = (iv.low, iv.high) if whisker else (None, None)
-            rows.append(IntervalRow(e.label, iv.estimate, low, high))
+            rows.append(IntervalRow(e.label, iv.estimate, low=low, high=high))
     chart = (
-        interval_chart(rows, axis_label, f"{axis_label} with 95% bootstrap intervals")
+        interval_chart(rows, axis_label, title=f"{axis_label} with 95% bootstrap intervals")
         if rows
         else None
     )
@@ -231,7 +238,7 @@ def interval_blocks(entries: Sequence[Entry], axis_label: str) -> list[Block]:
             "Scores with bootstrap intervals",
             "Bars: the stored score; whiskers: the interval (see the method line at the top).",
             chart,
-            table,
+            table=table,
         )
     ]
 
@@ -243,7 +250,7 @@ def runs_block(files: Sequence[InputFile]) -> Block | None:
             Header("system"),
             Header("file"),
             Header("figure"),
-            *headers("mean", "std", "runs", numeric_from=0),
+            *headers(["mean", "std", "runs"], numeric_from=0),
         ]
     )
     for file in files:
@@ -252,12 +259,14 @@ def runs_block(files: Sequence[InputFile]) -> Block | None:
             for figure, row in figures.items() if isinstance(figures, dict) else []:
                 if isinstance(row, dict):
                     table.add(
-                        name,
-                        file.name,
-                        figure,
-                        number(row.get("mean")),
-                        number(row.get("std")),
-                        number(row.get("n"), "{}"),
+                        [
+                            name,
+                            file.name,
+                            figure,
+                            number(row.get("mean")),
+                            number(row.get("std")),
+                            number(row.get("n"), "{}"),
+                        ]
                     )
     if not table.rows:
         return None

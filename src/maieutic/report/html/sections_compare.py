@@ -35,15 +35,17 @@ def compare_section(file: InputFile) -> tuple[str, list[Block]]:
     pairs = _rows(data["comparisons"])
     for p in pairs:
         table.add(
-            str(p.get("other")),
-            number(p.get("other_score")),
-            str(p.get("baseline")),
-            number(p.get("baseline_score")),
-            number(p.get("difference"), "{:+.4f}"),
-            number(p.get("low"), "{:+.4f}"),
-            number(p.get("high"), "{:+.4f}"),
-            number(p.get("p_value")),
-            "yes" if p.get("significant") else "no",
+            [
+                str(p.get("other")),
+                number(p.get("other_score")),
+                str(p.get("baseline")),
+                number(p.get("baseline_score")),
+                number(p.get("difference"), "{:+.4f}"),
+                number(p.get("low"), "{:+.4f}"),
+                number(p.get("high"), "{:+.4f}"),
+                number(p.get("p_value")),
+                "yes" if p.get("significant") else "no",
+            ]
         )
     sentences = Markup("").join(
         Markup("<li>{}</li>").format(str(p.get("sentence", ""))) for p in pairs

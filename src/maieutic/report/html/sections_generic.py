@@ -37,7 +37,7 @@ def records_table(records: list[dict[str, Any]], caption: str = "") -> Table:
     }
     table = Table([Header(c, numeric=c in numeric) for c in columns], caption=caption)
     for row in flat:
-        table.add(*(auto_number(row.get(c)) for c in columns))
+        table.add([*(auto_number(row.get(c)) for c in columns)])
     return table
 
 

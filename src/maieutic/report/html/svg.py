@@ -57,7 +57,7 @@ def _attrs(attrs: dict[str, object]) -> str:
     return " ".join(parts)
 
 
-def element(tag: str, content: str = "", **attrs: object) -> str:
+def element(tag: str, *, content: str = "", **attrs: object) -> str:
     """``<tag attrs>content</tag>`` (``content`` must already be escaped markup)."""
     opening = f"<{tag} {_attrs(attrs)}".rstrip()
     return f"{opening}>{content}</{tag}>" if content else f"{opening}/>"
@@ -68,20 +68,20 @@ def tooltip(text: str | None) -> str:
     return f"<title>{escape(text)}</title>" if text else ""
 
 
-def text(x: float, y: float, content: str, anchor: str = "start", **attrs: object) -> str:
+def text(x: float, y: float, content: str, *, anchor: str = "start", **attrs: object) -> str:
     """A text label (escaped)."""
     return element(
-        "text", str(escape(content)), x=float(x), y=float(y), text_anchor=anchor, **attrs
+        "text", content=str(escape(content)), x=float(x), y=float(y), text_anchor=anchor, **attrs
     )
 
 
 def rect(
-    x: float, y: float, w: float, h: float, fill: str, tip: str | None = None, **attrs: object
+    x: float, y: float, *, w: float, h: float, fill: str, tip: str | None = None, **attrs: object
 ) -> str:
     """A filled rectangle with an optional hover text."""
     return element(
         "rect",
-        tooltip(tip),
+        content=tooltip(tip),
         x=float(x),
         y=float(y),
         width=float(max(w, 0)),
@@ -91,7 +91,7 @@ def rect(
     )
 
 
-def line(x1: float, y1: float, x2: float, y2: float, **attrs: object) -> str:
+def line(*, x1: float, y1: float, x2: float, y2: float, **attrs: object) -> str:
     """A straight line (stroke set by ``attrs`` or the page CSS)."""
     return element("line", x1=float(x1), y1=float(y1), x2=float(x2), y2=float(y2), **attrs)
 
@@ -108,7 +108,7 @@ def label_width(labels: Iterable[str], limit: int = 32) -> float:
     return longest * CHAR_WIDTH + 12
 
 
-def figure(width: float, height: float, parts: Sequence[str], label: str) -> Markup:
+def figure(parts: Sequence[str], *, width: float, height: float, label: str) -> Markup:
     """The ``<svg>`` element: scalable, labelled for screen readers."""
     body = "".join(parts)
     return Markup(
@@ -118,7 +118,7 @@ def figure(width: float, height: float, parts: Sequence[str], label: str) -> Mar
     )
 
 
-def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+def nice_ticks(*, low: float, high: float, count: int = 5) -> list[float]:
     """Round tick values covering ``[low, high]`` (steps of 1, 2, 2.5 or 5 × 10^k)."""
     if high <= low:
         high = low + 1.0
@@ -132,11 +132,11 @@ def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     return ticks
 
 
-def axis_ticks(values: Iterable[float], floor: float = 0.0, ceiling: float = 1.0) -> list[float]:
+def axis_ticks(values: Iterable[float], *, floor: float = 0.0, ceiling: float = 1.0) -> list[float]:
     """Round ticks of an axis that holds ``values`` and at least ``[floor, ceiling]``;
     the first and last tick are the axis ends (so bars never touch the frame)."""
     finite = [v for v in values if v is not None and math.isfinite(v)]
-    return nice_ticks(min([floor, *finite]), max([ceiling, *finite]))
+    return nice_ticks(low=min([floor, *finite]), high=max([ceiling, *finite]))
 
 
 def tick_label(value: float) -> str:
@@ -154,7 +154,7 @@ def legend(entries: Sequence[tuple[str, str]], x: float, y: float) -> tuple[list
         width = 16 + len(shown) * CHAR_WIDTH + 14
         if cx + width > WIDTH - 8 and cx > x:
             cx, cy = x, cy + 18
-        parts.append(rect(cx, cy, 11, 11, fill, name))
+        parts.append(rect(cx, cy, w=11, h=11, fill=fill, tip=name))
         parts.append(text(cx + 16, cy + 10, shown, class_="legend"))
         cx += width
     return parts, cy - y + 18

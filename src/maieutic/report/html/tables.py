@@ -4,8 +4,8 @@ them all, so every table of the report sorts, aligns and escapes the same way.""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any
 
 from markupsafe import Markup
@@ -25,6 +25,7 @@ class Cell:
     """Numeric sort key (None: sorts as text, or last when the cell is empty)."""
     numeric: bool = False
     """Right-aligned; an empty numeric cell sorts after every number."""
+    _: KW_ONLY
     cls: str = ""
 
 
@@ -50,16 +51,17 @@ class Table:
     headers: list[Header]
     rows: list[list[Cell]] = field(default_factory=list)
     caption: str = ""
+    _: KW_ONLY
     sortable: bool = True
     cls: str = ""
 
-    def add(self, *cells: Cell | str) -> None:
-        """Append a row (plain strings become text cells)."""
+    def add(self, cells: Iterable[Cell | str]) -> None:
+        """Append a row of ``cells`` (plain strings become text cells)."""
         self.rows.append([c if isinstance(c, Cell) else Cell(c) for c in cells])
 
 
 def headers(
-    *names: str, numeric_from: int = 1, titles: dict[str, str] | None = None
+    names: Iterable[str], *, numeric_from: int = 1, titles: dict[str, str] | None = None
 ) -> list[Header]:
     """Headers whose columns from ``numeric_from`` on hold numbers."""
     titles = titles or {}
@@ -115,5 +117,5 @@ def key_value(rows: Sequence[tuple[str, Any]], caption: str = "") -> Table:
         [Header("figure"), Header("value", numeric=True)], caption=caption, sortable=False
     )
     for name, value in rows:
-        table.add(Cell(name), value if isinstance(value, Cell) else auto_number(value))
+        table.add([Cell(name), value if isinstance(value, Cell) else auto_number(value)])
     return table

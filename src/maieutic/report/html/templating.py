@@ -5,7 +5,7 @@ a note or pre-rendered markup."""
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -24,11 +24,12 @@ class Block:
     title: str = ""
     note: str = ""
     chart: Markup | None = None
+    _: KW_ONLY
     table: Table | None = None
     html: Markup | None = None
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Section:
     """A top-level part of the page (it gets an entry in the contents)."""
 

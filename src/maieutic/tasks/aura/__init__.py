@@ -55,32 +55,32 @@ COLUMNS = [
         "Ans",
         _metric("answerability"),
         "{:.3f}",
-        "answerability: share of questions whose best-matching Information Unit of the "
+        description="answerability: share of questions whose best-matching Information Unit of the "
         "document clears the answerability threshold",
     ),
     Column(
         "Cov",
         _metric("coverage"),
         "{:.3f}",
-        "coverage: share of the document's necessary units (sentences, whole lists) that "
-        "answerable questions reach, directly, through a window or a list item",
+        description="coverage: share of the document's necessary units (sentences, whole lists) "
+        "that answerable questions reach, directly, through a window or a list item",
     ),
     Column(
         "NRS",
         _metric("non_redundancy"),
         "{:.3f}",
-        "non-redundancy: 1 − answerable questions mapped to a unit an earlier one already "
-        "used, as a share of all questions (the signature's nrs:answerable: of the "
+        description="non-redundancy: 1 − answerable questions mapped to a unit an earlier one "
+        "already used, as a share of all questions (the signature's nrs:answerable: of the "
         "answerable ones)",
     ),
     Column(
         "Ent",
         _metric("entropy"),
         "{:.3f}",
-        "balanced structural entropy: entropy of the question types (what, why, how, "
+        description="balanced structural entropy: entropy of the question types (what, why, how, "
         "yes-no… 11 in all) weighted by the set's size, brought to 0 to 1",
     ),
-    Column("Qs", _metric("n_questions"), "{}", "questions in the set"),
+    Column("Qs", _metric("n_questions"), "{}", description="questions in the set"),
 ]
 """The leaderboard columns after the submission and its score."""
 
@@ -95,7 +95,8 @@ SUMMARY_ROWS = [
         "units",
         _units,
         "{}",
-        "Information Units the document was split into (necessary ones: what Cov counts)",
+        description="Information Units the document was split into (necessary ones: what Cov "
+        "counts)",
     ),
 ]
 """A one-submission summary: the four metrics, the set's and the document's sizes."""

@@ -42,10 +42,12 @@ def _axes_block(entries: Sequence[Entry]) -> Block:
     for e in entries:
         summary = e.result.summary
         table.add(
-            e.label,
-            number(e.result.score),
-            *(number(summary.get(a), "{:.3f}") for a in AXES),
-            *(number(summary.get(c), "{}") for c in COUNTS),
+            [
+                e.label,
+                number(e.result.score),
+                *(number(summary.get(a), "{:.3f}") for a in AXES),
+                *(number(summary.get(c), "{}") for c in COUNTS),
+            ]
         )
     series = [
         (e.label, [e.result.summary.get(a) for a in (*AXES,)] + [e.result.score]) for e in entries
@@ -54,8 +56,8 @@ def _axes_block(entries: Sequence[Entry]) -> Block:
         [*AXES, "score (mean)"],
         series,
         "value",
-        "The four AURA axes per question set",
-        "{:.3f}",
+        title="The four AURA axes per question set",
+        value_format="{:.3f}",
         ceiling=1.0,
     )
     note = (
@@ -65,7 +67,7 @@ def _axes_block(entries: Sequence[Entry]) -> Block:
         "unit); entropy: balanced structural entropy over question templates. The score "
         "is the mean of the four."
     )
-    return Block("Axes per question set", note, chart, table)
+    return Block("Axes per question set", note, chart, table=table)
 
 
 def _preference_block(entries: Sequence[Entry]) -> Block | None:
@@ -80,9 +82,9 @@ def _preference_block(entries: Sequence[Entry]) -> Block | None:
             verdict.get("per_metric") if isinstance(verdict.get("per_metric"), dict) else {}
         )
         for metric, side in per_metric.items():
-            table.add(file.name, str(metric), names.get(side, str(side)))
-        table.add(file.name, "majority of metrics", names.get(verdict.get("majority"), "—"))
-        table.add(file.name, "higher mean", names.get(verdict.get("mean"), "—"))
+            table.add([file.name, str(metric), names.get(side, str(side))])
+        table.add([file.name, "majority of metrics", names.get(verdict.get("majority"), "—")])
+        table.add([file.name, "higher mean", names.get(verdict.get("mean"), "—")])
     if not table.rows:
         return None
     return Block(

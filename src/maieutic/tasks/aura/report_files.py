@@ -42,16 +42,25 @@ def meta_eval_section(file: InputFile) -> tuple[str, list[Block]]:
     for name, row in systems.items():
         row = row if isinstance(row, dict) else {}
         table.add(
-            str(name), number(row.get("n"), "{}"), *(number(row.get(c), "{:.3f}") for c in cols[1:])
+            [
+                str(name),
+                number(row.get("n"), "{}"),
+                *(number(row.get(c), "{:.3f}") for c in cols[1:]),
+            ]
         )
         if is_number(row.get("human")) and is_number(row.get("score")):
             points.append((str(name), float(row["human"]), float(row["score"])))
     chart = (
-        scatter(points, "human answerability", "AURA mean score", "Systems: people vs AURA")
+        scatter(
+            points,
+            "human answerability",
+            y_label="AURA mean score",
+            title="Systems: people vs AURA",
+        )
         if points
         else None
     )
-    blocks.append(Block("Per system", "", chart, table))
+    blocks.append(Block("Per system", "", chart, table=table))
     return "AURA answerability vs people", blocks
 
 
@@ -59,7 +68,9 @@ def sweep_section(file: InputFile) -> tuple[str, list[Block]]:
     """``maieutic aura sweep``: the mean of each metric at each threshold."""
     data = file.data
     series = [(m, m) for m in METRICS] + [("mean", "mean")]
-    block = sweep_block(rows(data["rows"]), data.get("chosen"), series, "AURA metrics by threshold")
+    block = sweep_block(
+        rows(data["rows"]), data.get("chosen"), series, title="AURA metrics by threshold"
+    )
     block.note = (
         f"Over {data.get('n_sets', '?')} question sets; chosen by rule: {data.get('rule', '?')}."
     )

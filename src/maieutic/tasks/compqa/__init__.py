@@ -39,29 +39,29 @@ COLUMNS = [
         "Struct",
         _mean("structure"),
         "{:.2f}",
-        "structure: criteria 1–7 summed (0–7), mean over complete answers",
-        INCOMPLETE,
+        description="structure: criteria 1–7 summed (0–7), mean over complete answers",
+        empty=INCOMPLETE,
     ),
     Column(
         "Rel",
         _mean("relevance"),
         "{:.2f}",
-        "relevance: criteria 8–10 summed (0–5), mean over complete answers",
-        INCOMPLETE,
+        description="relevance: criteria 8–10 summed (0–5), mean over complete answers",
+        empty=INCOMPLETE,
     ),
     Column(
         "Qual",
         _mean("quality"),
         "{:.2f}",
-        "quality: criteria 11–15 summed (0–7), mean over complete answers",
-        INCOMPLETE,
+        description="quality: criteria 11–15 summed (0–7), mean over complete answers",
+        empty=INCOMPLETE,
     ),
-    Column("n", lambda r: r.summary["n_answers"], "{}", "answers in the file"),
+    Column("n", lambda r: r.summary["n_answers"], "{}", description="answers in the file"),
     Column(
         "incomplete",
         lambda r: r.summary["n_incomplete"],
         "{}",
-        "answers without all 15 scores (no total)",
+        description="answers without all 15 scores (no total)",
     ),
 ]
 """The leaderboard columns after the submission and its score."""
@@ -82,21 +82,21 @@ SUMMARY_ROWS = [
         "total std",
         _spread,
         "{:.2f}",
-        "standard deviation of the rubric total over complete answers",
-        INCOMPLETE,
+        description="standard deviation of the rubric total over complete answers",
+        empty=INCOMPLETE,
     ),
     *COLUMNS[:3],
     Column(
         "answers",
         lambda r: f"{r.summary['n_answers']} ({r.summary['n_complete']} complete)",
         "{}",
-        "answers in the file (complete: all 15 criteria scored, so they have a total)",
+        description="answers in the file (complete: all 15 criteria scored, so they have a total)",
     ),
     Column(
         "criterion means",
         _criteria,
         "{}",
-        "each criterion's mean over the answers that have it; criteria not listed were "
+        description="each criterion's mean over the answers that have it; criteria not listed were "
         "scored for none",
     ),
 ]

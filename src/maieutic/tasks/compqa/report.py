@@ -37,11 +37,13 @@ def _criteria_block(entries: Sequence[Entry]) -> Block:
             means[e.anchor].append(value if isinstance(value, int | float) else None)
             cells.append(number(value, "{:.2f}"))
         table.add(
-            f"C{number_}",
-            criterion.group,
-            number(criterion.max, "{}"),
-            criterion.description,
-            *cells,
+            [
+                f"C{number_}",
+                criterion.group,
+                number(criterion.max, "{}"),
+                criterion.description,
+                *cells,
+            ]
         )
     series = [(e.label, means[e.anchor]) for e in entries]
     top = float(max(c.max for c in criteria.values()))
@@ -49,15 +51,15 @@ def _criteria_block(entries: Sequence[Entry]) -> Block:
         [f"C{n}" for n in criteria],
         series,
         "mean score",
-        "Mean score per criterion",
-        "{:.2f}",
+        title="Mean score per criterion",
+        value_format="{:.2f}",
         ceiling=top,
     )
     note = (
         "Mean over the answers where the criterion was scored; a dash: no answer has "
         "a score for it (the rules leave some criteria to a judge)."
     )
-    return Block("Criteria", note, chart, table)
+    return Block("Criteria", note, chart, table=table)
 
 
 def _pair(value: Any) -> str:
@@ -77,15 +79,19 @@ def _totals_block(entries: Sequence[Entry]) -> Block:
         groups = s.get("groups") if isinstance(s.get("groups"), dict) else {}
         total = s.get("total")
         table.add(
-            e.label,
-            number(s.get("n_answers"), "{}"),
-            number(s.get("n_complete"), "{}"),
-            number(s.get("n_incomplete"), "{}"),
-            number(total[0] if isinstance(total, list) and total else None, "{:.2f}"),
-            *(
-                number(g[0] if isinstance(g := groups.get(name), list) and g else None, "{:.2f}")
-                for name in GROUPS
-            ),
+            [
+                e.label,
+                number(s.get("n_answers"), "{}"),
+                number(s.get("n_complete"), "{}"),
+                number(s.get("n_incomplete"), "{}"),
+                number(total[0] if isinstance(total, list) and total else None, "{:.2f}"),
+                *(
+                    number(
+                        g[0] if isinstance(g := groups.get(name), list) and g else None, "{:.2f}"
+                    )
+                    for name in GROUPS
+                ),
+            ]
         )
     details = Table(
         [Header("submission"), Header("total"), *(Header(g) for g in GROUPS)], sortable=False
@@ -97,7 +103,7 @@ def _totals_block(entries: Sequence[Entry]) -> Block:
             else {}
         )
         details.add(
-            e.label, _pair(e.result.summary.get("total")), *(_pair(groups.get(g)) for g in GROUPS)
+            [e.label, _pair(e.result.summary.get("total")), *(_pair(groups.get(g)) for g in GROUPS)]
         )
     note = (
         "Totals are sums of the 15 criteria (0–19), over the answers with every "
@@ -119,7 +125,9 @@ def _histogram_block(entries: Sequence[Entry]) -> Block | None:
         return None
     bins = list(range(min(found), max(found) + 1))
     series = [(e.label, [float(totals[e.anchor].count(b)) for b in bins]) for e in entries]
-    chart = grouped_bars([str(b) for b in bins], series, "answers", "Rubric totals, per system")
+    chart = grouped_bars(
+        [str(b) for b in bins], series, "answers", title="Rubric totals, per system"
+    )
     return Block("Distribution of totals", "Answers with all 15 criteria scored.", chart)
 
 

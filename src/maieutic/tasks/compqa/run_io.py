@@ -91,7 +91,7 @@ class CompQAIO(TaskIO):
             for i, group in enumerate(groups)
         ]
 
-    def failed_outcomes(self, generator: Any, key: str, item: Any, reason: str) -> list[Any]:
+    def failed_outcomes(self, generator: Any, key: str, item: Any, *, reason: str) -> list[Any]:
         """An unanswered outcome for each of the generator's samples and scenarios."""
         return [
             AnswerOutcome(int(key), s, item, failure=reason, sample=k)

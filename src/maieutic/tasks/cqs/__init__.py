@@ -46,45 +46,45 @@ USEFUL = Column(
     "Useful",
     _summary("useful_rate"),
     "{:.1%}",
-    "share of labels that are Useful (a 'Missing CQs' counts as three missing_cqs labels, "
-    "as in the benchmark script's results table)",
-    "no question was scored",
+    description="share of labels that are Useful (a 'Missing CQs' counts as three missing_cqs "
+    "labels, as in the benchmark script's results table)",
+    empty="no question was scored",
 )
 DETAILS = [
     Column(
         "NAE",
         _summary("nae_rate"),
         "{:.1%}",
-        "share of labels that are not_able_to_evaluate: no reference similar enough, so "
-        "the evaluator cannot judge the question",
-        "no question was scored",
+        description="share of labels that are not_able_to_evaluate: no reference similar enough, "
+        "so the evaluator cannot judge the question",
+        empty="no question was scored",
     ),
     Column(
         "well-formed",
         _summary("well_formed_rate"),
         "{:.1%}",
-        "share of questions passing maieutic's well-formedness check (no quoted fragment, "
-        "repeated slot, broken casing…); a flag, never part of the score",
-        "no question was checked",
+        description="share of questions passing maieutic's well-formedness check (no quoted "
+        "fragment, repeated slot, broken casing…); a flag, never part of the score",
+        empty="no question was checked",
     ),
     Column(
         "missing",
         _summary("n_missing_cqs"),
         "{}",
-        "interventions the system answered with 'Missing CQs' (scored 0)",
+        description="interventions the system answered with 'Missing CQs' (scored 0)",
     ),
     Column(
         "flagged",
         _summary("n_flagged"),
         "{}",
-        "interventions with something the benchmark script scores silently: not 3 "
+        description="interventions with something the benchmark script scores silently: not 3 "
         "questions, repeated or empty questions, repeated ids",
     ),
     Column(
         "unscored",
         _summary("n_unscored"),
         "{}",
-        "questions an LLM judge could not score: counted as not_able_to_evaluate, i.e. "
+        description="questions an LLM judge could not score: counted as not_able_to_evaluate, i.e. "
         "not Useful (the paper's rule), or left out of the rates with --unscored "
         "drop-and-rescale",
     ),
@@ -92,17 +92,17 @@ DETAILS = [
         "n-gram div",
         _summary("diversity", "all", "ngram_diversity"),
         "{:.3f}",
-        "n-gram diversity of all questions: distinct/total n-grams summed over n = 1..4 "
-        "(0 to 4; higher = more varied)",
-        "no questions",
+        description="n-gram diversity of all questions: distinct/total n-grams summed over n = "
+        "1..4 (0 to 4; higher = more varied)",
+        empty="no questions",
     ),
     Column(
         "CR-div",
         _summary("diversity", "all", "cr_div"),
         "{:.3f}",
-        "compression-ratio diversity: compressed/original size (lower = more repetitive "
-        "wording; above 1 only for very short texts)",
-        "no questions",
+        description="compression-ratio diversity: compressed/original size (lower = more "
+        "repetitive wording; above 1 only for very short texts)",
+        empty="no questions",
     ),
 ]
 COLUMNS = [USEFUL, *DETAILS]
@@ -126,7 +126,8 @@ SUMMARY_ROWS = [
         "interventions",
         _interventions,
         "{}",
-        "interventions submitted (those scored, when some are not) and the questions in them",
+        description="interventions submitted (those scored, when some are not) and the questions "
+        "in them",
     ),
     replace(USEFUL, shown=_useful_differs),
     *DETAILS,

@@ -56,17 +56,19 @@ def _labels_blocks(entries: Sequence[Entry]) -> list[Block]:
     for e in entries:
         summary = e.result.summary
         table.add(
-            e.label,
-            *(number(counts[e.anchor].get(n, 0), "{}") for n in names),
-            number(summary.get("useful_rate"), "{:.1%}"),
-            number(summary.get("nae_rate"), "{:.1%}"),
+            [
+                e.label,
+                *(number(counts[e.anchor].get(n, 0), "{}") for n in names),
+                number(summary.get("useful_rate"), "{:.1%}"),
+                number(summary.get("nae_rate"), "{:.1%}"),
+            ]
         )
     note = (
         "Each question inherits the label of its most similar reference; below the "
         "threshold it is not_able_to_evaluate (NAE). A missing intervention counts three "
         "missing_cqs."
     )
-    return [Block("Label distribution", note, chart, table)]
+    return [Block("Label distribution", note, chart, table=table)]
 
 
 THIRDS = ("0", "1/3", "2/3", "1")
@@ -92,7 +94,7 @@ def _score_block(entries: Sequence[Entry]) -> Block | None:
         (e.label, [float(c.get(b, 0)) for b in bins])
         for e, c in zip(entries, per_system, strict=True)
     ]
-    chart = grouped_bars(bins, series, "interventions", "Intervention scores, per system")
+    chart = grouped_bars(bins, series, "interventions", title="Intervention scores, per system")
     note = "An intervention scores the share of its three questions labelled Useful."
     return Block("Intervention scores", note, chart)
 
@@ -113,7 +115,9 @@ def _similarity_block(entries: Sequence[Entry]) -> Block | None:
     top = 100.0 if max(found) > 1.0 else 1.0  # chrF scores 0–100, cosines 0–1
     edges = [top * k / 10 for k in range(11)]
     groups = [f"{edges[k]:g}–{edges[k + 1]:g}" for k in range(10)]
-    series = [(e.label, [float(c) for c in histogram(values[e.anchor], edges)]) for e in entries]
+    series = [
+        (e.label, [float(c) for c in histogram(values[e.anchor], edges=edges)]) for e in entries
+    ]
     thresholds = sorted(
         {
             f"{e.result.signature.threshold:g}"
@@ -123,7 +127,7 @@ def _similarity_block(entries: Sequence[Entry]) -> Block | None:
     )
     note = "Similarity of each question to its best reference"
     note += f" (threshold {', '.join(thresholds)})." if thresholds else "."
-    chart = grouped_bars(groups, series, "questions", "Best-reference similarity, per system")
+    chart = grouped_bars(groups, series, "questions", title="Best-reference similarity, per system")
     return Block("Similarity to the best reference", note, chart)
 
 
@@ -144,12 +148,14 @@ def _diversity_block(entries: Sequence[Entry]) -> Block | None:
             continue
         every, useful = div.get("all") or {}, div.get("useful") or {}
         table.add(
-            e.label,
-            number(every.get("n_texts"), "{}"),
-            number(every.get("ngram_diversity"), "{:.3f}"),
-            number(every.get("cr_div"), "{:.3f}"),
-            number(useful.get("ngram_diversity"), "{:.3f}"),
-            number(useful.get("cr_div"), "{:.3f}"),
+            [
+                e.label,
+                number(every.get("n_texts"), "{}"),
+                number(every.get("ngram_diversity"), "{:.3f}"),
+                number(every.get("cr_div"), "{:.3f}"),
+                number(useful.get("ngram_diversity"), "{:.3f}"),
+                number(useful.get("cr_div"), "{:.3f}"),
+            ]
         )
     if not table.rows:
         return None
@@ -183,12 +189,14 @@ def _breakdown_blocks(entries: Sequence[Entry]) -> list[Block]:
                 if not isinstance(figures, dict):
                     continue
                 table.add(
-                    e.label,
-                    name or "(none)",
-                    number(figures.get("n_interventions"), "{}"),
-                    number(figures.get("score"), "{:.3f}"),
-                    number(figures.get("useful_rate"), "{:.1%}"),
-                    number(figures.get("nae_rate"), "{:.1%}"),
+                    [
+                        e.label,
+                        name or "(none)",
+                        number(figures.get("n_interventions"), "{}"),
+                        number(figures.get("score"), "{:.3f}"),
+                        number(figures.get("useful_rate"), "{:.1%}"),
+                        number(figures.get("nae_rate"), "{:.1%}"),
+                    ]
                 )
         if table.rows:
             note = "The mean intervention score within each group, as the overall score."

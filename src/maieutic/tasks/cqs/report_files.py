@@ -55,25 +55,31 @@ def _curve(curve: Any, evaluator: str) -> Block | None:
         for key, label in series
     ]
     chart = line_chart(
-        xs, lines, "extra references per intervention", "value", f"{evaluator}: references curve"
+        xs,
+        lines,
+        "extra references per intervention",
+        y_label="value",
+        title=f"{evaluator}: references curve",
     )
     table = Table(
         headers("extra references", "κ NAE kept", "± sd", "NAE rate", "± sd", numeric_from=0)
     )
     for r in records:
         table.add(
-            number(r.get("extra_references"), "{:g}"),
-            number(r.get("kappa_nae_kept"), "{:.3f}"),
-            number(r.get("kappa_nae_kept_sd"), "{:.3f}"),
-            number(r.get("nae_rate"), "{:.1%}"),
-            number(r.get("nae_rate_sd"), "{:.1%}"),
+            [
+                number(r.get("extra_references"), "{:g}"),
+                number(r.get("kappa_nae_kept"), "{:.3f}"),
+                number(r.get("kappa_nae_kept_sd"), "{:.3f}"),
+                number(r.get("nae_rate"), "{:.1%}"),
+                number(r.get("nae_rate_sd"), "{:.1%}"),
+            ]
         )
     note = (
         f"Other systems' labelled questions added as references, {curve.get('batch')} at a "
         f"time, never a question's own system's; mean and sd over {curve.get('draws')} "
         f"seeded orders (seed {curve.get('seed')})."
     )
-    return Block("References curve", note, chart, table)
+    return Block("References curve", note, chart, table=table)
 
 
 def _confusion_block(confusion: Any) -> Block | None:
@@ -89,12 +95,17 @@ def _confusion_block(confusion: Any) -> Block | None:
     ]
     shown = [SHORT.get(p, p) for p in predicted]
     chart = heatmap(
-        humans, shown, matrix, "Confusion: human (rows) × evaluator (columns)", "{:.0f}", vmin=0
+        humans,
+        columns=shown,
+        matrix=matrix,
+        title="Confusion: human (rows) × evaluator (columns)",
+        value_format="{:.0f}",
+        vmin=0,
     )
     table = Table(headers("human", *predicted), sortable=False)
     for h, row in zip(humans, matrix, strict=True):
-        table.add(h, *(number(v, "{:.0f}") for v in row))
-    return Block("Confusion matrix", "", chart, table)
+        table.add([h, *(number(v, "{:.0f}") for v in row)])
+    return Block("Confusion matrix", "", chart, table=table)
 
 
 def _sweep(sweep: Any, evaluator: str) -> Block | None:
@@ -108,7 +119,9 @@ def _sweep(sweep: Any, evaluator: str) -> Block | None:
         ("kappa_nae_dropped", "κ, NAE dropped"),
         ("nae_rate", "NAE rate"),
     ]
-    block = sweep_block(rows(sweep["rows"]), chosen, series, f"{evaluator}: agreement by threshold")
+    block = sweep_block(
+        rows(sweep["rows"]), chosen, series, title=f"{evaluator}: agreement by threshold"
+    )
     block.note = "Chosen: the largest κ (NAE dropped) × (1 − NAE rate)."
     return block
 
@@ -155,21 +168,28 @@ def compare_section(file: InputFile) -> tuple[str, list[Block]]:
     data = file.data
     names = [str(n) for n in data["evaluators"]]
     matrix = [[v if is_number(v) else None for v in row] for row in data["kappa"]]
-    chart = heatmap(names, names, matrix, "Cohen's κ between evaluators", vmin=0.0, vmax=1.0)
+    chart = heatmap(
+        names,
+        columns=names,
+        matrix=matrix,
+        title="Cohen's κ between evaluators",
+        vmin=0.0,
+        vmax=1.0,
+    )
     table = Table(
         [Header("evaluator"), *(Header(n, numeric=True) for n in names), Header("signature")],
         sortable=False,
     )
     signatures = data["signatures"] if isinstance(data["signatures"], dict) else {}
     for name, row in zip(names, matrix, strict=True):
-        table.add(name, *(number(v, "{:.3f}") for v in row), code(str(signatures.get(name, ""))))
+        table.add([name, *(number(v, "{:.3f}") for v in row), code(str(signatures.get(name, "")))])
     note = f"Over {data.get('n_questions', '?')} questions; NAE kept as a class."
-    blocks = [Block("κ between evaluators", note, chart, table)]
+    blocks = [Block("κ between evaluators", note, chart, table=table)]
     overall = data["overall"] if isinstance(data["overall"], dict) else {}
     scores = Table(headers("submission", *names))
     for i, submission in enumerate(data["submissions"]):
         scores.add(
-            str(submission), *(number((overall.get(n) or [None] * (i + 1))[i]) for n in names)
+            [str(submission), *(number((overall.get(n) or [None] * (i + 1))[i]) for n in names)]
         )
     blocks.append(
         Block(
@@ -181,10 +201,12 @@ def compare_section(file: InputFile) -> tuple[str, list[Block]]:
     rankings = Table(headers("a", "b", "Pearson", "Spearman", numeric_from=2))
     for r in rows(data.get("rankings")):
         rankings.add(
-            str(r.get("a")),
-            str(r.get("b")),
-            number(r.get("pearson"), "{:.3f}"),
-            number(r.get("spearman"), "{:.3f}"),
+            [
+                str(r.get("a")),
+                str(r.get("b")),
+                number(r.get("pearson"), "{:.3f}"),
+                number(r.get("spearman"), "{:.3f}"),
+            ]
         )
     if rankings.rows:
         blocks.append(Block("Correlation of system scores", "", table=rankings))
@@ -222,13 +244,15 @@ def stats_section(file: InputFile) -> tuple[str, list[Block]]:
                 figures.get("label_shares") if isinstance(figures.get("label_shares"), dict) else {}
             )
             table.add(
-                name,
-                number(figures.get("n_interventions"), "{}"),
-                number(figures.get("mean_intervention_chars"), "{:.1f}"),
-                number(figures.get("mean_schemes"), "{:.2f}"),
-                number(figures.get("n_references"), "{}"),
-                number(figures.get("mean_references"), "{:.2f}"),
-                *(number(shares.get(label), "{:.2%}") for label in LABELS),
+                [
+                    name,
+                    number(figures.get("n_interventions"), "{}"),
+                    number(figures.get("mean_intervention_chars"), "{:.1f}"),
+                    number(figures.get("mean_schemes"), "{:.2f}"),
+                    number(figures.get("n_references"), "{}"),
+                    number(figures.get("mean_references"), "{:.2f}"),
+                    *(number(shares.get(label), "{:.2%}") for label in LABELS),
+                ]
             )
         signature = signature_block(entry)
         if signature is not None:

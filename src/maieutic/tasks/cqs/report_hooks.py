@@ -33,9 +33,9 @@ def read_texts(data: DataFile) -> Texts | None:
             continue
         if dataset.fingerprint() == data.expected:
             return Texts(
-                {k: v.intervention for k, v in dataset.interventions.items()},
-                {q.id: q.cq for v in dataset.interventions.values() for q in v.cqs},
-                str(path),
+                documents={k: v.intervention for k, v in dataset.interventions.items()},
+                references={q.id: q.cq for v in dataset.interventions.values() for q in v.cqs},
+                source=str(path),
             )
     return None
 

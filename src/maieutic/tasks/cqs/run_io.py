@@ -39,13 +39,13 @@ class CQsIO(TaskIO):
         return dataclasses.replace(data, interventions=dict(items), warnings=[])
 
     def failed_outcomes(
-        self, generator: Any, key: str, item: Any, reason: str
+        self, generator: Any, key: str, item: Any, *, reason: str
     ) -> list[ItemOutcome]:
         """A "Missing CQs" outcome for an intervention whose generation raised."""
         return [ItemOutcome(key, None, reason)]
 
     def stream_input(
-        self, task: Any, path: str | Path, store: CorpusStore, limit: int | None
+        self, task: Any, path: str | Path, store: CorpusStore, *, limit: int | None
     ) -> CQDataset:
         """The interventions read one at a time into ``store`` (a corpus run)."""
         return stream_cq_dataset(path, store, limit=limit)

@@ -41,47 +41,52 @@ COLUMNS = [
         "micro-F1",
         _classification("with_none", "micro"),
         "{:.4f}",
-        "micro-F1 over the eleven types, in the same mode as the score",
+        description="micro-F1 over the eleven types, in the same mode as the score",
     ),
     Column(
         "macro-F1 -None",
         _classification("without_none", "macro"),
         "{:.4f}",
-        "macro-F1 over the ten weakness types (None of the Above left out)",
+        description="macro-F1 over the ten weakness types (None of the Above left out)",
     ),
     Column(
         "other-mode macro-F1",
         _classification("with_none", "macro", other=True),
         "{:.4f}",
-        "macro-F1 in the other mode (open: every predicted type counts; category: only "
+        description="macro-F1 in the other mode (open: every predicted type counts; category: only "
         "the argument's two category types)",
     ),
     Column(
         "Jaccard",
         _span("spans", "jaccard"),
         "{:.3f}",
-        "mean token Jaccard of predicted spans to the gold spans",
+        description="mean token Jaccard of predicted spans to the gold spans",
     ),
     Column(
         "Jaccard all",
         _span("spans_all", "jaccard"),
         "{:.3f}",
-        "the same, best match over the gold and every annotator's span",
-        "no annotators' spans given (--annotators)",
+        description="the same, best match over the gold and every annotator's span",
+        empty="no annotators' spans given (--annotators)",
     ),
-    Column("ROUGE-L", _span("spans", "rouge_l"), "{:.3f}", "mean ROUGE-L F to the gold spans"),
+    Column(
+        "ROUGE-L",
+        _span("spans", "rouge_l"),
+        "{:.3f}",
+        description="mean ROUGE-L F to the gold spans",
+    ),
     Column(
         "emb",
         _span("spans", "embedding"),
         "{:.3f}",
-        "mean BERTScore-style F1 (greedy token matching) with the embedding model",
-        "span embedding turned off (--no-span-embedding)",
+        description="mean BERTScore-style F1 (greedy token matching) with the embedding model",
+        empty="span embedding turned off (--no-span-embedding)",
     ),
     Column(
         "flagged",
         lambda r: len(r.flags),
         "{}",
-        "problems scored and flagged: unknown types, spans not in the text…",
+        description="problems scored and flagged: unknown types, spans not in the text…",
     ),
 ]
 """The leaderboard columns after the submission and its score."""
@@ -99,7 +104,8 @@ SUMMARY_ROWS = [
         "arguments",
         _arguments,
         "{}",
-        "gold arguments scored (one with no prediction counts as None of the Above, flagged)",
+        description="gold arguments scored (one with no prediction counts as None of the Above, "
+        "flagged)",
     ),
     COLUMNS[-1],
 ]

@@ -37,10 +37,12 @@ def _classification_block(entries: Sequence[Entry]) -> Block:
                     for fig in ("precision", "recall", "f1")
                 ]
                 table.add(
-                    e.label,
-                    mode + (" (scored)" if mode == e.result.summary.get("mode") else ""),
-                    shown,
-                    *cells,
+                    [
+                        e.label,
+                        mode + (" (scored)" if mode == e.result.summary.get("mode") else ""),
+                        shown,
+                        *cells,
+                    ]
                 )
     note = (
         "category: predictions outside the argument's two category types are dropped "
@@ -71,15 +73,22 @@ def _per_type_block(entries: Sequence[Entry]) -> Block | None:
     for t in types:
         support = next((p[t].get("support") for _, p in per_system if t in p), None)
         table.add(
-            typology().name(t),
-            t,
-            number(support, "{}"),
-            *(number((p.get(t) or {}).get("f1"), "{:.3f}") for _, p in per_system),
+            [
+                typology().name(t),
+                t,
+                number(support, "{}"),
+                *(number((p.get(t) or {}).get("f1"), "{:.3f}") for _, p in per_system),
+            ]
         )
     series = [(e.label, [(p.get(t) or {}).get("f1") for t in types]) for e, p in per_system]
-    chart = grouped_bars(types, series, "F1", "F1 per weakness type", "{:.3f}", ceiling=1.0)
+    chart = grouped_bars(
+        types, series, "F1", title="F1 per weakness type", value_format="{:.3f}", ceiling=1.0
+    )
     return Block(
-        "F1 per type", "In each result's scored mode, None of the Above included.", chart, table
+        "F1 per type",
+        "In each result's scored mode, None of the Above included.",
+        chart,
+        table=table,
     )
 
 
@@ -91,9 +100,11 @@ def _span_block(entries: Sequence[Entry]) -> Block | None:
             if not isinstance(block, dict) or not block:
                 continue
             table.add(
-                e.label,
-                shown,
-                *(number((block.get(m) or {}).get("mean"), "{:.3f}") for m in SPAN_METRICS),
+                [
+                    e.label,
+                    shown,
+                    *(number((block.get(m) or {}).get("mean"), "{:.3f}") for m in SPAN_METRICS),
+                ]
             )
     if not table.rows:
         return None
@@ -107,7 +118,7 @@ def _argument(item: dict[str, Any], text: str) -> dict[str, Any]:
     predicted = [
         str(s["predicted"]) for s in spans if s.get("predicted") and s.get("predicted") != "Null"
     ]
-    marked, missing = mark_spans(text, gold, predicted) if text else ("", [])
+    marked, missing = mark_spans(text, gold, predicted=predicted) if text else ("", [])
     rows = [
         {
             "type": str(s.get("type", "")),

@@ -26,7 +26,11 @@ def read_texts(data: DataFile) -> Texts | None:
         except (DataError, OSError, ValueError):
             continue
         if gold.fingerprint() == data.expected:
-            return Texts({k: v.argument for k, v in gold.items.items()}, {}, str(path))
+            return Texts(
+                documents={k: v.argument for k, v in gold.items.items()},
+                references={},
+                source=str(path),
+            )
     return None
 
 

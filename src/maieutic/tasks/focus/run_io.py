@@ -41,7 +41,7 @@ class FocusIO(TaskIO):
     streams = True
 
     def stream_input(
-        self, task: Any, path: str | Path, store: CorpusStore, limit: int | None
+        self, task: Any, path: str | Path, store: CorpusStore, *, limit: int | None
     ) -> FocusSet | None:
         """Native files read one argument at a time into ``store`` (a corpus run);
         None for the released CSV, which is read whole."""
@@ -60,7 +60,7 @@ class FocusIO(TaskIO):
         return dataclasses.replace(data, items=dict(items), flags=[], warnings=[])
 
     def failed_outcomes(
-        self, generator: Any, key: str, item: Any, reason: str
+        self, generator: Any, key: str, item: Any, *, reason: str
     ) -> list[FocusOutcome]:
         """No labels (None of the Above) for an argument whose generation raised."""
         return [FocusOutcome(key, [], failure=reason)]

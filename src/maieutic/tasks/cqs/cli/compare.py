@@ -67,7 +67,7 @@ def _print_comparison(console, result: dict) -> None:
 def _plot_comparison(result: dict, plot_path: str) -> None:
     from maieutic.report.plots import heatmap
 
-    heatmap(result["evaluators"], result["kappa"], plot_path, "Cohen's κ between evaluators")
+    heatmap(result["evaluators"], result["kappa"], plot_path, title="Cohen's κ between evaluators")
 
 
 def _kappa_table(result: dict) -> Table:

@@ -101,7 +101,7 @@ def _plot_sweep(swept: dict, evaluator: str, plot_path: str) -> None:
     from maieutic.report.plots import sweep_plot
 
     title = f"{evaluator}: leave-one-out agreement by threshold"
-    sweep_plot(swept["rows"], swept["chosen"]["threshold"], plot_path, title)
+    sweep_plot(swept["rows"], swept["chosen"]["threshold"], plot_path, title=title)
 
 
 def _curve_table(rows: list[dict]) -> Table:
