@@ -35,7 +35,7 @@ def meta_eval_section(file: InputFile) -> tuple[str, list[Block]]:
     systems = data["systems"] if isinstance(data["systems"], dict) else {}
     cols = ("n", "human", "answerable", "score", "coverage")
     table = Table(
-        headers("system", *cols),
+        headers(["system", *cols]),
         caption="human: mean human answerability (1–3); answerable: AURA's answerable share.",
     )
     points = []

@@ -73,7 +73,7 @@ def _pair(value: Any) -> str:
 
 
 def _totals_block(entries: Sequence[Entry]) -> Block:
-    table = Table(headers("submission", "answers", "complete", "incomplete", "total", *GROUPS))
+    table = Table(headers(["submission", "answers", "complete", "incomplete", "total", *GROUPS]))
     for e in entries:
         s = e.result.summary
         groups = s.get("groups") if isinstance(s.get("groups"), dict) else {}

@@ -52,7 +52,7 @@ def _labels_blocks(entries: Sequence[Entry]) -> list[Block]:
     rows = [(e.label, [(n, counts[e.anchor].get(n, 0)) for n in names]) for e in entries]
     colours = {n: LABEL_COLOURS.get(n, "#999999") for n in names}
     chart = stacked_chart(rows, colours, "Labels of the questions, per system")
-    table = Table(headers("submission", *names, "Useful rate", "NAE rate"))
+    table = Table(headers(["submission", *names, "Useful rate", "NAE rate"]))
     for e in entries:
         summary = e.result.summary
         table.add(
@@ -134,12 +134,14 @@ def _similarity_block(entries: Sequence[Entry]) -> Block | None:
 def _diversity_block(entries: Sequence[Entry]) -> Block | None:
     table = Table(
         headers(
-            "submission",
-            "questions",
-            "n-gram div (all)",
-            "CR-div (all)",
-            "n-gram div (Useful)",
-            "CR-div (Useful)",
+            [
+                "submission",
+                "questions",
+                "n-gram div (all)",
+                "CR-div (all)",
+                "n-gram div (Useful)",
+                "CR-div (Useful)",
+            ],
         )
     )
     for e in entries:
@@ -178,7 +180,7 @@ def _breakdown_blocks(entries: Sequence[Entry]) -> list[Block]:
     blocks = []
     for key, title, what in _BREAKDOWNS:
         table = Table(
-            headers("submission", what, "interventions", "score", "Useful", "NAE", numeric_from=2)
+            headers(["submission", what, "interventions", "score", "Useful", "NAE"], numeric_from=2)
         )
         for e in entries:
             found = e.result.summary.get("breakdown")

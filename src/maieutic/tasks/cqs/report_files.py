@@ -62,7 +62,7 @@ def _curve(curve: Any, evaluator: str) -> Block | None:
         title=f"{evaluator}: references curve",
     )
     table = Table(
-        headers("extra references", "κ NAE kept", "± sd", "NAE rate", "± sd", numeric_from=0)
+        headers(["extra references", "κ NAE kept", "± sd", "NAE rate", "± sd"], numeric_from=0)
     )
     for r in records:
         table.add(
@@ -102,7 +102,7 @@ def _confusion_block(confusion: Any) -> Block | None:
         value_format="{:.0f}",
         vmin=0,
     )
-    table = Table(headers("human", *predicted), sortable=False)
+    table = Table(headers(["human", *predicted]), sortable=False)
     for h, row in zip(humans, matrix, strict=True):
         table.add([h, *(number(v, "{:.0f}") for v in row)])
     return Block("Confusion matrix", "", chart, table=table)
@@ -186,7 +186,7 @@ def compare_section(file: InputFile) -> tuple[str, list[Block]]:
     note = f"Over {data.get('n_questions', '?')} questions; NAE kept as a class."
     blocks = [Block("κ between evaluators", note, chart, table=table)]
     overall = data["overall"] if isinstance(data["overall"], dict) else {}
-    scores = Table(headers("submission", *names))
+    scores = Table(headers(["submission", *names]))
     for i, submission in enumerate(data["submissions"]):
         scores.add(
             [str(submission), *(number((overall.get(n) or [None] * (i + 1))[i]) for n in names)]
@@ -198,7 +198,7 @@ def compare_section(file: InputFile) -> tuple[str, list[Block]]:
             table=scores,
         )
     )
-    rankings = Table(headers("a", "b", "Pearson", "Spearman", numeric_from=2))
+    rankings = Table(headers(["a", "b", "Pearson", "Spearman"], numeric_from=2))
     for r in rows(data.get("rankings")):
         rankings.add(
             [
@@ -219,13 +219,15 @@ def stats_section(file: InputFile) -> tuple[str, list[Block]]:
 
     table = Table(
         headers(
-            "set / source",
-            "interventions",
-            "mean chars",
-            "schemes",
-            "references",
-            "per intervention",
-            *LABELS,
+            [
+                "set / source",
+                "interventions",
+                "mean chars",
+                "schemes",
+                "references",
+                "per intervention",
+                *LABELS,
+            ],
         )
     )
     blocks: list[Block] = []

@@ -24,7 +24,7 @@ def _block(summary: dict[str, Any], mode: str, none: str) -> dict[str, Any]:
 
 def _classification_block(entries: Sequence[Entry]) -> Block:
     names = ("micro P", "micro R", "micro F1", "macro P", "macro R", "macro F1")
-    table = Table(headers("submission", "mode", "None class", *names, numeric_from=3))
+    table = Table(headers(["submission", "mode", "None class", *names], numeric_from=3))
     for e in entries:
         for mode in ("category", "open"):
             for none, shown in (("with_none", "included"), ("without_none", "left out")):
@@ -69,7 +69,7 @@ def _per_type_block(entries: Sequence[Entry]) -> Block | None:
     if not types:
         return None
     f1 = [f"F1 {e.label}" for e, _ in per_system]
-    table = Table(headers("type", "id", "support", *f1, numeric_from=2))
+    table = Table(headers(["type", "id", "support", *f1], numeric_from=2))
     for t in types:
         support = next((p[t].get("support") for _, p in per_system if t in p), None)
         table.add(
@@ -93,7 +93,7 @@ def _per_type_block(entries: Sequence[Entry]) -> Block | None:
 
 
 def _span_block(entries: Sequence[Entry]) -> Block | None:
-    table = Table(headers("submission", "pairs", *SPAN_METRICS, numeric_from=2))
+    table = Table(headers(["submission", "pairs", *SPAN_METRICS], numeric_from=2))
     for e in entries:
         for key, shown in (("spans", "gold span"), ("spans_all", "best of all annotators")):
             block = e.result.summary.get(key)
