@@ -17,8 +17,9 @@ from pathlib import Path
 import httpx
 
 from maieutic.errors import RunError
-from maieutic.llm.backends.local import LLAMACPP_HINT, llama_threads, smollm2_gguf_path
+from maieutic.llm.backends.local import LLAMACPP_HINT, smollm2_gguf_path
 from maieutic.llm.probe import REBUILD_HINT, require_llamacpp, signal_name
+from maieutic.llm.threads import llama_threads
 from maieutic.paths import maieutic_home
 
 SERVED_MODEL_NAME = "SmolLM2-135M-Instruct"

@@ -14,6 +14,7 @@ from urllib.parse import unquote, unquote_plus
 import httpx
 
 from maieutic.errors import DataError
+from maieutic.llm.backends.base_url import refuse_fragment
 from maieutic.llm.client import redact
 from maieutic.llm.types import (
     EMPTY_REPLY,
@@ -110,8 +111,6 @@ class OpenAICompatibleBackend:
     kind = "openai"
 
     def __init__(self, base_url: str, model: str, api_key: str | None = None) -> None:
-        from maieutic.llm.backends.factory import refuse_fragment
-
         refuse_fragment(base_url)  # before it is kept, shown or stored anywhere
         self.base_url = base_url.rstrip("/").replace("/?", "?", 1)
         """The URL requests go to (credentials included: never show or store it)."""

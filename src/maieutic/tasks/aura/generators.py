@@ -29,7 +29,14 @@ def llm(
     if granularity not in GRANULARITIES:
         raise DataError(f"--granularity must be one of {', '.join(GRANULARITIES)}")
     return DocumentQuestionGenerator(
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ).client(),
         strategy,
         granularity,
         GenerationParams(temperature, 1.0, max_tokens, seed),

@@ -29,7 +29,11 @@ def rules(
     batch_size: int = EMBEDDING_DEFAULTS.batch_size,
 ) -> RubricEvaluator:
     """Text rules for criteria 1–7, 13 and 15; the rest unscored (offline)."""
-    encoder = EmbeddingOptions(embedding_model, embedding_backend, batch_size).encoder()
+    encoder = EmbeddingOptions(
+        embedding_model=embedding_model,
+        embedding_backend=embedding_backend,
+        batch_size=batch_size,
+    ).encoder()
     return RubricEvaluator(RuleJudge(encoder), None, "rules")
 
 
@@ -66,7 +70,14 @@ def llm(
         n_shots,
         seed,
         max_tokens,
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries),
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ),
     )
     return RubricEvaluator(None, judge, "llm", shot_source=source)
 
@@ -95,7 +106,18 @@ def rules_llm(
         n_shots,
         seed,
         max_tokens,
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries),
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ),
     )
-    encoder = EmbeddingOptions(embedding_model, embedding_backend, batch_size).encoder()
+    encoder = EmbeddingOptions(
+        embedding_model=embedding_model,
+        embedding_backend=embedding_backend,
+        batch_size=batch_size,
+    ).encoder()
     return RubricEvaluator(RuleJudge(encoder), judge, "rules+llm", shot_source=source)

@@ -32,7 +32,14 @@ def llm(
     if unknown:
         raise DataError(f"--scenario must be one of {', '.join(SCENARIOS)}, not {unknown[0]!r}")
     return ComparativeAnswerGenerator(
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ).client(),
         chosen,
         GenerationParams(temperature, 1.0, max_tokens, seed),
         samples,

@@ -61,7 +61,11 @@ def sts(
     nae_fallback: str | None = None,
 ) -> CQEvaluator:
     """Cosine similarity of sentence embeddings to the most similar reference."""
-    encoder = EmbeddingOptions(embedding_model, embedding_backend, batch_size).encoder()
+    encoder = EmbeddingOptions(
+        embedding_model=embedding_model,
+        embedding_backend=embedding_backend,
+        batch_size=batch_size,
+    ).encoder()
     matcher = EmbeddingMatcher(encoder, EmbeddingStore() if cache else None)
     fallback = judge_matcher(nae_fallback, batch_size, cache) if nae_fallback else None
     return CQEvaluator(matcher, threshold, _extras(extra_references), nae_fallback=fallback)
@@ -87,7 +91,14 @@ def _register_judge(kind: str, summary: str) -> None:
         timeout: float = LLM_DEFAULTS.timeout,
         retries: int = LLM_DEFAULTS.retries,
     ) -> JudgeMatcher:
-        client = LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client()
+        client = LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ).client()
         return JudgeMatcher(kind, client)
 
     judge.__doc__ = summary

@@ -106,7 +106,14 @@ def llm(
         pool = load_cq_dataset(shots_from)
     context = PromptContext(scheme_library(schemes, scheme_mapping), pool, shots, seed)
     return LLMCQGenerator(
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ).client(),
         [create("strategy", "cqs", s) for s in dict.fromkeys(strategies)],
         context,
         make_selector(selector),

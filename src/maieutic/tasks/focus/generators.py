@@ -58,7 +58,14 @@ def llm(
         pool = load_gold(shots_from) if shots_from else load_gold(sample_path("focus/shots.jsonl"))
     context = PromptContext(pool, shots, seed)
     return LLMFocusGenerator(
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ).client(),
         create("strategy", "focus", strategy),
         context,
         GenerationParams(temperature, 1.0, max_tokens, seed),
