@@ -160,7 +160,7 @@ class Comparison:
         s, n = self.settings, self.n_units
         shuffles = (
             f"exact: all 2^{n} = {2**n:,} shuffles"
-            if is_exact(n, s.n_trials)
+            if is_exact(n, n_trials=s.n_trials)
             else f"{s.n_trials:,} random shuffles"
         )
         return (
@@ -301,7 +301,7 @@ def pair(baseline: System, other: System, settings: Settings) -> Pair:
     try:
         test = paired_test(
             baseline.units.statistic,
-            aligned.statistic,
+            other=aligned.statistic,
             n_resamples=settings.n_resamples,
             n_trials=settings.n_trials,
             confidence=settings.confidence,
