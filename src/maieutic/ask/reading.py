@@ -92,7 +92,7 @@ def check_text(text: str, where: str) -> str:
     a byte that is no UTF-8 (an argument in another encoding reaches Python as a lone
     surrogate, which nothing downstream can encode)."""
     text = text.strip()
-    refuse_lone_surrogates(text, where)
+    refuse_lone_surrogates(text, where=where)
     if not text:
         raise DataError("the text is empty: nothing to ask about", where=where)
     if len(text) > MAX_ASK_CHARS:

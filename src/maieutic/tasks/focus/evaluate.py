@@ -115,11 +115,11 @@ def _predictions_for(
         if predicted is None:
             flags.append(
                 Flag(
-                    submission.source,
-                    key,
-                    "missing-prediction",
-                    "no prediction (scored as None of the Above)",
-                    key,
+                    file=submission.source,
+                    at=key,
+                    code="missing-prediction",
+                    message="no prediction (scored as None of the Above)",
+                    item=key,
                 )
             )
             out.append((gold_item, FocusItem(key, gold_item.argument, gold_item.category), True))
