@@ -137,4 +137,9 @@ def stored_run(io: Any, component: Any, store: CorpusStore, run: int) -> Generat
         warnings += [w for w in row["warnings"] if w not in warnings]
         notes += row["notes"]
         n += len(_group(io, component, key, item, row)) if row.get("error") else len(row["outcome"])
-    return GenerationRun(StoredOutcomes(io, component, store, run, n), stats, warnings, notes)
+    return GenerationRun(
+        outcomes=StoredOutcomes(io, component, store, run, n),
+        stats=stats,
+        warnings=warnings,
+        notes=notes,
+    )

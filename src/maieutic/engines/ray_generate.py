@@ -255,7 +255,9 @@ def _counted(rows: list[dict], now: FanOutStats) -> list[dict]:
     and the count of requests sent taken out (a shard row has no such field)."""
     for row in rows:
         requests, hits, failed = row["stats"]
-        now.add(FanOutStats(requests, hits, failed, row.pop("sent")))
+        now.add(
+            FanOutStats(requests=requests, cache_hits=hits, failed=failed, sent=row.pop("sent"))
+        )
     return rows
 
 
@@ -269,11 +271,13 @@ def _merged_run(io: Any, component: Any, items: dict[str, Any], kept: dict) -> G
     for index, (key, item) in enumerate(items.items()):
         row = kept[index]
         requests, hits, failed = row["stats"]
-        stats.add(FanOutStats(requests, hits, failed))
+        stats.add(FanOutStats(requests=requests, cache_hits=hits, failed=failed))
         warnings += [w for w in row["warnings"] if w not in warnings]
         notes += row["notes"]
         if row.get("error") is not None:
             groups.append(io.failed_outcomes(component, key, item, row["error"]))
         else:
             groups.append(from_plain(row["outcome"]))
-    return GenerationRun(io.merged_outcomes(groups), stats, warnings, notes)
+    return GenerationRun(
+        outcomes=io.merged_outcomes(groups), stats=stats, warnings=warnings, notes=notes
+    )

@@ -11,7 +11,7 @@ from maieutic.registry import Spec
 from maieutic.signature import Signature
 
 
-@dataclass
+@dataclass(kw_only=True)
 class GenerationRun:
     """The outcome of one generation run over a dataset."""
 

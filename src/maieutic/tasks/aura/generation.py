@@ -158,7 +158,7 @@ class DocumentQuestionGenerator:
                 outcomes.append(PassageOutcome(i, failure=f"model call failed: {reply.reason}"))
             else:
                 outcomes.append(PassageOutcome(i, parse_generated(reply.text, self.strategy)))
-        return GenerationRun(outcomes, stats)
+        return GenerationRun(outcomes=outcomes, stats=stats)
 
     def signature(self, document) -> Signature:
         """Generator, model, strategy, granularity and document."""

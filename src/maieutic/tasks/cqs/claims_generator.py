@@ -260,7 +260,7 @@ class ClaimsCQGenerator:
             if on_progress:
                 on_progress(n, len(dataset.interventions))
         warnings = self.whole_input[1] if self.whole_input else _trained_warning(trained)
-        return GenerationRun(outcomes, warnings=warnings, notes=notes)
+        return GenerationRun(outcomes=outcomes, warnings=warnings, notes=notes)
 
     whole_input: tuple[None, list[str]] | None = None
     """Set where the input is generated for in parts (the Ray engine): the warnings of

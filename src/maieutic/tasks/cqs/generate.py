@@ -175,7 +175,7 @@ class TemplateCQGenerator:
             )
             if on_progress:
                 on_progress(n, len(dataset.interventions))
-        return GenerationRun(outcomes, notes=_notes(outcomes))
+        return GenerationRun(outcomes=outcomes, notes=_notes(outcomes))
 
     def signature(self, dataset: CQDataset) -> Signature:
         """Generator, schemes source, selector and dataset."""
@@ -302,7 +302,9 @@ class LLMCQGenerator:
             if self.fill_from:
                 outcome = fill_up(outcome, item, self.fill_from)
             outcomes.append(outcome)
-        return GenerationRun(outcomes, stats, warnings, _notes(outcomes))
+        return GenerationRun(
+            outcomes=outcomes, stats=stats, warnings=warnings, notes=_notes(outcomes)
+        )
 
     def signature(self, dataset: CQDataset) -> Signature:
         """Generator, model, strategies, sampling settings and dataset."""

@@ -223,7 +223,7 @@ class ClaimsFocusGenerator:
             outcomes.append(FocusOutcome(item.id, labels))
             if on_progress:
                 on_progress(done, len(dataset))
-        return GenerationRun(outcomes)
+        return GenerationRun(outcomes=outcomes)
 
     def signature(self, dataset: FocusSet) -> Signature:
         """The generator, the claim ranker and the dataset."""

@@ -136,7 +136,7 @@ class CueFocusGenerator:
             outcomes.append(FocusOutcome(item.id, labels, problems))
             if on_progress:
                 on_progress(done, len(dataset))
-        return GenerationRun(outcomes)
+        return GenerationRun(outcomes=outcomes)
 
     def signature(self, dataset: FocusSet) -> Signature:
         """The signature of what this generator writes for ``dataset``."""
