@@ -67,7 +67,9 @@ def test_a_resumed_run_gives_the_same_reply_without_asking(tmp_path):
     assert [b["seed"] for b in server.requests[2:]] == [7, 7 + RETRY_SEED_STEP]
     # cached under the request's key and under the key of the request that drew it
     client = _client(server, None)
-    drew = ChatRequest.of(MESSAGES, params=GenerationParams(0.7, seed=7 + RETRY_SEED_STEP))
+    drew = ChatRequest.of(
+        MESSAGES, params=GenerationParams(temperature=0.7, seed=7 + RETRY_SEED_STEP)
+    )
     keys = {row["key"] for row in CallStore(store).rows("cache")}
     assert keys == {client.key(_request()), client.key(drew)}
 

@@ -69,7 +69,7 @@ def _failed_call(tmp_path, base_url: str, api_key: str | None) -> tuple[str, str
 def test_an_echoed_key_cut_by_the_truncation_leaves_no_piece_of_it(tmp_path, echoing, kept):
     pad = ERROR_SNIPPET_CHARS - len(ECHO) - len("Bearer ") - kept
     with FakeOpenAIServer() as server:
-        server.fail_next(Fault("status", 401, {"pad": str(pad)}))
+        server.fail_next(Fault(kind="status", status=401, headers={"pad": str(pad)}))
         reason, stored = _failed_call(tmp_path, server.base_url, KEY)
     for text in (reason, stored):
         assert text.startswith(PREFIX + "x" * pad + ECHO)
@@ -79,7 +79,7 @@ def test_an_echoed_key_cut_by_the_truncation_leaves_no_piece_of_it(tmp_path, ech
 @pytest.mark.parametrize("cut", [7 + 12, 7 + 33, -30, -9])
 def test_a_key_cut_by_the_server_is_redacted_too(tmp_path, echoing, cut):
     with FakeOpenAIServer() as server:
-        server.fail_next(Fault("status", 401, {"pad": "10", "cut": str(cut)}))
+        server.fail_next(Fault(kind="status", status=401, headers={"pad": "10", "cut": str(cut)}))
         reason, stored = _failed_call(tmp_path, server.base_url, KEY)
     assert "***" in reason and not _leaks(reason) and not _leaks(stored)
 
@@ -143,7 +143,7 @@ def test_a_key_in_the_base_url_is_used_but_never_recorded(
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     token = base64.b64encode(f"user:{PASSWORD}".encode()).decode()
     with FakeOpenAIServer() as server:
-        server.fail_next(Fault("status", 401, {"pad": "10"}))
+        server.fail_next(Fault(kind="status", status=401, headers={"pad": "10"}))
         result = _generate(cli, tmp_path, _with_userinfo(server.base_url))
         # the request still carries the credentials (httpx sends them as Basic auth)
         assert server.headers_seen[0]["Authorization"] == f"Basic {token}"

@@ -149,7 +149,7 @@ def test_a_reply_cached_with_the_key_is_scrubbed_when_read(tmp_path):
     store = CallStore(tmp_path / "llm.sqlite")
     client = LLMClient(backend, store)
     request = ChatRequest.of([{"role": "user", "content": "hi"}])
-    store.put(client.key(request), BackendReply(f"1. Is {KEY} yours?", "m"))
+    store.put(client.key(request), BackendReply(text=f"1. Is {KEY} yours?", model="m"))
     [result] = client.run_all([request], lambda *_: 0)
     assert result.cached and result.redacted and result.text == "1. Is *** yours?"
     assert store.get(client.key(request)).text == "1. Is *** yours?"

@@ -98,7 +98,7 @@ def test_a_failing_row_is_recorded_and_the_job_goes_on(ray_address, cli, tmp_pat
     data = _interventions(tmp_path, 8, marked=5)
     out = tmp_path / "out.json"
     with FakeOpenAIServer() as server:
-        server.fail_matching("FAILME", *[Fault("status", 400)] * 3)
+        server.fail_matching("FAILME", *[Fault(kind="status", status=400)] * 3)
         result = cli(
             "generate", "cqs", "--data", data, "--out", out, "--generator", "llm",
             "--llm", "fake", "--base-url", server.base_url, "--retries", "0",
@@ -268,7 +268,7 @@ def test_a_resumed_run_tries_failed_model_calls_again(ray_address, monkeypatch, 
     # keep the shards (the lock released, as when a run is killed)
     monkeypatch.setattr(Engine, "written", lambda self, out, run_index: self._unlock(run_index))
     with FakeOpenAIServer() as server:
-        server.fail_matching("FAILME", Fault("status", 400))  # once: the retry succeeds
+        server.fail_matching("FAILME", Fault(kind="status", status=400))  # once: the retry succeeds
         first = _generate(monkeypatch, tmp_path, "ray", "cqs", data, out,
                           llm="fake", base_url=server.base_url, retries=0)  # fmt: skip
         assert [o.intervention_id for _, o in first.failed] == ["R_02"]

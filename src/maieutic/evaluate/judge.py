@@ -99,7 +99,10 @@ class LLMJudge(Generic[T]):
         params = self.params.for_sample(attempt)
         if attempt and params.temperature < RETRY_TEMPERATURE:
             params = GenerationParams(
-                RETRY_TEMPERATURE, params.top_p, params.max_tokens, params.seed
+                temperature=RETRY_TEMPERATURE,
+                top_p=params.top_p,
+                max_tokens=params.max_tokens,
+                seed=params.seed,
             )
         return params
 

@@ -28,7 +28,7 @@ class LLMOptions:
     retries: int = 4
 
     @classmethod
-    def defaults_of(cls, kind: str, task: str, name: str) -> LLMOptions:
+    def defaults_of(cls, kind: str, *, task: str, name: str) -> LLMOptions:
         """The defaults of a registered factory (one that waits longer per call…)."""
         from dataclasses import fields
 

@@ -32,7 +32,7 @@ def free_port(host: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
-def server_command(model_path: Path, host: str, port: int, n_ctx: int = 4096) -> list[str]:
+def server_command(model_path: Path, host: str, port: int, *, n_ctx: int = 4096) -> list[str]:
     """The command line that runs llama-cpp-python's server for ``model_path``."""
     return [
         sys.executable,
@@ -91,6 +91,7 @@ class LocalServer:
         model_path: str | Path | None = None,
         host: str = "127.0.0.1",
         port: int | None = None,
+        *,
         startup_timeout_s: float = 180.0,
     ) -> None:
         self.model_path = Path(model_path) if model_path else smollm2_gguf_path()

@@ -81,7 +81,7 @@ def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
-def embedded_backend(model: str | None = None, runtime: str | None = None):
+def embedded_backend(model: str | None = None, *, runtime: str | None = None):
     """The embedded model (or ``model``, a GGUF path) with the best working runtime."""
     path = Path(model) if model else smollm2_gguf_path()
     if not path_exists(str(path)):

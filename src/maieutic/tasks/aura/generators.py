@@ -39,5 +39,5 @@ def llm(
         ).client(),
         strategy,
         granularity,
-        GenerationParams(temperature, 1.0, max_tokens, seed),
+        GenerationParams(temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed),
     )

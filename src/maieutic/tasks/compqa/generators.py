@@ -41,6 +41,6 @@ def llm(
             retries=retries,
         ).client(),
         chosen,
-        GenerationParams(temperature, 1.0, max_tokens, seed),
+        GenerationParams(temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed),
         samples,
     )

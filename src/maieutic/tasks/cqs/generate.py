@@ -253,7 +253,12 @@ class LLMCQGenerator:
         """Every (intervention id, request) of a run, in a fixed order."""
         params = self.params
         base = None if params.seed is None else params.seed + RUN_SEED_STRIDE * run_index
-        run_params = GenerationParams(params.temperature, params.top_p, params.max_tokens, base)
+        run_params = GenerationParams(
+            temperature=params.temperature,
+            top_p=params.top_p,
+            max_tokens=params.max_tokens,
+            seed=base,
+        )
         out = []
         for iid, item in dataset.interventions.items():
             for strategy in self.strategies:

@@ -117,7 +117,7 @@ def llm(
         [create("strategy", "cqs", s) for s in dict.fromkeys(strategies)],
         context,
         make_selector(selector),
-        GenerationParams(temperature, top_p, max_tokens, seed),
+        GenerationParams(temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed),
         candidates,
         fill_from,
     )

@@ -68,7 +68,7 @@ def llm(
         ).client(),
         create("strategy", "focus", strategy),
         context,
-        GenerationParams(temperature, 1.0, max_tokens, seed),
+        GenerationParams(temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed),
         use_categories,
         rewrite,
     )
