@@ -133,7 +133,8 @@ def stored_run(io: Any, component: Any, store: CorpusStore, run: int) -> Generat
     notes: list[str] = []
     n = 0
     for key, item, row in store.finished(run):
-        stats.add(FanOutStats(*row["stats"]))
+        requests, hits, failed = row["stats"]  # as ray_generate stores them
+        stats.add(FanOutStats(requests=requests, cache_hits=hits, failed=failed))
         warnings += [w for w in row["warnings"] if w not in warnings]
         notes += row["notes"]
         n += len(_group(io, component, key, item, row)) if row.get("error") else len(row["outcome"])
