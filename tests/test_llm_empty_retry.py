@@ -40,7 +40,7 @@ def _empty_below(limit: int):
 
 
 def _client(server: FakeOpenAIServer, store: CallStore | None, retries: int = 4) -> LLMClient:
-    backend = OpenAICompatibleBackend(server.base_url, "fake")
+    backend = OpenAICompatibleBackend(server.base_url, model="fake")
     return LLMClient(backend, store, retry=RetryPolicy(retries=retries))
 
 

@@ -54,7 +54,7 @@ def echoing(monkeypatch):
 
 def _failed_call(tmp_path, base_url: str, api_key: str | None) -> tuple[str, str]:
     """One call that fails for good: the exception's text and the stored error."""
-    backend = OpenAICompatibleBackend(base_url, "fake", api_key=api_key)
+    backend = OpenAICompatibleBackend(base_url, model="fake", api_key=api_key)
     store = CallStore(tmp_path / "llm.sqlite")
     client = LLMClient(backend, store, retry=RetryPolicy(retries=0))
     [outcome] = client.run_all([ChatRequest.of([{"role": "user", "content": "hi"}])], lambda *_: 0)
@@ -101,7 +101,7 @@ def test_redact_removes_every_run_of_eight_characters_of_a_secret():
 )
 def test_a_key_that_cannot_go_in_a_header_is_one_line_without_the_key(key, position, what):
     with pytest.raises(DataError) as caught:
-        OpenAICompatibleBackend("http://127.0.0.1:9/v1", "fake", api_key=key)
+        OpenAICompatibleBackend("http://127.0.0.1:9/v1", model="fake", api_key=key)
     message = str(caught.value)
     assert f"{what}" in message and f"at position {position}" in message
     assert "abcdefgh" not in message and "0123456789" not in message
@@ -175,13 +175,13 @@ def test_a_connection_error_shows_the_url_without_its_credentials(tmp_path):
 
 def test_an_invalid_base_url_is_one_line_without_its_credentials():
     with pytest.raises(DataError) as caught:
-        OpenAICompatibleBackend(_with_userinfo("http://127.0.0.1:port/v1"), "fake")
+        OpenAICompatibleBackend(_with_userinfo("http://127.0.0.1:port/v1"), model="fake")
     assert "http://***@127.0.0.1:port/v1" in str(caught.value)
     assert PASSWORD not in str(caught.value)
 
 
 def test_the_model_identity_and_cache_key_hold_no_credentials():
-    backend = OpenAICompatibleBackend(_with_userinfo("http://h:1/v1"), "m", api_key=KEY)
+    backend = OpenAICompatibleBackend(_with_userinfo("http://h:1/v1"), model="m", api_key=KEY)
     assert backend.model_identity == "m@http://***@h:1/v1"
     assert PASSWORD in backend.secrets and KEY in backend.secrets
 

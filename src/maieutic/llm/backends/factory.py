@@ -33,7 +33,7 @@ def make_backend(kind: str = "auto", *, model: str | None = None, base_url: str 
 
             shown = redact_url(base_url)
             raise DataError(f"--base-url must start with http:// or https://, got {shown!r}")
-        return OpenAICompatibleBackend(base_url, model or "default")
+        return OpenAICompatibleBackend(base_url, model=model or "default")
     if kind == "local":
         from maieutic.llm.backends.embedded import embedded_backend
 
