@@ -120,7 +120,7 @@ class OpenAICompatibleBackend:
         found = (api_key, "api_key") if api_key is not None else _key_and_source()
         self._api_key = found[0] if found else None
         if found and found[0]:
-            check_api_key(*found)
+            check_api_key(found[0], source=found[1])
         self._check_url()
         self._client: httpx.AsyncClient | None = None
 
