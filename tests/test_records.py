@@ -190,7 +190,7 @@ def _old_payload(results_file: ResultsFile) -> dict:
 
 def test_the_results_file_writes_what_it_wrote_before(tmp_path):
     out = tmp_path / "results.json"
-    results = ResultsFile(out, "cqs", {"command": ["maieutic"]}, ("n",))
+    results = ResultsFile(out, "cqs", {"command": ["maieutic"]}, run_figures=("n",))
     for name, score in (("a-run1", 0.5), ("a-run2", 0.7), ("b", None)):
         result = EvalResult.from_json(_result(submission=name, score=score))
         results.add(result)

@@ -29,7 +29,7 @@ class BaseEvaluator:
     def prepare(self, reference: Any, submissions: Sequence[Any], *, skip_unknown: bool) -> None:
         """Checks and shared work before any submission is scored (nothing by default)."""
 
-    def evaluate_one(self, reference: Any, submission: Any) -> EvalResult:
+    def evaluate_one(self, reference: Any, *, submission: Any) -> EvalResult:
         """One submission's result."""
         raise NotImplementedError
 
@@ -45,7 +45,7 @@ class BaseEvaluator:
         self.prepare(reference, submissions, skip_unknown=skip_unknown)
         results = []
         for submission in submissions:
-            result = self.evaluate_one(reference, submission)
+            result = self.evaluate_one(reference, submission=submission)
             results.append(result)
             if on_result:
                 on_result(result)

@@ -31,13 +31,13 @@ DEFAULT_SYSTEM = (
 )
 
 
-def fence(tag: str, text: str) -> str:
+def fence(tag: str, *, text: str) -> str:
     """``text`` between ``<tag>`` and ``</tag>``; a closing tag inside it is defused so
     the material cannot end its own fence."""
     return f"<{tag}>\n{text.replace(f'</{tag}>', f'</ {tag}>')}\n</{tag}>"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class JudgeItem:
     """One thing to ask the judge about."""
 

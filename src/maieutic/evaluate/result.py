@@ -23,7 +23,7 @@ RESULT_FORMAT = "maieutic.result/2"
 """The format of one result (inside a results file, or a task file that holds results)."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class EvalResult:
     """One submission scored by one evaluator."""
 
@@ -131,7 +131,7 @@ def _checked(data: Any, at: str, where: str | None) -> dict[str, Any]:
     return out
 
 
-def unique_names(names: Sequence[str], sources: Sequence[str]) -> list[str]:
+def unique_names(names: Sequence[str], *, sources: Sequence[str]) -> list[str]:
     """Submission names made unique: two files called ``output.json`` in different
     folders are named by their paths instead of sharing a row."""
     from pathlib import Path

@@ -95,7 +95,7 @@ class Evaluation:
 
     def to_json(self) -> dict[str, Any]:
         """The results file's content (as ``maieutic evaluate --out`` writes it)."""
-        results = ResultsFile(None, self.task, self.provenance, self.run_figures)
+        results = ResultsFile(None, self.task, self.provenance, run_figures=self.run_figures)
         results.results = list(self.results)
         return results.payload()
 
@@ -157,7 +157,11 @@ def evaluate(
     component, warnings = _built(task, evaluator, options, reference, strict)
     recorded = provenance or _call_options(task, data, as_list(submissions), evaluator, options)
     results = ResultsFile(
-        out, task, chosen.provenance(recorded), found.run_figures, expected=len(loaded) or None
+        out,
+        task,
+        chosen.provenance(recorded),
+        run_figures=found.run_figures,
+        expected=len(loaded) or None,
     )
 
     def keep(result: EvalResult) -> None:

@@ -120,7 +120,7 @@ def load_submissions(
             on_loaded(submission)
         if strict:
             refuse_flags(submission.flags)
-    names = unique_names([s.name for s in loaded], [s.source for s in loaded])
+    names = unique_names([s.name for s in loaded], sources=[s.source for s in loaded])
     for submission, name in zip(loaded, names, strict=True):
         submission.name = name
     return loaded

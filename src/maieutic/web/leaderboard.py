@@ -43,7 +43,7 @@ def load_leaderboard_inputs(
         if task.check_submission:
             task.check_submission(submission, dataset)
         task.web_leaderboard.check_ids(dataset, submission, skip_unknown)
-    names = unique_names([s.name for s in loaded], [s.source for s in loaded])
+    names = unique_names([s.name for s in loaded], sources=[s.source for s in loaded])
     for submission, name in zip(loaded, names, strict=True):
         submission.name = name
     return dataset, loaded

@@ -170,14 +170,14 @@ class AuraEvaluator(BaseEvaluator):
         if self.learned:
             warnings += self.learned.warnings
         return EvalResult(
-            "aura",
-            submission.name,
-            submission.source,
-            self.signature(reference, len(indexed.units)),
-            self.spec,
-            sum(metrics[m] for m in METRICS) / len(METRICS),
-            summary,
-            records,
+            task="aura",
+            submission=submission.name,
+            source=submission.source,
+            signature=self.signature(reference, len(indexed.units)),
+            evaluator=self.spec,
+            score=sum(metrics[m] for m in METRICS) / len(METRICS),
+            summary=summary,
+            items=records,
             flags=submission.flags,
             warnings=warnings,
         )

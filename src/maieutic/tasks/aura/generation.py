@@ -142,7 +142,10 @@ class DocumentQuestionGenerator:
                 ChatRequest.of(
                     [
                         {"role": "system", "content": SYSTEM},
-                        {"role": "user", "content": prompt.format(passage=fence("passage", part))},
+                        {
+                            "role": "user",
+                            "content": prompt.format(passage=fence("passage", text=part)),
+                        },
                     ],
                     params=self.params,
                     tag=f"passage-{i}",

@@ -124,7 +124,7 @@ def report(items: Sequence[LooItem], unscored: str = AS_NAE) -> dict[str, Any]:
     if unscored == AS_NAE:
         predicted = as_nae(predicted)
     human = [i.human for i in items]
-    result = agreement_report(human, predicted, labels=LABELS, abstain=NAE)
+    result = agreement_report(human, predicted=predicted, labels=LABELS, abstain=NAE)
     result["n_unscored"] = sum(i.predicted == UNSCORED for i in items)
     result.update(useful_vs_rest(human, predicted))
     return result

@@ -253,14 +253,14 @@ class FocusEvaluator(BaseEvaluator):
         }
         all_flags = submission.flags + flags
         return EvalResult(
-            "focus",
-            submission.name,
-            submission.source,
-            self._signature,
-            self.spec,
-            classification[self.mode]["with_none"]["macro"]["f1"],
-            summary,
-            items,
+            task="focus",
+            submission=submission.name,
+            source=submission.source,
+            signature=self._signature,
+            evaluator=self.spec,
+            score=classification[self.mode]["with_none"]["macro"]["f1"],
+            summary=summary,
+            items=items,
             flags=all_flags,
             warnings=[*submission.warnings, *warnings, *(f.short for f in all_flags)],
         )

@@ -123,7 +123,7 @@ def load_sets(task, document, paths: tuple[str, ...], strict: bool) -> list[Ques
         if strict:
             refuse_flags(question_set.flags)
     for question_set, name in zip(
-        sets, unique_names([s.name for s in sets], [s.source for s in sets]), strict=True
+        sets, unique_names([s.name for s in sets], sources=[s.source for s in sets]), strict=True
     ):
         question_set.name = name
     return sets
