@@ -6,11 +6,13 @@ The rule, written once:
     ``*args`` and ``**kwargs`` not counted); the rest are keyword-only (after ``*``).
 (b) No two adjacent positional parameters carry the same annotation
     (``concurrency: int, retries: int``): the second is keyword-only. Exempt: the
-    positional-only parameters (before ``/``) of a method declared in a ``typing``
-    ``Protocol``. A protocol's hook is called at one place in the framework (a reviewed
-    call), while its implementations name their parameters as they like (a plain function
-    passed as the hook): keyword-only parameters would force every implementation to
-    spell the same names, which is what ``/`` declares they need not. Also exempt: a
+    positional-only parameters (before ``/``) of a hook, a method declared in a ``typing``
+    ``Protocol`` or one a base class leaves to its subclasses (its body ``...``, ``pass``
+    or ``raise NotImplementedError``). A hook is called at one place in the framework (a
+    reviewed call), while its implementations name their parameters as they like (a task's
+    evaluator, a plain function passed as the hook): keyword-only parameters would force
+    every implementation to spell the same names, which is what ``/`` declares they need
+    not. Also exempt: a
     pair named ``a, b`` or ``x, y``, the names saying the function is symmetric in them
     (an agreement, a correlation), so a swap changes nothing.
 (c) A dataclass (``@dataclass``, or the project's ``@record``, keyword-only already) has at
@@ -93,15 +95,33 @@ def _is_protocol(cls: ast.ClassDef) -> bool:
     return any(_decorator_name(base) == "Protocol" for base in cls.bases)
 
 
+def _is_hook(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A method left to subclasses: its body (after a docstring) ``...``, ``pass`` or
+    ``raise NotImplementedError``."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:] or body
+    if len(body) != 1:
+        return False
+    only = body[0]
+    if isinstance(only, ast.Pass):
+        return True
+    if isinstance(only, ast.Expr) and isinstance(only.value, ast.Constant):
+        return only.value.value is Ellipsis
+    return isinstance(only, ast.Raise) and "NotImplementedError" in ast.unparse(only)
+
+
 def _functions(
     tree: ast.Module,
 ) -> Iterator[tuple[ast.FunctionDef | ast.AsyncFunctionDef, bool, bool]]:
-    """Every function with whether it is a method and whether its class is a Protocol."""
+    """Every function with whether it is a method and whether it is a hook (a method of a
+    Protocol, or one left to subclasses)."""
 
     def walk(node: ast.AST, cls: ast.ClassDef | None) -> Iterator:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                yield child, cls is not None, cls is not None and _is_protocol(cls)
+                hook = cls is not None and (_is_protocol(cls) or _is_hook(child))
+                yield child, cls is not None, hook
                 yield from walk(child, None)
             elif isinstance(child, ast.ClassDef):
                 yield from walk(child, child)
@@ -165,14 +185,14 @@ def definitions(trees: dict[Path, ast.Module]) -> list[Violation]:
     """Rules (a), (b) and (c) on every definition."""
     found = []
     for path, tree in trees.items():
-        for function, method, protocol in _functions(tree):
+        for function, method, hook in _functions(tree):
             params = positional(function, method)
             if len(params) > MOST_POSITIONAL:
                 names = ", ".join(p.arg for p in params)
                 found.append(Violation("a", path, function.lineno, f"{function.name}({names})"))
             only = {id(p) for p in function.args.posonlyargs}
             for left, right in itertools.pairwise(params):
-                if protocol and id(right) in only:
+                if hook and id(right) in only:
                     continue
                 if (left.arg, right.arg) in INTERCHANGEABLE:
                     continue

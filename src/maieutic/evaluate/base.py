@@ -29,8 +29,9 @@ class BaseEvaluator:
     def prepare(self, reference: Any, submissions: Sequence[Any], *, skip_unknown: bool) -> None:
         """Checks and shared work before any submission is scored (nothing by default)."""
 
-    def evaluate_one(self, reference: Any, *, submission: Any) -> EvalResult:
-        """One submission's result."""
+    def evaluate_one(self, reference: Any, submission: Any, /) -> EvalResult:
+        """One submission's result (a hook called by position: each evaluator names the
+        two as it likes)."""
         raise NotImplementedError
 
     def evaluate(
@@ -45,7 +46,7 @@ class BaseEvaluator:
         self.prepare(reference, submissions, skip_unknown=skip_unknown)
         results = []
         for submission in submissions:
-            result = self.evaluate_one(reference, submission=submission)
+            result = self.evaluate_one(reference, submission)
             results.append(result)
             if on_result:
                 on_result(result)
