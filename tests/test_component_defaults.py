@@ -216,4 +216,4 @@ def test_client_and_embedding_defaults_live_in_one_place():
                         if found != own.get((kind, task, name, arg), default):
                             differ.append(f"{kind} {task}/{name}: {arg}={found!r}")
     assert checked > 40 and not differ, differ
-    assert LLMOptions.defaults_of("generator", "compqa", "llm").timeout == 300.0
+    assert LLMOptions.defaults_of("generator", task="compqa", name="llm").timeout == 300.0

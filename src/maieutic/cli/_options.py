@@ -83,7 +83,11 @@ def llm_options(
     from maieutic.llm.backends.factory import BACKEND_KINDS
     from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
 
-    default = LLMOptions.defaults_of(*defaults_of) if defaults_of else LLM_DEFAULTS
+    default = (
+        LLMOptions.defaults_of(defaults_of[0], task=defaults_of[1], name=defaults_of[2])
+        if defaults_of
+        else LLM_DEFAULTS
+    )
 
     return stack(
         [
