@@ -65,7 +65,7 @@ def test_the_tasks_register_what_their_scorers_learn_from():
         "args": {"outputs": None},
     }  # fmt: skip
     assert example_source("aura").features == "pair-v1"
-    templates = example_source("cqs", "templates")
+    templates = example_source("cqs", kind="templates")
     assert templates.features == "pair-v2"
     assert templates.source == {
         "examples": "templates", "templates": ["built-in"], "match": "sts cosine > 0.6",
@@ -84,11 +84,13 @@ def test_the_tasks_register_what_their_scorers_learn_from():
 )
 def test_usage_errors_name_what_goes_where(task, kind, options, message):
     with pytest.raises(DataError, match=message):
-        example_source(task, kind, **options)
+        example_source(task, kind=kind, **options)
 
 
 def test_options_left_as_none_are_not_given():
-    assert example_source("aura", "references", schemes=None).source == {"examples": "references"}
+    assert example_source("aura", kind="references", schemes=None).source == {
+        "examples": "references"
+    }
 
 
 def test_a_task_reads_its_labelled_pairs(tmp_path):
@@ -136,7 +138,7 @@ def toy_task():
     @registry.register("scorer-examples", "toyscore", "references")
     def references() -> ExampleSource:
         """Lines of context|question|label."""
-        return ExampleSource(read, "pair-v2", {"examples": "references"})
+        return ExampleSource(read=read, features="pair-v2", source={"examples": "references"})
 
     yield "toyscore"
     registry._ENTRIES.clear()

@@ -52,6 +52,7 @@ def _grouped(statistic, groups: Sequence[str], *columns: np.ndarray, seed: int) 
 
 def binary_figures(
     truth: np.ndarray,
+    *,
     scores: np.ndarray,
     decided: np.ndarray,
     ordinal: np.ndarray,
@@ -70,14 +71,14 @@ def binary_figures(
 
 
 def three_class_kappa(
-    truth: Sequence[str], predicted: Sequence[str], groups, seed: int = 0
+    truth: Sequence[str], *, predicted: Sequence[str], groups, seed: int = 0
 ) -> dict:
     """Three-class κ with a group-bootstrap interval."""
     return _grouped(_kappa, groups, np.asarray(truth), np.asarray(predicted), seed=seed)
 
 
 def top_k_rate(
-    truth: np.ndarray, scores: np.ndarray, groups: Sequence[str], k: int, seed: int = 0
+    truth: np.ndarray, *, scores: np.ndarray, groups: Sequence[str], k: int, seed: int = 0
 ) -> dict:
     """The positive rate of the ``k`` highest-scored items of each group (a reranker's
     choice), with a bootstrap interval over groups."""

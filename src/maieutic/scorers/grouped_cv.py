@@ -15,7 +15,7 @@ import numpy as np
 
 
 def grouped_folds(
-    groups: Sequence[str], k: int, seed: int, strata: Mapping[str, str] | None = None
+    groups: Sequence[str], k: int, *, seed: int, strata: Mapping[str, str] | None = None
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """``k`` (train indices, test indices) pairs; each group is tested exactly once.
 
@@ -51,6 +51,7 @@ class OutOfFold:
 
 def out_of_fold(
     features: np.ndarray,
+    *,
     target: np.ndarray,
     groups: Sequence[str],
     fit: Callable[[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]],
@@ -64,7 +65,7 @@ def out_of_fold(
     scores = np.zeros(len(target))
     fold = np.zeros(len(target), dtype=int)
     thresholds = []
-    for f, (train, test) in enumerate(grouped_folds(groups, k, seed, strata)):
+    for f, (train, test) in enumerate(grouped_folds(groups, k, seed=seed, strata=strata)):
         predict = fit(features[train], target[train])
         thresholds.append(choose_threshold(predict(features[train]), target[train]))
         scores[test] = predict(features[test])

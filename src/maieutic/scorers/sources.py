@@ -30,7 +30,7 @@ ManyReader = Callable[[list[Path], Any, Any], Examples]
 """``(paths, encoder or None, embedding store or None) -> Examples``."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ExampleSource:
     """How a task's scorer learns: the pairs a file gives, and the feature set."""
 
@@ -59,7 +59,7 @@ def _option_flags(options: list[str]) -> str:
     return " and ".join("--" + name.replace("_", "-") for name in options)
 
 
-def _check_kind(task: str, kind: str) -> None:
+def _check_kind(task: str, *, kind: str) -> None:
     """A usage error when ``task`` has no source ``kind`` (naming where it is)."""
     trainable = scorer_tasks()
     if task not in trainable:
@@ -72,11 +72,11 @@ def _check_kind(task: str, kind: str) -> None:
         raise DataError(f"--examples must be one of {', '.join(kinds)}")
 
 
-def example_source(task: str, kind: str = DEFAULT, **options: Any) -> ExampleSource:
+def example_source(task: str, *, kind: str = DEFAULT, **options: Any) -> ExampleSource:
     """The registered source ``kind`` of ``task`` built with ``options`` (options left
     as None are not given); a usage error for an unknown task or kind, or an option the
     source does not take."""
-    _check_kind(task, kind)
+    _check_kind(task, kind=kind)
     given = {name: value for name, value in options.items() if value is not None}
     extra = [name for name in given if name not in entry(KIND, task, kind).parameters]
     if extra:

@@ -48,4 +48,4 @@ def _read(path, _encoder, _store) -> Examples:
 @register("scorer-examples", "aura", "references")
 def references() -> ExampleSource:
     """QGEval-style answerability ratings: P(answerable)."""
-    return ExampleSource(_read, FEATURES, {"examples": "references"})
+    return ExampleSource(read=_read, features=FEATURES, source={"examples": "references"})

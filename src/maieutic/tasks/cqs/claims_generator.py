@@ -184,7 +184,9 @@ class ClaimsCQGenerator:
         model = self.judge.manifest["features"].get("encoder_model") or None
         encoder = shared_encoder(model) if model else shared_encoder()
         questions = [s.candidate.question for s in scored]
-        p = self.judge.score(encoder, [text] * len(questions), questions, None, EmbeddingStore())
+        p = self.judge.score(
+            encoder, [text] * len(questions), questions, schemes=None, store=EmbeddingStore()
+        )
         return [
             Scored(s.candidate, s.score * float(q), s.flaws) for s, q in zip(scored, p, strict=True)
         ]

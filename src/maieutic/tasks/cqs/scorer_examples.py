@@ -100,15 +100,15 @@ def references(outputs: str | None = None) -> ExampleSource:
 
     if outputs is None:
         return ExampleSource(
-            lambda path, _encoder, _store: cqs_examples(load_cq_dataset(path)),
-            FEATURES,
-            {"examples": "references"},
+            read=lambda path, _encoder, _store: cqs_examples(load_cq_dataset(path)),
+            features=FEATURES,
+            source={"examples": "references"},
             read_many=read_many,
         )
     return ExampleSource(
-        lambda path, encoder, store: read_many([path], encoder, store),
-        FEATURES,
-        {
+        read=lambda path, encoder, store: read_many([path], encoder, store),
+        features=FEATURES,
+        source={
             "examples": "references",
             "outputs": Path(outputs).name,
             "outputs_sha256": hashlib.sha256(read_bytes(outputs)).hexdigest(),
@@ -144,4 +144,4 @@ def templates(schemes: str | None = None, scheme_mapping: str | None = None) -> 
         "templates": ["built-in"] + ([Path(schemes).name] if schemes else []),
         "match": f"sts cosine > {MATCH_THRESHOLD}",
     }
-    return ExampleSource(read, SELECTOR_FEATURES, source)
+    return ExampleSource(read=read, features=SELECTOR_FEATURES, source=source)

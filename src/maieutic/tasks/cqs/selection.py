@@ -141,7 +141,7 @@ def scorer(scorer: str | None = None, max_similarity: float = 0.85) -> Selector:
         store = EmbeddingStore()
         contexts = [intervention.intervention] * len(candidates)
         schemes = [intervention.schemes[0] if intervention.schemes else ""] * len(candidates)
-        scores = learned.score(encoder, contexts, candidates, schemes, store)
+        scores = learned.score(encoder, contexts, candidates, schemes=schemes, store=store)
         vectors = embed_texts(candidates, encoder, store)
         return ranked_diverse_k(candidates, scores, vectors, k, max_similarity)
 
