@@ -91,11 +91,13 @@ def test_a_row_that_raises_is_recorded_and_its_batch_goes_on():
         {"index": 1, "id": "B", "item": json.dumps({"__class__": "maieutic.nope:X"})},
     ]
     io = task_io(get_task("cqs"))
-    actor = _GenerateBatch(io, generator.spec, to_plain(CQDataset({})), 0, {}, None)
+    actor = _GenerateBatch(
+        io, spec=generator.spec, template=to_plain(CQDataset({})), run_index=0, env={}, whole=None
+    )
     done = [_decoded(r) for r in actor(pd.DataFrame(rows)).to_dict("records")]
     assert done[0]["error"] is None and "ModuleNotFoundError" in done[1]["error"]
     kept = {row["index"]: row for row in done}
-    run = _merged_run(io, generator, {"G": good, "B": None}, kept)
+    run = _merged_run(io, component=generator, items={"G": good, "B": None}, kept=kept)
     assert run.outcomes[0].questions and not run.outcomes[0].failed
     assert run.outcomes[1].failed and "ModuleNotFoundError" in run.outcomes[1].reason
 

@@ -80,7 +80,12 @@ class Engine:
     def choice(self) -> EngineChoice:
         """Which engine, and how many model replicas it runs."""
         options = self.options
-        return EngineChoice(self.name, options.actors, options.num_cpus, options.gpus_per_actor)
+        return EngineChoice(
+            name=self.name,
+            actors=options.actors,
+            num_cpus=options.num_cpus,
+            gpus_per_actor=options.gpus_per_actor,
+        )
 
     def piece_mapper(self) -> Any:
         """What an evaluator's encoders encode through (``maieutic.embed.encoder.
@@ -129,7 +134,7 @@ class Engine:
 
         folder = shard_folder(Path(out), run_index)
         # held until written() has removed the shards: one run at a time writes them
-        self._locks[run_index] = lock_folder(folder, Path(out))
+        self._locks[run_index] = lock_folder(folder, out=Path(out))
         try:
             return self._on_ray(io, generation.data, component, run_index, update, context, folder)
         except BaseException:
@@ -162,8 +167,10 @@ class Engine:
         if store is not None:  # a corpus read into a store: never held whole
             from maieutic.engines.ray_corpus import generate_corpus_on_ray
 
-            return generate_corpus_on_ray(io, component, data, store, **arguments)
-        return generate_on_ray(io, component, data, **arguments)
+            return generate_corpus_on_ray(
+                io, component=component, data=data, store=store, **arguments
+            )
+        return generate_on_ray(io, component=component, data=data, **arguments)
 
     def release(self, run_index: int) -> None:
         """Drop run ``run_index``'s shard lock and keep its shards: writing its files
