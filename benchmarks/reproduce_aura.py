@@ -88,7 +88,7 @@ def sample_metrics(document) -> dict:
     for nrs in ("paper", "answerable"):
         for ent in ("paper", "observed"):
             run = maieutic.evaluate(
-                "aura", document, [], evaluator="aura", non_redundancy=nrs, entropy=ent
+                "aura", document, submissions=[], evaluator="aura", non_redundancy=nrs, entropy=ent
             )
             for r in run.results:
                 s = r.summary

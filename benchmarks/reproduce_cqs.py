@@ -197,7 +197,7 @@ def ranking(dataset, outputs, data_path: Path) -> None:
         run = maieutic.evaluate(
             "cqs",
             str(data_path),
-            [str(p) for p in submissions],
+            submissions=[str(p) for p in submissions],
             evaluator="sts",
             threshold=0.65,
             extra_references=[str(p) for p in labelled],

@@ -109,7 +109,7 @@ def test_the_python_api_gives_the_same_figures_as_the_command(scored, tmp_path, 
     assert comparison.to_json()["comparisons"] == json.loads(out.read_text())["comparisons"]
     # an Evaluation in memory works as its file does
     run = maieutic.evaluate(
-        "cqs", DATASET, [SUBMISSION, tmp_path / "references.json"], evaluator="chrf"
+        "cqs", DATASET, submissions=[SUBMISSION, tmp_path / "references.json"], evaluator="chrf"
     )
     assert maieutic.compare([run]).pairs[0].test == comparison.pairs[0].test
 

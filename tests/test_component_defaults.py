@@ -100,7 +100,7 @@ def test_an_unset_option_leaves_the_factory_default(tmp_path):
     """The run layer: None means not given (the Python API and every command)."""
     from maieutic.run.components import build
 
-    built, _ = build("evaluator", "aura", "aura-cross", {"cross_encoder": None})
+    built, _ = build("evaluator", task="aura", name="aura-cross", options={"cross_encoder": None})
     assert built.reranker.cross_encoder_name == "cross-encoder/ms-marco-MiniLM-L-6-v2"
     assert built.reranker.scale == "logit"
     assert built.spec.args["cross_encoder"] == "cross-encoder/ms-marco-MiniLM-L-6-v2"

@@ -99,7 +99,9 @@ def test_a_resumed_generation_writes_the_same_file(tmp_path, monkeypatch):
             monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / home))
             before = len(server.requests)
             out = tmp_path / f"out{n}.json"
-            maieutic.generate("cqs", data, "llm", out=out, llm="fake", base_url=server.base_url)
+            maieutic.generate(
+                "cqs", data, generator="llm", out=out, llm="fake", base_url=server.base_url
+            )
             outputs.append(out.read_bytes())
             sent = len(server.requests) - before
             assert sent == (0 if n == 1 else 6), (n, sent)  # 3 calls, each retried once

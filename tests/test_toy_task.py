@@ -132,7 +132,9 @@ def test_python_evaluates_objects_and_paths_alike(yesno):
 
     reference = load_questions("samples/questions.json")
     answers = {key: "no" for key in reference.answers}
-    run = maieutic.evaluate("yesno", reference, [Answers(answers, "<memory>", "all-no")])
+    run = maieutic.evaluate(
+        "yesno", reference, submissions=[Answers(answers, "<memory>", "all-no")]
+    )
     assert run.scores == {"all-no": 4 / 6}
     assert run.summary_frame().loc["all-no", "summary.yes_rate"] == 0
     assert len(run.to_frame()) == 6

@@ -147,7 +147,7 @@ def test_a_task_whose_input_is_not_rows_says_so(tmp_path):
     document = tmp_path / "doc.txt"
     document.write_text("A short document. It has two sentences.")
     with pytest.raises(DataError, match="one document at a time"):
-        maieutic.generate("aura", document, "llm", llm="fake", base_url="http://127.0.0.1:9/v1",
+        maieutic.generate("aura", document, generator="llm", llm="fake", base_url="http://127.0.0.1:9/v1",
                           engine="ray")  # fmt: skip
 
 
@@ -160,7 +160,7 @@ def test_shards_are_matched_to_what_changes_outputs_not_to_speed_settings():
 
     def manifest(ids=("a", "b"), **args):
         component = type("G", (), {"spec": Spec("generator", "cqs", "llm", args)})()
-        return shard_manifest(Context(), component, dict.fromkeys(ids), 0)
+        return shard_manifest(Context(), component=component, items=dict.fromkeys(ids), run_index=0)
 
     base = manifest(max_tokens=256, concurrency=4, timeout=120.0)
     assert manifest(max_tokens=256, concurrency=32, timeout=5.0) == base  # speed only

@@ -40,7 +40,9 @@ def _interventions(tmp_path: Path, n: int = 10, marked: int | None = None) -> Pa
 
 def _generate(monkeypatch, tmp_path, engine, task, data, out, **options):
     monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"home-{engine}"))  # no shared cache
-    return maieutic.generate(task, data, "llm", out=out, engine=engine, ray=SMALL, **options)
+    return maieutic.generate(
+        task, data, generator="llm", out=out, engine=engine, ray=SMALL, **options
+    )
 
 
 def _same_files(local: Path, remote: Path) -> None:
@@ -145,7 +147,7 @@ def test_a_killed_run_resumes_from_its_shards(ray_address, monkeypatch, tmp_path
         before = len(server.requests)
         # a fresh model-call cache: only the shards can spare the finished rows
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / "home-resumed"))
-        maieutic.generate("cqs", data, "llm", out=out, llm="fake", base_url=server.base_url,
+        maieutic.generate("cqs", data, generator="llm", out=out, llm="fake", base_url=server.base_url,
                           engine="ray", ray=SMALL)  # fmt: skip
         assert len(server.requests) - before == n - done
         assert not shards.parent.exists()  # the shards go once the files are written
@@ -176,7 +178,9 @@ def test_cqs_sts_evaluation_on_ray_gives_the_same_labels_and_similarities(
     frames = {}
     for engine in ("local", "ray"):
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"eval-{engine}"))  # both encode
-        run = maieutic.evaluate("cqs", data, submissions, "sts", engine=engine, ray=SMALL)
+        run = maieutic.evaluate(
+            "cqs", data, submissions=submissions, evaluator="sts", engine=engine, ray=SMALL
+        )
         assert run.provenance["engine"]["name"] == engine
         frames[engine] = run.to_frame()
     assert frames["local"].equals(frames["ray"])  # labels, references and similarities
@@ -200,7 +204,9 @@ def test_generation_against_the_real_llama_server_matches_at_temperature_0(
         out = tmp_path / engine / "cqs.json"
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"home-{engine}"))
         one = RayOptions(actors=1, batch_rows=2, num_cpus=2)
-        maieutic.generate("cqs", str(dev), "llm", out=out, engine=engine, ray=one, **options)
+        maieutic.generate(
+            "cqs", str(dev), generator="llm", out=out, engine=engine, ray=one, **options
+        )
     _same_files(tmp_path / "local", tmp_path / "ray")
 
 
@@ -213,7 +219,7 @@ def test_warnings_that_count_the_whole_input_count_it_on_ray(ray_address, monkey
     warned = {}
     for engine in ("local", "ray"):
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"home-{engine}"))
-        done = maieutic.generate("cqs", str(dev), "claims", limit=10, engine=engine, ray=SMALL,
+        done = maieutic.generate("cqs", str(dev), generator="claims", limit=10, engine=engine, ray=SMALL,
                                  out=tmp_path / engine / "cqs.json")  # fmt: skip
         warned[engine] = [w for w in done.warnings if "claim ranker's training data" in w]
     assert warned["local"] == warned["ray"] == [warned["local"][0]]  # one count, the whole's
@@ -275,7 +281,7 @@ def test_a_resumed_run_tries_failed_model_calls_again(ray_address, monkeypatch, 
         assert shard_folder(out, 0).is_dir()
         before = len(server.requests)
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / "home-again"))
-        again = maieutic.generate("cqs", data, "llm", out=out, llm="fake", retries=0,
+        again = maieutic.generate("cqs", data, generator="llm", out=out, llm="fake", retries=0,
                                   base_url=server.base_url, engine="ray", ray=SMALL)  # fmt: skip
         assert len(server.requests) - before == 1  # only the failed row
     assert not again.failed

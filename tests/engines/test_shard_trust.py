@@ -229,7 +229,7 @@ def test_a_resumed_ray_run_generates_damaged_rows_again_and_writes_a_clean_runs_
 
     def generate(home: str, target: Path, engine: str = "ray"):
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / home))  # a fresh model-call cache
-        return maieutic.generate("cqs", data, "llm", out=target, llm="fake",
+        return maieutic.generate("cqs", data, generator="llm", out=target, llm="fake",
                                  base_url=server.base_url, engine=engine, ray=small)  # fmt: skip
 
     try:
@@ -325,6 +325,8 @@ def test_a_run_whose_files_cannot_be_written_releases_its_lock(monkeypatch, tmp_
     run = SimpleNamespace(task="cqs", data=None, runs=[], parts=[], written=[])
     context = Context()
     with pytest.raises(RunError, match="disk full"):
-        generation_module._run_all(run, None, context, 1, None, (out, {}), engine)
+        generation_module._run_all(
+            run, None, context, runs=1, progress=None, writing=(out, {}), engine=engine
+        )
     lock_folder(folder, out=out).release()  # not held any more
     assert folder.is_dir()  # the shards stay

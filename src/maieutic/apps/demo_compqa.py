@@ -35,7 +35,9 @@ def run_compqa(directory: Path) -> CompqaRun:
 
     answers = sample_path("compqa/shots.json")
     results_path = directory / "compqa_rules.json"
-    evaluation = maieutic.evaluate("compqa", None, [answers], evaluator="rules", out=results_path)
+    evaluation = maieutic.evaluate(
+        "compqa", None, submissions=[answers], evaluator="rules", out=results_path
+    )
     people = json.loads(answers.read_text(encoding="utf-8"))
     return CompqaRun(answers, people, results_path, evaluation.results[0])
 

@@ -51,7 +51,7 @@ def run_cqs(directory: Path) -> CqsRun:
     evaluation = maieutic.evaluate(
         "cqs",
         dataset,
-        [generated, sample_path("cqs/sample_submission.json")],
+        submissions=[generated, sample_path("cqs/sample_submission.json")],
         evaluator="sts",
         out=results_path,
     )

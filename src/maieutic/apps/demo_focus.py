@@ -39,7 +39,7 @@ def run_focus(directory: Path) -> FocusRun:
     [predictions, *_] = generation.save(directory / "focus_cues.jsonl")
     results_path = directory / "focus_results.json"
     evaluation = maieutic.evaluate(
-        "focus", gold, [predictions], evaluator="type-span", out=results_path
+        "focus", gold, submissions=[predictions], evaluator="type-span", out=results_path
     )
     return FocusRun(gold, predictions, results_path, generation.output, evaluation.results[0])
 

@@ -231,7 +231,9 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
         )
     from maieutic.run import evaluate
 
-    [result] = evaluate("aura", document, [_question_set(questions)], evaluator=_aura_evaluator())
+    [result] = evaluate(
+        "aura", document, submissions=[_question_set(questions)], evaluator=_aura_evaluator()
+    )
     summary = {
         k: result.summary[k] for k in ("answerability", "coverage", "non_redundancy", "entropy")
     }

@@ -76,7 +76,9 @@ def build(
     from maieutic.run.components import build as build_component
 
     args = component_options(ctx, kind, task, name, options, refuse_unused=refuse_unused)
-    built, _warnings = build_component(kind, task, name, args)  # checked above already
+    built, _warnings = build_component(
+        kind, task=task, name=name, options=args
+    )  # checked above already
     return built
 
 

@@ -259,8 +259,8 @@ def _run_evaluate(
     done = maieutic.run.evaluate(
         task,
         data_path,
-        list(submissions),
-        evaluator,
+        submissions=list(submissions),
+        evaluator=evaluator,
         strict=options.pop("strict"),
         skip_unknown=options.pop("skip_unknown"),
         out=out_path,
@@ -335,7 +335,7 @@ def _run_generate(
     done = maieutic.run.generate(
         task,
         data_path,
-        generator,
+        generator=generator,
         runs=runs,
         strict=strict,
         out=out_path,

@@ -12,7 +12,7 @@ SCORER_PREFIX = "scorer:"
 """``scorer:DIR`` names a learned scorer's directory in place of a registered name."""
 
 
-def registered_name(kind: str, task: str, name: str | None, options: dict[str, Any]) -> str:
+def registered_name(kind: str, *, task: str, name: str | None, options: dict[str, Any]) -> str:
     """The registered name to build: ``name`` itself, the only one registered when it is
     None, or ``scorer`` for ``scorer:DIR`` (DIR then goes to ``options['scorer']``)."""
     if name is None:
@@ -37,7 +37,11 @@ def needs_references(task: str, name: Any, options: dict[str, Any]) -> bool:
     if options.get("nae_fallback"):
         return False
     try:
-        found = entry("evaluator", task, registered_name("evaluator", task, name, dict(options)))
+        found = entry(
+            "evaluator",
+            task,
+            registered_name("evaluator", task=task, name=name, options=dict(options)),
+        )
     except DataError:
         return True  # no such evaluator: building it says so, after the data is read
     return not found.metadata.get("reference_free", False)
@@ -61,7 +65,7 @@ def references_hint(task: str, name: Any) -> str:
     )
 
 
-def build(kind: str, task: str, name: Any, options: dict[str, Any]) -> tuple[Any, list[str]]:
+def build(kind: str, *, task: str, name: Any, options: dict[str, Any]) -> tuple[Any, list[str]]:
     """The registered component built with ``options`` (its factory's arguments), and
     warnings about them. An option the factory does not take is an error, never
     ignored; one set to None counts as not given, so the factory's default applies; a
@@ -75,7 +79,7 @@ def build(kind: str, task: str, name: Any, options: dict[str, Any]) -> tuple[Any
             raise DataError(f"a {kind} built outside the registry (it has no spec)")
         return name, []
     options = dict(options)
-    name = registered_name(kind, task, name, options)
+    name = registered_name(kind, task=task, name=name, options=options)
     found = entry(kind, task, name)
     warnings = []
     threshold = options.get("threshold")

@@ -25,7 +25,7 @@ SPEED_ONLY = ("concurrency", "timeout", "retries")
 """Generator arguments that change how fast outputs come, never what they are."""
 
 
-def shard_manifest(context: Any, component: Any, items: dict, run_index: int) -> dict:
+def shard_manifest(context: Any, *, component: Any, items: dict, run_index: int) -> dict:
     """What shards are made for: the signature, every generator argument that can change
     an output (a run resumed with other speed settings still uses its shards), and the
     ids in input order (shards are matched to rows by position)."""
@@ -114,6 +114,7 @@ class Engine:
         generation: Generation,
         component: Any,
         run_index: int,
+        *,
         update: Callable[[int, int], None],
         context: RecordContext,
         out: str | Path | None,
@@ -128,7 +129,15 @@ class Engine:
                 io.generator_input(generation.data), run_index=run_index, on_progress=update
             )
         if out is None:
-            return self._on_ray(io, generation.data, component, run_index, update, context, None)
+            return self._on_ray(
+                io,
+                data=generation.data,
+                component=component,
+                run_index=run_index,
+                update=update,
+                context=context,
+                folder=None,
+            )
         from maieutic.engines.shard_lock import lock_folder
         from maieutic.engines.shards import shard_folder
 
@@ -136,7 +145,15 @@ class Engine:
         # held until written() has removed the shards: one run at a time writes them
         self._locks[run_index] = lock_folder(folder, out=Path(out))
         try:
-            return self._on_ray(io, generation.data, component, run_index, update, context, folder)
+            return self._on_ray(
+                io,
+                data=generation.data,
+                component=component,
+                run_index=run_index,
+                update=update,
+                context=context,
+                folder=folder,
+            )
         except BaseException:
             _drop_if_bare(folder)  # while still locked: no other run is in it
             self._unlock(run_index)
@@ -145,6 +162,7 @@ class Engine:
     def _on_ray(
         self,
         io: Any,
+        *,
         data: Any,
         component: Any,
         run_index: int,
@@ -155,7 +173,7 @@ class Engine:
         from maieutic.engines.ray_generate import generate_on_ray
 
         items = io.items(data)
-        manifest = shard_manifest(context, component, items, run_index)
+        manifest = shard_manifest(context, component=component, items=items, run_index=run_index)
         arguments = {
             "run_index": run_index,
             "folder": folder,

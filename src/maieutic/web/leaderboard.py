@@ -120,7 +120,7 @@ def run_leaderboard(
     run = evaluate(
         task.name,
         dataset,
-        list(submissions),
+        submissions=list(submissions),
         evaluator=built,
         skip_unknown=skip_unknown,
         provenance=options,

@@ -233,7 +233,9 @@ def compare(
         overall[PEOPLE] = _people_scores(people, submissions)
         signatures[PEOPLE] = people_signature
     for name, evaluator in evaluators.items():
-        results = evaluate("cqs", dataset, submissions, evaluator=evaluator, skip_unknown=True)
+        results = evaluate(
+            "cqs", dataset, submissions=submissions, evaluator=evaluator, skip_unknown=True
+        )
         labels[name] = [label for r in results for label in _question_labels(r)]
         if evaluator.unscored == AS_NAE:
             labels[name] = as_nae(labels[name])

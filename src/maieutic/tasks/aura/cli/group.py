@@ -151,7 +151,7 @@ def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
     run = maieutic.evaluate(
         "aura",
         document,
-        list(sets),
+        submissions=list(sets),
         evaluator=evaluator,
         strict=strict,
         out=out_path,
@@ -183,7 +183,7 @@ def compare(ctx, document, sets, evaluator, out_path, **options):
         raise click.UsageError(f"compare needs exactly two question sets, got {given}")
     args = component_options(ctx, "evaluator", "aura", evaluator, options)
     scored = maieutic.evaluate(
-        "aura", doc, list(sets), evaluator=evaluator, on_loaded=echo_flags, **args
+        "aura", doc, submissions=list(sets), evaluator=evaluator, on_loaded=echo_flags, **args
     )
     first, second = scored.results
     verdict = preference(first, second)

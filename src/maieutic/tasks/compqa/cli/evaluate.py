@@ -128,7 +128,7 @@ def evaluate_compqa(ctx, answers, evaluator, out_path, strict, **options):
     run = maieutic.evaluate(
         "compqa",
         None,
-        list(answers),
+        submissions=list(answers),
         evaluator=evaluator,
         strict=strict,
         out=out_path,

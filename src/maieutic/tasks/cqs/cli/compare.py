@@ -109,7 +109,7 @@ def _compared(task, dataset, submissions, outputs_path):
     """The submissions to compare on, people's labels of them with their signature (or
     None), and the inputs' flags."""
     if not outputs_path:
-        loaded = load_submissions(task, task_io(task), list(submissions), dataset)
+        loaded = load_submissions(task, task_io(task), list(submissions), reference=dataset)
         return loaded, (None, ""), list(dataset.flags)
     outputs = load_labelled_outputs(outputs_path, dataset)
     echo_warnings(Path(outputs_path).name, [f.short for f in outputs.flags])
