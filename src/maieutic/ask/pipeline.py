@@ -41,7 +41,7 @@ FORMAT = AskRecord.FORMAT
 SCORER_ORIGIN = "offline scheme templates, chosen by the scorer"
 
 
-@dataclass
+@dataclass(kw_only=True)
 class AskResult:
     """What ``ask`` found for one text."""
 
@@ -112,11 +112,23 @@ def critical_questions(text: str, options: AskOptions) -> Part:
         offline = _claims_part(text, dataset)
         origin = f"{CLAIMS_ORIGIN}: {_why_offline(outcome.reason)}"
         warnings += offline.warnings
-        return Part(offline.questions, offline.signature, origin, warnings, failure)
+        return Part(
+            questions=offline.questions,
+            signature=offline.signature,
+            origin=origin,
+            warnings=warnings,
+            failure=failure,
+        )
     questions = [{"question": q, "schemes": list(schemes)} for q in outcome.questions]
     signature = generator.signature(dataset)
     origin = model_origin(signature) if options.uses_llm else SCORER_ORIGIN
-    return Part(questions, str(signature), origin, warnings, failure)
+    return Part(
+        questions=questions,
+        signature=str(signature),
+        origin=origin,
+        warnings=warnings,
+        failure=failure,
+    )
 
 
 def _why_offline(reason: str) -> str:
@@ -142,7 +154,9 @@ def _pooled_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
     )
     run = generator.model.generate(dataset)
     [outcome] = run.outcomes
-    choice = pool(text, outcome.candidates, generator.claims, generator.candidate_filter)
+    choice = pool(
+        text, outcome.candidates, generator.claims, candidate_filter=generator.candidate_filter
+    )
     reading = choice.reading
     questions = [
         {
@@ -163,13 +177,25 @@ def _pooled_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
         origin = f"{CLAIMS_ORIGIN}: {why}"
         if why.endswith("failed") or SPENT in outcome.reason:  # not a reply's fault: exit 1
             failure = f"critical questions: {outcome.reason}"
-        return Part(questions, str(signature), origin, warnings, failure)
+        return Part(
+            questions=questions,
+            signature=str(signature),
+            origin=origin,
+            warnings=warnings,
+            failure=failure,
+        )
     kept = sum(c.origin == FROM_MODEL for c in choice.chosen)
     origin = (
         f"{CLAIMS_ORIGIN}, pooled with {model_origin(signature)}'s candidates: "
         f"{plural(kept, 'model question')} kept by the precision filter"
     )
-    return Part(questions, str(signature), origin, warnings, failure)
+    return Part(
+        questions=questions,
+        signature=str(signature),
+        origin=origin,
+        warnings=warnings,
+        failure=failure,
+    )
 
 
 def _claims_part(text: str, dataset: CQDataset) -> Part:
@@ -186,7 +212,12 @@ def _claims_part(text: str, dataset: CQDataset) -> Part:
         for q in found.questions
     ]
     warnings = [f"critical questions: {found.note}"] if found.note else []
-    return Part(questions, str(generator.signature(dataset)), CLAIMS_ORIGIN, warnings)
+    return Part(
+        questions=questions,
+        signature=str(generator.signature(dataset)),
+        origin=CLAIMS_ORIGIN,
+        warnings=warnings,
+    )
 
 
 def _challenged(reading, index: int) -> str:
@@ -277,6 +308,7 @@ def ask_text(
     text: str,
     options: AskOptions | None = None,
     source: str = "<argument>",
+    *,
     on_step: Callable[[str], None] | None = None,
 ) -> AskResult:
     """Every part of ``ask`` for ``text`` (already read and checked); ``on_step`` is
@@ -290,8 +322,8 @@ def ask_text(
 
     options = options or AskOptions()
     start = time.perf_counter()
-    text, removed = _cleaned(text, source)
-    result = AskResult(text, source)
+    text, removed = _cleaned(text, source=source)
+    result = AskResult(text=text, source=source)
     if removed:
         result.warnings.append(
             f"{removed} character(s) of terminal escape sequences and control characters "
@@ -326,7 +358,7 @@ def _take(result: AskResult, name: str, part: Part) -> list[dict[str, Any]]:
     return part.questions
 
 
-def _cleaned(text: str, source: str) -> tuple[str, int]:
+def _cleaned(text: str, *, source: str) -> tuple[str, int]:
     """The text without escape sequences and control characters, and how many
     characters went; refused when nothing visible is left."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n")
