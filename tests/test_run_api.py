@@ -368,8 +368,9 @@ def test_a_task_without_hooks_runs_with_the_defaults(tmp_path):
             hits = [{"word": w, "hit": w in reference.words} for w in submission.words]
             score = sum(h["hit"] for h in hits) / len(hits)
             signature = Signature(task="runtoy", evaluator="overlap")
-            return EvalResult(task="runtoy", submission=submission.name, source=submission.source, signature=signature,
-                              evaluator=self.spec, score=score, summary={"n": len(hits)}, items=hits)  # fmt: skip
+            return EvalResult(task="runtoy", submission=submission.name, source=submission.source,
+                              signature=signature, evaluator=self.spec, score=score,
+                              summary={"n": len(hits)}, items=hits)  # fmt: skip
 
     @register("evaluator", "runtoy", "overlap")
     def overlap() -> Overlap:

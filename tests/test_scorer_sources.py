@@ -132,7 +132,13 @@ def toy_task():
         out = Examples(positive="good")
         for n, line in enumerate(path.read_text().splitlines()):
             context, question, label = line.split("|")
-            out.add(context, question, label, float(label == "good"), group=str(n // 3))
+            out.add(
+                context,
+                question=question,
+                label=label,
+                ordinal=float(label == "good"),
+                group=str(n // 3),
+            )
         return out
 
     @registry.register("scorer-examples", "toyscore", "references")

@@ -91,8 +91,8 @@ def _toy(seed: int = 0) -> tuple[Examples, np.ndarray]:
         for n, system in enumerate(kinds):
             useful = rng.random() < (0.7 if not system else 0.4)
             label = "Useful" if useful else ("Invalid" if n % 2 else "Unhelpful")
-            examples.add(f"text {g}", f"q {g} {n}", label, float(useful), group=f"t{g}",
-                         system=system)  # fmt: skip
+            examples.add(f"text {g}", question=f"q {g} {n}", label=label, ordinal=float(useful),
+                         group=f"t{g}", system=system)  # fmt: skip
             rows.append([float(useful) + rng.normal(0, 1.0), rng.normal()])
     return examples, np.array(rows)
 

@@ -147,8 +147,8 @@ def test_a_killed_run_resumes_from_its_shards(ray_address, monkeypatch, tmp_path
         before = len(server.requests)
         # a fresh model-call cache: only the shards can spare the finished rows
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / "home-resumed"))
-        maieutic.generate("cqs", data, generator="llm", out=out, llm="fake", base_url=server.base_url,
-                          engine="ray", ray=SMALL)  # fmt: skip
+        maieutic.generate("cqs", data, generator="llm", out=out, llm="fake",
+                          base_url=server.base_url, engine="ray", ray=SMALL)  # fmt: skip
         assert len(server.requests) - before == n - done
         assert not shards.parent.exists()  # the shards go once the files are written
         clean = tmp_path / "clean" / "cqs.json"
@@ -219,8 +219,8 @@ def test_warnings_that_count_the_whole_input_count_it_on_ray(ray_address, monkey
     warned = {}
     for engine in ("local", "ray"):
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"home-{engine}"))
-        done = maieutic.generate("cqs", str(dev), generator="claims", limit=10, engine=engine, ray=SMALL,
-                                 out=tmp_path / engine / "cqs.json")  # fmt: skip
+        done = maieutic.generate("cqs", str(dev), generator="claims", limit=10, engine=engine,
+                                 ray=SMALL, out=tmp_path / engine / "cqs.json")  # fmt: skip
         warned[engine] = [w for w in done.warnings if "claim ranker's training data" in w]
     assert warned["local"] == warned["ray"] == [warned["local"][0]]  # one count, the whole's
     assert int(warned["ray"][0].split()[0]) > 3  # more than any batch of 3 holds

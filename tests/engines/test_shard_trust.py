@@ -278,7 +278,7 @@ def test_a_ray_run_holds_its_shard_folder_until_its_files_are_written(monkeypatc
     folder = shard_folder(out, 0)
     engine = Engine("ray")
     monkeypatch.setattr(Engine, "_on_ray", lambda self, *a: "the run")
-    assert engine.run(generation, None, 0, None, None, out) == "the run"
+    assert engine.run(generation, None, 0, update=None, context=None, out=out) == "the run"
     with pytest.raises(RunError, match="another run is writing this output"):
         lock_folder(folder, out=out)  # still held: its files are not written yet
     engine.written(out, 0)
@@ -290,7 +290,7 @@ def test_a_ray_run_holds_its_shard_folder_until_its_files_are_written(monkeypatc
 
     monkeypatch.setattr(Engine, "_on_ray", fails)
     with pytest.raises(RunError, match="went away"):
-        engine.run(generation, None, 0, None, None, out)
+        engine.run(generation, None, 0, update=None, context=None, out=out)
     assert not folder.parent.exists()
     lock_folder(folder, out=out).release()
 

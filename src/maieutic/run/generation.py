@@ -161,7 +161,7 @@ def _run_all(
     for k in range(runs):
         label = f"run {k + 1}/{runs}" if runs > 1 else "generating"
         with (progress or _quiet)(label) as update:
-            run = engine.run(generation, component, k, update, context, out)
+            run = engine.run(generation, component, k, update=update, context=context, out=out)
         try:
             parts = io.parts(
                 run, generation.data, dataclasses.replace(context, run_index=k, n_runs=runs)

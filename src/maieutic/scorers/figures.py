@@ -32,8 +32,10 @@ def _rho(x, y) -> float:
     return float(spearmanr(x, y).statistic)
 
 
-def _grouped(statistic, groups: Sequence[str], *columns: np.ndarray, seed: int) -> dict:
-    """The statistic with a bootstrap interval over groups."""
+def _grouped(
+    statistic, groups: Sequence[str], columns: tuple[np.ndarray, ...], *, seed: int
+) -> dict:
+    """The statistic of ``columns`` with a bootstrap interval over groups."""
     by_group: dict[str, list[int]] = {}
     for i, g in enumerate(groups):
         by_group.setdefault(g, []).append(i)
@@ -64,9 +66,9 @@ def binary_figures(
         "n": len(truth),
         "n_groups": len(set(groups)),
         "positive_rate": float(np.mean(truth)),
-        "kappa": _grouped(_kappa, groups, truth.astype(int), decided.astype(int), seed=seed),
-        "auc": _grouped(_auc, groups, truth.astype(int), scores, seed=seed),
-        "spearman": _grouped(_rho, groups, ordinal, scores, seed=seed),
+        "kappa": _grouped(_kappa, groups, (truth.astype(int), decided.astype(int)), seed=seed),
+        "auc": _grouped(_auc, groups, (truth.astype(int), scores), seed=seed),
+        "spearman": _grouped(_rho, groups, (ordinal, scores), seed=seed),
     }
 
 
@@ -74,7 +76,7 @@ def three_class_kappa(
     truth: Sequence[str], *, predicted: Sequence[str], groups, seed: int = 0
 ) -> dict:
     """Three-class κ with a group-bootstrap interval."""
-    return _grouped(_kappa, groups, np.asarray(truth), np.asarray(predicted), seed=seed)
+    return _grouped(_kappa, groups, (np.asarray(truth), np.asarray(predicted)), seed=seed)
 
 
 def top_k_rate(

@@ -30,9 +30,9 @@ def qgeval_examples(instances: list[dict]) -> Examples:
             rating = float(q["answerability"])
             out.add(
                 item["passage"],
-                q["prediction"],
-                "answerable" if rating >= ANSWERABLE_FROM else "unanswerable",
-                rating,
+                question=q["prediction"],
+                label="answerable" if rating >= ANSWERABLE_FROM else "unanswerable",
+                ordinal=rating,
                 group=str(item.get("id", n)),
                 system=system_name(str(q.get("source", "?"))),
             )

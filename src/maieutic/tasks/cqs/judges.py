@@ -56,7 +56,8 @@ def match_prompt(references: Sequence[str], question: str) -> str:
         "Below are reference questions, each with an id, and one new question. Decide "
         "whether one of the references asks for the same information as the new question, "
         "even if it is worded differently: compare what each question wants to know, not "
-        f"its wording.\n\n{fence('references', text=listed)}\n\n{fence('new_question', text=question)}"
+        f"its wording.\n\n{fence('references', text=listed)}\n\n"
+        f"{fence('new_question', text=question)}"
         f"\n\nIf a reference asks for the same information, reply with its id only (for "
         f"example R2). If none does, reply exactly: {NO_MATCH}\nReply with nothing else."
     )

@@ -320,7 +320,8 @@ def _intervention(
                 file=where,
                 at=f"{key!r}.cqs",
                 code="uneven-blocks",
-                message=f"{len(outputs)} generated questions, not a multiple of {EXPECTED_QUESTIONS}: "
+                message=f"{len(outputs)} generated questions, not a multiple of "
+                f"{EXPECTED_QUESTIONS}: "
                 f"the short submission(s) start at cqs[{positions}], where every "
                 "submission's ids count up",
                 item=key,

@@ -36,7 +36,8 @@ def read_label(label: Any, at: str, where: str, flags: list[Flag], item: str) ->
                 file=where,
                 at=at,
                 code="label-is-a-reason",
-                message=f"label {label!r} is one of the paper's reasons for {mapped}: read as {mapped}",
+                message=f"label {label!r} is one of the paper's reasons for {mapped}: "
+                f"read as {mapped}",
                 item=item,
             )
         )

@@ -52,9 +52,9 @@ def cqs_examples(dataset: CQDataset, outputs: LabelledOutputs | None = None) -> 
             continue
         out.add(
             item.intervention,
-            question,
-            label,
-            ORDINAL[label],
+            question=question,
+            label=label,
+            ordinal=ORDINAL[label],
             group=item.intervention_id,
             scheme=item.schemes[0] if item.schemes else "",
             system=system,

@@ -86,9 +86,9 @@ def template_examples(
             useful = label == USEFUL
             out.add(
                 item.intervention,
-                candidate,
-                USEFUL if useful else OTHER,
-                1.0 if useful else 0.0,
+                question=candidate,
+                label=USEFUL if useful else OTHER,
+                ordinal=1.0 if useful else 0.0,
                 group=item.intervention_id,
                 scheme=scheme,
             )
