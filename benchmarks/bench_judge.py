@@ -112,7 +112,8 @@ def report(name, scores, decided, examples, sts_labels, seed, seconds) -> None:
     target, ordinal = examples.target, np.array(examples.ordinal)
     groups = np.array(examples.groups)
     o = binary_figures(target[outputs], scores=scores[outputs], decided=decided[outputs],
-                       ordinal=ordinal[outputs], groups=list(groups[outputs]), seed=seed)  # fmt: skip
+                       ordinal=ordinal[outputs], groups=list(groups[outputs]),
+                       seed=seed)  # fmt: skip
     r = binary_figures(target[refs], scores=scores[refs], decided=decided[refs],
                        ordinal=ordinal[refs], groups=list(groups[refs]), seed=seed)  # fmt: skip
     top3 = top_k_rate(
