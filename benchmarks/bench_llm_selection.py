@@ -45,7 +45,7 @@ def main() -> None:
         dataset = load_cq_dataset(CQS)
         dataset.interventions = {i: dataset.interventions[i] for i in held_out}
         generator = create(
-            "generator", "cqs", "llm", candidates=args.candidates, temperature=0.7, seed=0
+            "generator", task="cqs", name="llm", candidates=args.candidates, temperature=0.7, seed=0
         )
         start = time.perf_counter()
         run = generator.generate(dataset)

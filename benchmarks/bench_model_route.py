@@ -50,7 +50,7 @@ def route(candidates: int, out: Path | None) -> None:
     kept_rows = []
     try:
         generator = create(
-            "generator", "cqs", "pooled", llm=SERVED_MODEL_NAME, base_url=server.base_url,
+            "generator", task="cqs", name="pooled", llm=SERVED_MODEL_NAME, base_url=server.base_url,
             candidates=candidates,
         )  # fmt: skip
         for text_id, entry in texts.items():

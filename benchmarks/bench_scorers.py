@@ -187,7 +187,7 @@ def _sts(dataset, chosen: dict[str, list[str]]) -> float:
         }
         path.write_text(json.dumps(payload))
         submission = get_task("cqs").load_submission(path)
-        [result] = create("evaluator", "cqs", "sts").evaluate(dataset, [submission])
+        [result] = create("evaluator", task="cqs", name="sts").evaluate(dataset, [submission])
     return float(result.score)
 
 

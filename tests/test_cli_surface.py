@@ -372,4 +372,4 @@ def test_a_second_component_under_a_taken_name_is_refused():
         return None
 
     with pytest.raises(ValueError, match="already registered"):
-        register("evaluator", "cqs", "sts")(sts)
+        register("evaluator", task="cqs", name="sts")(sts)

@@ -228,7 +228,7 @@ def _aura(name: str, document: str, score: float, **extra: str) -> EvalResult:
         submission=name,
         source=f"{name}.json",
         signature=signature,
-        evaluator=Spec("evaluator", "aura", "aura", {}),
+        evaluator=Spec(kind="evaluator", task="aura", name="aura", args={}),
         score=score,
         summary={},
         items=items,
@@ -278,7 +278,7 @@ def test_answers_to_one_question_move_together():
         ]
         scored = [t for t in totals if t is not None]
         signature = Signature(task="compqa", evaluator="rules", dataset="sha256:1")
-        spec = Spec("evaluator", "compqa", "rules", {})
+        spec = Spec(kind="evaluator", task="compqa", name="rules", args={})
         return EvalResult(
             task="compqa",
             submission=name,

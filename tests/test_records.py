@@ -94,7 +94,7 @@ def _result(**changes) -> dict:
         submission="s",
         source="s.json",
         signature=Signature(task="cqs", evaluator="chrf"),
-        evaluator=Spec("evaluator", "cqs", "chrf", {"threshold": 30.0}),
+        evaluator=Spec(kind="evaluator", task="cqs", name="chrf", args={"threshold": 30.0}),
         score=0.5,
         summary={"n": 1},
         items=[{"id": "A"}],

@@ -328,7 +328,7 @@ def test_compqa_evaluator_follows_the_evaluator_protocol(tmp_path):
     from maieutic.registry import create
     from maieutic.tasks.compqa.evaluate import load_answer_file
 
-    scorer = create("evaluator", "compqa", "rules")
+    scorer = create("evaluator", task="compqa", name="rules")
     wanted = inspect.signature(Evaluator.evaluate).parameters
     got = inspect.signature(type(scorer).evaluate).parameters
     assert list(got) == list(wanted)
@@ -359,7 +359,7 @@ def test_a_task_without_hooks_runs_with_the_defaults(tmp_path):
     def load(path):
         return Words(Path(path).read_text().split(), str(path), Path(path).stem)
 
-    @register("task", "runtoy", "runtoy")
+    @register("task", task="runtoy", name="runtoy")
     def toy_task() -> Task:
         return Task("runtoy", "Words", load, load)
 
@@ -372,7 +372,7 @@ def test_a_task_without_hooks_runs_with_the_defaults(tmp_path):
                               signature=signature, evaluator=self.spec, score=score,
                               summary={"n": len(hits)}, items=hits)  # fmt: skip
 
-    @register("evaluator", "runtoy", "overlap")
+    @register("evaluator", task="runtoy", name="overlap")
     def overlap() -> Overlap:
         return Overlap()
 
@@ -389,7 +389,7 @@ def test_a_task_without_hooks_runs_with_the_defaults(tmp_path):
 def test_a_component_already_built_is_used_as_it_is(tmp_path):
     from maieutic.registry import create
 
-    built = create("evaluator", "cqs", "chrf", threshold=40)
+    built = create("evaluator", task="cqs", name="chrf", threshold=40)
     run = maieutic.evaluate("cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator=built)
     assert run.evaluator == built.spec and run[0].signature.threshold == 40
     assert run.provenance["options"]["evaluator"] == "<CQEvaluator>"
@@ -399,7 +399,9 @@ def test_a_component_already_built_is_used_as_it_is(tmp_path):
         maieutic.evaluate(
             "cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator=built, threshold=30
         )
-    generated = maieutic.generate("cqs", CQS_DATA, generator=create("generator", "cqs", "template"))
+    generated = maieutic.generate(
+        "cqs", CQS_DATA, generator=create("generator", task="cqs", name="template")
+    )
     assert generated.record["provenance"]["options"]["via"] == "maieutic.generate"
 
 

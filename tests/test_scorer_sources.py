@@ -57,7 +57,7 @@ def _cqs_dataset(path):
 
 def test_the_tasks_register_what_their_scorers_learn_from():
     assert {"cqs", "aura"} <= set(scorer_tasks())
-    assert registry.names("scorer-examples", "cqs") == ["references", "templates"]
+    assert registry.names("scorer-examples", task="cqs") == ["references", "templates"]
     cqs = example_source("cqs")
     assert (cqs.features, cqs.source) == ("pair-v3", {"examples": "references"})
     assert cqs.spec.to_json() == {
@@ -123,7 +123,7 @@ def toy_task():
     """A task registered from outside the package (as a plug-in would), removed after."""
     before = dict(registry._ENTRIES)
 
-    @registry.register("task", "toyscore", "toyscore")
+    @registry.register("task", task="toyscore", name="toyscore")
     def task() -> Task:
         """A toy task."""
         return Task("toyscore", "A toy task.", lambda p: None, lambda p: None)
@@ -141,7 +141,7 @@ def toy_task():
             )
         return out
 
-    @registry.register("scorer-examples", "toyscore", "references")
+    @registry.register("scorer-examples", task="toyscore", name="references")
     def references() -> ExampleSource:
         """Lines of context|question|label."""
         return ExampleSource(read=read, features="pair-v2", source={"examples": "references"})

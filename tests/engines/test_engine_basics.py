@@ -84,7 +84,7 @@ def test_a_row_that_raises_is_recorded_and_its_batch_goes_on():
     from maieutic.tasks.cqs.data import CQDataset
     from maieutic.tasks.io import task_io
 
-    generator = create("generator", "cqs", "template")
+    generator = create("generator", task="cqs", name="template")
     good = Intervention("G", 'SPEAKER: "Taxes must rise because schools are failing."', [])
     rows = [
         {"index": 0, "id": "G", "item": json.dumps(to_plain(good))},
@@ -159,7 +159,9 @@ def test_shards_are_matched_to_what_changes_outputs_not_to_speed_settings():
         signature = "cqs|gen:llm"
 
     def manifest(ids=("a", "b"), **args):
-        component = type("G", (), {"spec": Spec("generator", "cqs", "llm", args)})()
+        component = type(
+            "G", (), {"spec": Spec(kind="generator", task="cqs", name="llm", args=args)}
+        )()
         return shard_manifest(Context(), component=component, items=dict.fromkeys(ids), run_index=0)
 
     base = manifest(max_tokens=256, concurrency=4, timeout=120.0)

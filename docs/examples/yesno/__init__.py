@@ -16,7 +16,7 @@ def _report_blocks(entries, finder):
     return report_blocks(entries, finder)
 
 
-@register("task", "yesno", "yesno")
+@register("task", task="yesno", name="yesno")
 def task() -> Task:
     """Questions answered yes or no, scored by the share answered correctly."""
     return Task(

@@ -92,14 +92,14 @@ def critical_questions(text: str, options: AskOptions) -> Part:
     if options.uses_llm:
         generator = create(
             "generator",
-            "cqs",
-            "llm",
+            task="cqs",
+            name="llm",
             candidates=options.candidates,
             selector=selector,
             **llm_args(options),
         )
     else:
-        generator = create("generator", "cqs", "template", selector=selector)
+        generator = create("generator", task="cqs", name="template", selector=selector)
     run = generator.generate(dataset)
     [outcome] = run.outcomes
     failure = f"critical questions: {outcome.reason}" if outcome.failed else None
@@ -150,7 +150,7 @@ def _pooled_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
     from maieutic.tasks.cqs.api import FROM_MODEL, pool
 
     generator = create(
-        "generator", "cqs", "pooled", candidates=options.candidates, **llm_args(options)
+        "generator", task="cqs", name="pooled", candidates=options.candidates, **llm_args(options)
     )
     run = generator.model.generate(dataset)
     [outcome] = run.outcomes
@@ -200,7 +200,7 @@ def _pooled_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
 
 def _claims_part(text: str, dataset: CQDataset) -> Part:
     """The offline claims generator's critical questions, each with its claim."""
-    generator = create("generator", "cqs", "claims")
+    generator = create("generator", task="cqs", name="claims")
     found = generator.questions_for(text)
     chosen = {s.candidate.question: s.candidate for s in found.candidates}
     questions = [
@@ -241,7 +241,7 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
 
     document = Document(text, "<ask>")
     if options.uses_llm:
-        generator = create("generator", "aura", "llm", **llm_args(options))
+        generator = create("generator", task="aura", name="llm", **llm_args(options))
         run = generator.generate(document)
         questions = list(dict.fromkeys(q for o in run.outcomes for q in o.questions))
         questions = [q for q in questions if is_well_formed(q, text)]
@@ -293,7 +293,7 @@ def _aura_evaluator():
     (same model and settings), so ask loads the embedding model once."""
     from maieutic.embed.encoder import shared_encoder
 
-    evaluator = create("evaluator", "aura", "aura")
+    evaluator = create("evaluator", task="aura", name="aura")
     evaluator.reranker.encoder = shared_encoder(evaluator.reranker.encoder.model_name)
     return evaluator
 

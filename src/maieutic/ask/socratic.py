@@ -72,7 +72,7 @@ def _generated(
     _, _, body_start = split_speaker(text)
     argument = text if name == "claims" else " " * body_start + text[body_start:]
     dataset = FocusSet({"ask": FocusItem("ask", argument, None)}, source="<ask>", name="ask")
-    generator = create("generator", "focus", name, **args)
+    generator = create("generator", task="focus", name=name, **args)
     run = generator.generate(dataset)
     [outcome] = run.outcomes
     signature = generator.signature(dataset)

@@ -51,7 +51,7 @@ def component_options(
     them), and a threshold that looks meant for another scale is warned about."""
     from maieutic.cli._options import component_args
 
-    found = entry(kind, task, name)
+    found = entry(kind, task=task, name=name)
     threshold = options.get("threshold")
     if threshold is not None and found.threshold is None:
         raise click.UsageError(f"{kind} {name!r} does not use a threshold (it is an LLM judge)")

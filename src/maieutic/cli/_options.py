@@ -140,7 +140,7 @@ def llm_options(
 def sampling_options(task: str, generator: str = "llm") -> Callable[[Any], Any]:
     """``--seed``, ``--temperature`` and ``--max-tokens``, showing the defaults of the
     task's registered ``generator`` (the command line restates none)."""
-    found = factory_defaults("generator", task, generator)
+    found = factory_defaults("generator", task=task, name=generator)
     temperature, max_tokens = found["temperature"], found["max_tokens"]
     return stack(
         [
@@ -276,7 +276,7 @@ class RegisteredOrScorer(click.ParamType):
         self.name = kind
 
     def _known(self) -> list[str]:
-        return [n for n in names(self.kind, self.task) if n != "scorer"]
+        return [n for n in names(self.kind, task=self.task) if n != "scorer"]
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return "[" + "|".join(self._known()) + "|scorer:DIR]"

@@ -34,7 +34,7 @@ class LLMOptions:
 
         from maieutic.registry import factory_defaults
 
-        found = factory_defaults(kind, task, name)
+        found = factory_defaults(kind, task=task, name=name)
         return cls(**{f.name: found.get(f.name, f.default) for f in fields(cls)})
 
     def client(self) -> LLMClient:

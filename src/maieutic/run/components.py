@@ -16,7 +16,7 @@ def registered_name(kind: str, *, task: str, name: str | None, options: dict[str
     """The registered name to build: ``name`` itself, the only one registered when it is
     None, or ``scorer`` for ``scorer:DIR`` (DIR then goes to ``options['scorer']``)."""
     if name is None:
-        known = names(kind, task)
+        known = names(kind, task=task)
         if len(known) != 1:
             raise DataError(f"name the {kind} of task {task!r}: one of {', '.join(known)}")
         return known[0]
@@ -39,8 +39,8 @@ def needs_references(task: str, name: Any, options: dict[str, Any]) -> bool:
     try:
         found = entry(
             "evaluator",
-            task,
-            registered_name("evaluator", task=task, name=name, options=dict(options)),
+            task=task,
+            name=registered_name("evaluator", task=task, name=name, options=dict(options)),
         )
     except DataError:
         return True  # no such evaluator: building it says so, after the data is read
@@ -52,8 +52,8 @@ def references_hint(task: str, name: Any) -> str:
     ``task`` that judge without them."""
     free = [
         n
-        for n in names("evaluator", task)
-        if entry("evaluator", task, n).metadata.get("reference_free")
+        for n in names("evaluator", task=task)
+        if entry("evaluator", task=task, name=n).metadata.get("reference_free")
     ]
     if not free:
         return ""
@@ -80,7 +80,7 @@ def build(kind: str, *, task: str, name: Any, options: dict[str, Any]) -> tuple[
         return name, []
     options = dict(options)
     name = registered_name(kind, task=task, name=name, options=options)
-    found = entry(kind, task, name)
+    found = entry(kind, task=task, name=name)
     warnings = []
     threshold = options.get("threshold")
     if threshold is not None:
@@ -97,4 +97,4 @@ def build(kind: str, *, task: str, name: Any, options: dict[str, Any]) -> tuple[
             f"{kind} {name!r} takes no option {unknown[0]!r} (it takes: "
             f"{', '.join(found.parameters) or 'none'})"
         )
-    return create(kind, task, name, **options), warnings
+    return create(kind, task=task, name=name, **options), warnings

@@ -58,7 +58,7 @@ def _evaluator(task: Task, name: str) -> tuple[Any, bool]:
     offered = task.web_leaderboard.evaluators
     if name not in offered:
         raise DataError(f"unknown evaluator {name!r} (known: {', '.join(offered)})")
-    built = create("evaluator", task.name, name)
+    built = create("evaluator", task=task.name, name=name)
     matcher = getattr(built, "matcher", None)
     encoder = getattr(matcher, "encoder", None)
     if isinstance(encoder, Encoder) and encoder.backend == "torch":

@@ -109,7 +109,7 @@ def _report_blocks(entries, finder):
     return aura_blocks(entries, finder)
 
 
-@register("task", "aura", "aura")
+@register("task", task="aura", name="aura")
 def task() -> Task:
     """Question sets scored against their document, with no reference questions."""
     from maieutic.tasks.aura.run_io import IO

@@ -70,7 +70,7 @@ class AuraEvaluator(BaseEvaluator):
         self.link_threshold = link_threshold
         self.entropy = entropy
         self.non_redundancy = non_redundancy
-        self.spec = Spec("evaluator", "aura", "aura", {})
+        self.spec = Spec(kind="evaluator", task="aura", name="aura", args={})
         self._indexed: dict[str, IndexedDocument] = {}
 
     def index(self, document: Document) -> IndexedDocument:

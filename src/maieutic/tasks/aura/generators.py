@@ -9,7 +9,7 @@ from maieutic.registry import register
 from maieutic.tasks.aura.generation import GRANULARITIES, STRATEGIES, DocumentQuestionGenerator
 
 
-@register("generator", "aura", "llm", uses_llm=True)
+@register("generator", task="aura", name="llm", uses_llm=True)
 def llm(
     strategy: str = "zero-shot",
     granularity: str = "paragraph",

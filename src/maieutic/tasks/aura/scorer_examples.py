@@ -45,7 +45,7 @@ def _read(path, _encoder, _store) -> Examples:
     return qgeval_examples(load_qgeval(path))
 
 
-@register("scorer-examples", "aura", "references")
+@register("scorer-examples", task="aura", name="references")
 def references() -> ExampleSource:
     """QGEval-style answerability ratings: P(answerable)."""
     return ExampleSource(read=_read, features=FEATURES, source={"examples": "references"})

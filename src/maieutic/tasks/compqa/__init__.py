@@ -127,7 +127,7 @@ def _report_blocks(entries, finder):
     return compqa_blocks(entries, finder)
 
 
-@register("task", "compqa", "compqa")
+@register("task", task="compqa", name="compqa")
 def task() -> Task:
     """Comparative answers scored on the 15-criterion rubric (0–19)."""
     from maieutic.tasks.compqa.run_io import IO

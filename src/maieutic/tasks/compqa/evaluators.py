@@ -22,7 +22,7 @@ def default_shots() -> str:
     return str(sample_path("compqa/shots.json"))
 
 
-@register("evaluator", "compqa", "rules")
+@register("evaluator", task="compqa", name="rules")
 def rules(
     embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
     embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
@@ -49,7 +49,7 @@ def _judge(
     return RubricJudge(model.client(), max_tokens=max_tokens, seed=seed), source
 
 
-@register("evaluator", "compqa", "llm", uses_llm=True)
+@register("evaluator", task="compqa", name="llm", uses_llm=True)
 def llm(
     strategy: str = "zero-shot",
     shots: str | None = None,
@@ -82,7 +82,7 @@ def llm(
     return RubricEvaluator(None, judge, "llm", shot_source=source)
 
 
-@register("evaluator", "compqa", "rules+llm", uses_llm=True)
+@register("evaluator", task="compqa", name="rules+llm", uses_llm=True)
 def rules_llm(
     strategy: str = "zero-shot",
     shots: str | None = None,

@@ -11,7 +11,7 @@ from maieutic.tasks.compqa.generation import ComparativeAnswerGenerator
 from maieutic.tasks.compqa.scenarios import SCENARIOS
 
 
-@register("generator", "compqa", "llm", uses_llm=True)
+@register("generator", task="compqa", name="llm", uses_llm=True)
 def llm(
     scenarios: list[str] | None = None,
     llm: str | None = None,

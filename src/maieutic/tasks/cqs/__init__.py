@@ -142,7 +142,7 @@ def _report_blocks(entries, finder):
     return cqs_blocks(entries, finder)
 
 
-@register("task", "cqs", "cqs")
+@register("task", task="cqs", name="cqs")
 def task() -> Task:
     """Critical questions: three per intervention, scored Useful/3 against references."""
     from maieutic.tasks.cqs.run_io import IO

@@ -27,7 +27,7 @@ def scheme_library(schemes: str | None, scheme_mapping: str | None) -> SchemeLib
     )
 
 
-@register("generator", "cqs", "claims")
+@register("generator", task="cqs", name="claims")
 def claims(selector: str = "first") -> ClaimsCQGenerator:
     """Model-free (the default): the text's own claims, read with a syntactic parser,
     each challenged in the framings that fit it; three chosen for usefulness,
@@ -55,7 +55,7 @@ def claims(selector: str = "first") -> ClaimsCQGenerator:
     return ClaimsCQGenerator(judge=load_judge(selector))
 
 
-@register("generator", "cqs", "template")
+@register("generator", task="cqs", name="template")
 def template(
     selector: str = "first",
     schemes: str | None = None,
@@ -77,7 +77,7 @@ def template(
     )
 
 
-@register("generator", "cqs", "llm", uses_llm=True)
+@register("generator", task="cqs", name="llm", uses_llm=True)
 def llm(
     strategies: Sequence[str] = ("detailed",),
     llm: str | None = None,
@@ -114,7 +114,7 @@ def llm(
             timeout=timeout,
             retries=retries,
         ).client(),
-        [create("strategy", "cqs", s) for s in dict.fromkeys(strategies)],
+        [create("strategy", task="cqs", name=s) for s in dict.fromkeys(strategies)],
         context,
         make_selector(selector),
         GenerationParams(temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed),
@@ -139,4 +139,4 @@ def pooled(*args, **kwargs):
 
 
 pooled.__signature__ = inspect.signature(llm)  # the llm generator's options, declared once
-pooled = register("generator", "cqs", "pooled", uses_llm=True)(pooled)
+pooled = register("generator", task="cqs", name="pooled", uses_llm=True)(pooled)

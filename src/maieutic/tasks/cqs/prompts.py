@@ -8,7 +8,7 @@ from a *different* intervention, and scheme-aware prompting with the templates o
 the intervention's argumentation schemes. The argument is untrusted text: it is
 fenced and the model is told to treat it as material, not as instructions.
 
-Each strategy is registered by name (``@register("strategy", "cqs", NAME)``); a new
+Each strategy is registered by name (``@register("strategy", task="cqs", name=NAME)``); a new
 one is a function from (intervention, ``PromptContext``) to the user prompt.
 """
 
@@ -155,12 +155,12 @@ for _name, _fn, _doc in [
     ("fewshot", _fewshot, "Labelled Useful questions of other interventions as examples."),
     ("schemes", _schemes, "The templates of the intervention's argumentation schemes."),
 ]:
-    register("strategy", "cqs", _name)(_strategy_factory(_name, _fn, _doc))
+    register("strategy", task="cqs", name=_name)(_strategy_factory(_name, _fn, _doc))
 
 
 def strategies() -> list[str]:
     """The registered strategy names."""
-    return names("strategy", "cqs")
+    return names("strategy", task="cqs")
 
 
 STRATEGIES = ("baseline", "detailed", "fewshot", "schemes")
@@ -179,7 +179,7 @@ class PromptBuilder:
         seed: int = 0,
     ) -> None:
         self.strategy = strategy
-        self._strategy: Strategy = create("strategy", "cqs", strategy)
+        self._strategy: Strategy = create("strategy", task="cqs", name=strategy)
         self.context = PromptContext(library or SchemeLibrary.builtin(), dataset, shots, seed)
 
     def messages(self, intervention: Intervention) -> list[dict[str, str]]:

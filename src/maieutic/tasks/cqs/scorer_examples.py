@@ -87,7 +87,7 @@ def pooled_dataset(paths: list[Path]) -> CQDataset:
     return CQDataset(interventions, source=", ".join(str(p) for p in paths))
 
 
-@register("scorer-examples", "cqs", "references")
+@register("scorer-examples", task="cqs", name="references")
 def references(outputs: str | None = None) -> ExampleSource:
     """The labelled reference questions: a usefulness judge, P(Useful). With
     ``outputs`` (generated questions people labelled, the benchmark's extended layout,
@@ -118,7 +118,7 @@ def references(outputs: str | None = None) -> ExampleSource:
     )
 
 
-@register("scorer-examples", "cqs", "templates")
+@register("scorer-examples", task="cqs", name="templates")
 def templates(schemes: str | None = None, scheme_mapping: str | None = None) -> ExampleSource:
     """The template generator's candidates, labelled by the reference each matches: a
     selector for ``generate cqs --generator template``. The built-in templates, and

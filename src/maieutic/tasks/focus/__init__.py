@@ -111,7 +111,7 @@ def _report_blocks(entries, finder):
     return focus_blocks(entries, finder)
 
 
-@register("task", "focus", "focus")
+@register("task", task="focus", name="focus")
 def task() -> Task:
     """Weakness types and spans of arguments, with Socratic questions."""
     from maieutic.tasks.focus.run_io import IO

@@ -148,7 +148,12 @@ class FocusEvaluator(BaseEvaluator):
         self.pairing = pairing
         self.embedding = embedding
         """A ``TokenEmbeddingSimilarity`` (or None: no embedding score)."""
-        self.spec = Spec("evaluator", "focus", "type-span", {"mode": mode, "pairing": pairing})
+        self.spec = Spec(
+            kind="evaluator",
+            task="focus",
+            name="type-span",
+            args={"mode": mode, "pairing": pairing},
+        )
         # what ``prepare`` found for the run under way: each submission's pairs with
         # the gold arguments (by object), and the run's signature
         self._prepared: dict[int, tuple[list, list[Flag], list[str]]] = {}

@@ -8,7 +8,7 @@ from maieutic.registry import register
 from maieutic.tasks.focus.evaluate import FocusEvaluator
 
 
-@register("evaluator", "focus", "type-span")
+@register("evaluator", task="focus", name="type-span")
 def type_span(
     mode: str = "category",
     pairing: str = "type",

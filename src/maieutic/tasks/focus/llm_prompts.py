@@ -146,7 +146,7 @@ for _name, _fn, _doc in [
     ("few-shot", _few_shot, "Labelled arguments of a pool as examples (1 or 5 in the paper)."),
     ("cot", _cot, "Conclusion, premises, assumptions and flaw first, then the answer."),
 ]:
-    register("strategy", "focus", _name)(_factory(_name, _fn, _doc))
+    register("strategy", task="focus", name=_name)(_factory(_name, _fn, _doc))
 
 
 REWRITE_PROMPT = (

@@ -36,7 +36,7 @@ from maieutic.tasks.aura.records import AuraCompare
 _AURA_OPTIONS = [
     click.option(
         "--evaluator",
-        type=click.Choice(names("evaluator", "aura")),
+        type=click.Choice(names("evaluator", task="aura")),
         default="aura",
         show_default=True,
         help="aura: offline, reranked by bi-encoder cosine; aura-cross: reranked by a "

@@ -65,7 +65,7 @@ def _options(func):
     options = [
         click.option(
             "--evaluator",
-            type=click.Choice(names("evaluator", "compqa")),
+            type=click.Choice(names("evaluator", task="compqa")),
             default="rules",
             show_default=True,
             help="rules: offline text rules for criteria 1–7, 13, 15 (others unscored); "

@@ -88,7 +88,7 @@ def _build_scorers(ctx, names: list[str], thresholds: dict, options: dict) -> di
     own = {n: {**options, "threshold": thresholds.get(n)} for n in names}
     registered = {n: split_evaluator(n, own[n]) for n in names}
     refuse_options_none_take(
-        ctx, [entry("evaluator", "cqs", r) for r in registered.values()], options
+        ctx, [entry("evaluator", task="cqs", name=r) for r in registered.values()], options
     )
     return {
         n: build(ctx, "evaluator", "cqs", registered[n], own[n], refuse_unused=False) for n in names

@@ -28,7 +28,7 @@ MAX_FAILURES_SHOWN = 20
 _COMPONENT_OPTIONS = [
     click.option(
         "--generator",
-        type=click.Choice(names("generator", "cqs")),
+        type=click.Choice(names("generator", task="cqs")),
         default="claims",
         show_default=True,
         help="claims: the text's own claims challenged in the framings that fit them, "
@@ -40,7 +40,7 @@ _COMPONENT_OPTIONS = [
         "--strategy",
         "strategies",
         multiple=True,
-        type=click.Choice(names("strategy", "cqs")),
+        type=click.Choice(names("strategy", task="cqs")),
         help="Prompting strategy of the llm generator; repeat to pool candidates "
         "(default: detailed).",
     ),

@@ -293,7 +293,7 @@ def meta_eval_cqs(
     and labelled against the others, or (--outputs) generated questions people labelled."""
     evaluator = apply_preset(ctx, preset, evaluator, options)
     registered = split_evaluator(evaluator, options)
-    scale = entry("evaluator", "cqs", registered).threshold
+    scale = entry("evaluator", task="cqs", name=registered).threshold
     if options.get("nae_fallback") and (do_sweep or do_curve):
         # both relabel from the stored similarities alone: their figures would not be
         # the fallback's, under a signature that says it
