@@ -157,7 +157,7 @@ def test_a_key_in_the_base_url_is_used_but_never_recorded(
     for secret in (PASSWORD, token):
         assert not _leaks(result.err, secret)
         assert not _leaks(json.dumps(meta["provenance"]), secret)
-        assert not _leaks(stored.decode("utf-8", hint="replace"), secret)
+        assert not _leaks(stored.decode("utf-8", "replace"), secret)
 
 
 def test_the_generator_spec_in_the_meta_file_has_no_credentials(cli, tmp_path):

@@ -96,7 +96,7 @@ def test_an_argument_in_another_encoding_is_one_line(tmp_path):
     argv = [sys.executable, "-m", "maieutic", "ask", b"We should ban cars \xff downtown."]
     env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "MAIEUTIC_HOME": str(tmp_path)}
     done = subprocess.run(argv, capture_output=True, env=env, timeout=120)
-    err = done.stderr.decode("utf-8", hint="replace")
+    err = done.stderr.decode("utf-8", "replace")
     assert done.returncode == 2 and "Traceback" not in err
     said = "maieutic: error: <argument>: not UTF-8 text (character 19 is a lone surrogate)"
     assert err.strip() == said

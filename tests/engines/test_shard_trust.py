@@ -173,7 +173,7 @@ _HOLD = """
 import sys, time
 from pathlib import Path
 from maieutic.engines.shard_lock import lock_folder
-lock = lock_folder(Path(sys.argv[1]), Path(sys.argv[2]))
+lock = lock_folder(Path(sys.argv[1]), out=Path(sys.argv[2]))
 print("held", flush=True)
 time.sleep(120)
 """
@@ -277,7 +277,7 @@ def test_a_ray_run_holds_its_shard_folder_until_its_files_are_written(monkeypatc
     out, generation = tmp_path / "o.json", SimpleNamespace(task="cqs", data=None)
     folder = shard_folder(out, 0)
     engine = Engine("ray")
-    monkeypatch.setattr(Engine, "_on_ray", lambda self, *a: "the run")
+    monkeypatch.setattr(Engine, "_on_ray", lambda self, *a, **k: "the run")
     assert engine.run(generation, None, 0, update=None, context=None, out=out) == "the run"
     with pytest.raises(RunError, match="another run is writing this output"):
         lock_folder(folder, out=out)  # still held: its files are not written yet
@@ -285,7 +285,7 @@ def test_a_ray_run_holds_its_shard_folder_until_its_files_are_written(monkeypatc
     assert not folder.parent.exists()
     lock_folder(folder, out=out).release()  # free
 
-    def fails(self, *a):
+    def fails(self, *a, **k):
         raise RunError("the server went away")
 
     monkeypatch.setattr(Engine, "_on_ray", fails)
@@ -308,7 +308,7 @@ def test_a_run_whose_files_cannot_be_written_releases_its_lock(monkeypatch, tmp_
     out = tmp_path / "o.json"
     folder = shard_folder(out, 0)
     engine = Engine("ray")
-    monkeypatch.setattr(Engine, "_on_ray", lambda self, *a: "the run")
+    monkeypatch.setattr(Engine, "_on_ray", lambda self, *a, **k: "the run")
 
     class FailingIO:
         def parts(self, *a):

@@ -141,7 +141,7 @@ def _object_members(path: Path) -> Iterator[tuple[str, str, dict[str, Any]]]:
 def _reason(exc: Exception) -> str:
     """The first line of a parser's message (ijson's C backend gives bytes)."""
     raw = exc.args[0] if exc.args else type(exc).__name__
-    text = raw.decode("utf-8", hint="replace") if isinstance(raw, bytes) else str(raw)
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
     return (text.strip().splitlines() or [type(exc).__name__])[0].rstrip(".")
 
 

@@ -105,7 +105,8 @@ class _GenerateBatch:
         return out
 
 
-def _silent(done: int, *, total: int) -> None:
+def _silent(*_: int) -> None:
+    """A progress callback ``(done, total)`` that shows nothing (an actor has no terminal)."""
     return None
 
 

@@ -10,8 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
+
+
+class ThresholdChooser(Protocol):
+    """Chooses a fold's threshold from its training side's scores and targets."""
+
+    def __call__(self, scores: np.ndarray, *, target: np.ndarray) -> float: ...
 
 
 def grouped_folds(
@@ -55,7 +62,7 @@ def out_of_fold(
     target: np.ndarray,
     groups: Sequence[str],
     fit: Callable[[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]],
-    choose_threshold: Callable[[np.ndarray, np.ndarray], float],
+    choose_threshold: ThresholdChooser,
     k: int = 5,
     seed: int = 0,
     strata: Mapping[str, str] | None = None,
@@ -67,7 +74,7 @@ def out_of_fold(
     thresholds = []
     for f, (train, test) in enumerate(grouped_folds(groups, k, seed=seed, strata=strata)):
         predict = fit(features[train], target[train])
-        thresholds.append(choose_threshold(predict(features[train]), target[train]))
+        thresholds.append(choose_threshold(predict(features[train]), target=target[train]))
         scores[test] = predict(features[test])
         fold[test] = f
     return OutOfFold(scores, fold, thresholds)

@@ -267,9 +267,9 @@ def cross_validate(
         update(len(fitted), FOLDS)
         return predict
 
-    def choose_threshold(scores, truth):
+    def choose_threshold(scores, *, target):
         chosen = fitted[-1].threshold
-        return base_rate_threshold(scores, target=truth) if chosen is None else chosen
+        return base_rate_threshold(scores, target=target) if chosen is None else chosen
 
     fitted: list = []
     with progress(f"cross-validating ({FOLDS} grouped folds)", FOLDS) as update:
