@@ -130,7 +130,7 @@ def test_a_new_task_gets_its_commands_through_the_hook_alone(monkeypatch, tmp_pa
         "def commands(groups):\n"
         "    groups.evaluate.add_command(evaluate_toy)\n"
         "    groups.root.add_command(toy)\n\n"
-        "@register('task', 'toy', 'toy')\n"
+        "@register('task', task='toy', name='toy')\n"
         "def task():\n"
         "    return Task('toy', 'a toy', str, str, commands=commands)\n"
     )
