@@ -83,7 +83,7 @@ def main() -> None:
     second = QuestionSet(questions(rng, 500, " exactly"), "q2", "second")
 
     started = time.perf_counter()
-    evaluator = create("evaluator", "aura", "aura")
+    evaluator = create("evaluator", task="aura", name="aura")
     [result] = evaluator.evaluate(doc, [first])
     cold = time.perf_counter() - started
     print(f"units: {result.summary['n_units']} ({result.summary['n_necessary']} necessary)")
@@ -98,7 +98,7 @@ def main() -> None:
     print(f"second set, same evaluator (units indexed once): {time.perf_counter() - started:.1f} s")
 
     started = time.perf_counter()
-    fresh = create("evaluator", "aura", "aura")
+    fresh = create("evaluator", task="aura", name="aura")
     fresh.evaluate(doc, [second])
     print(
         "second set, fresh evaluator (unit and question vectors from the disk cache, "

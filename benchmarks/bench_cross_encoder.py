@@ -124,7 +124,7 @@ def train_fold(examples, contexts, train, args):
                     best = {k: t.detach().clone() for k, t in model.state_dict().items()}
     model.load_state_dict(best)
     fitted = scores_of(model, tokenizer, [pair(i) for i in fit], args.max_length, torch)
-    threshold = base_rate_threshold(fitted, y[fit] > 0)
+    threshold = base_rate_threshold(fitted, target=y[fit] > 0)
     return model, tokenizer, threshold, time.perf_counter() - start
 
 
@@ -143,7 +143,7 @@ def main() -> None:
     _pooled, _test, _outputs, examples = load()
     is_output = np.array([bool(s) for s in examples.systems])
     strata = {g: "outputs" for g, o in zip(examples.groups, is_output, strict=True) if o}
-    train, test = grouped_folds(examples.groups, 5, args.seed, strata)[args.fold]
+    train, test = grouped_folds(examples.groups, 5, seed=args.seed, strata=strata)[args.fold]
     contexts = best_sentences(examples, Encoder()) if args.context == "best" else examples.contexts
     print(f"fold {args.fold}: {len(train)} training pairs, {len(test)} test pairs "
           f"({int(is_output[test].sum())} system questions)", flush=True)  # fmt: skip

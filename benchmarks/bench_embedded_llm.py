@@ -65,7 +65,7 @@ def loaded(runtime: str, timings: dict) -> Iterator[object]:
 
         with LocalServer() as server:
             timings["load"] = time.perf_counter() - start
-            yield OpenAICompatibleBackend(server.base_url, SERVED_MODEL_NAME)
+            yield OpenAICompatibleBackend(server.base_url, model=SERVED_MODEL_NAME)
         return
     from maieutic.llm.backends.embedded import embedded_backend
 

@@ -74,14 +74,16 @@ def main(extra: list[str]) -> None:
         sys.exit(f"shared data not found at {DATA}")
     gold = attach_annotators(load_gold(DATA / "dev_gold.csv"), [DATA])
     started = time.perf_counter()
-    run = create("generator", "focus", "cues").generate(gold)
+    run = create("generator", task="focus", name="cues").generate(gold)
     cue_seconds = time.perf_counter() - started
     systems = {
         "GPT-4 (released)": load_predictions(DATA / "dev_pred_gpt4.csv"),
         "GPT-3.5 (released)": load_predictions(DATA / "dev_pred_gpt35.csv"),
         "cues (model-free)": to_prediction_set(run.outcomes, gold, "cues"),
         "cues, categories ignored": to_prediction_set(
-            create("generator", "focus", "cues", use_categories=False).generate(gold).outcomes,
+            create("generator", task="focus", name="cues", use_categories=False)
+            .generate(gold)
+            .outcomes,
             gold,
             "cues-open",
         ),

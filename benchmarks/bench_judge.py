@@ -73,7 +73,7 @@ def _fit_score(dense, examples, train, test, weights, c, binary):
     ]
     questions = examples.questions
     model, vocabulary = fit_with_ngrams(
-        dense[train], [questions[i] for i in train], labels, c, 0, weights
+        dense[train], [questions[i] for i in train], labels=labels, c=c, seed=0, weights=weights
     )
     features = with_ngrams(dense[test], [questions[i] for i in test], vocabulary)
     return model.probabilities(features)[:, model.classes.index(USEFUL)]
@@ -83,7 +83,7 @@ def today_fold(dense, examples, train, test):
     """The recipe before the judge: references only, three classes, in-sample rate."""
     refs = train[~examples.from_systems[train]]
     scores = _fit_score(dense, examples, refs, np.concatenate([refs, test]), None, NGRAM_C, False)
-    threshold = base_rate_threshold(scores[: len(refs)], examples.target[refs])
+    threshold = base_rate_threshold(scores[: len(refs)], target=examples.target[refs])
     return scores[len(refs) :], threshold
 
 
@@ -92,10 +92,10 @@ def variant_fold(dense, examples, train, test, weight, c, binary):
     weights = np.where(examples.from_systems[train], weight, 1.0)
     inner = np.zeros(len(train))
     groups = [examples.groups[i] for i in train]
-    for a, b in grouped_folds(groups, INNER_FOLDS, 0):
+    for a, b in grouped_folds(groups, INNER_FOLDS, seed=0):
         inner[b] = _fit_score(dense, examples, train[a], train[b], weights[a], c, binary)
     outputs = examples.from_systems[train]
-    threshold = base_rate_threshold(inner[outputs], examples.target[train][outputs])
+    threshold = base_rate_threshold(inner[outputs], target=examples.target[train][outputs])
     return _fit_score(dense, examples, train, test, weights, c, binary), threshold
 
 
@@ -111,11 +111,14 @@ def report(name, scores, decided, examples, sts_labels, seed, seconds) -> None:
     refs = np.flatnonzero(~examples.from_systems)
     target, ordinal = examples.target, np.array(examples.ordinal)
     groups = np.array(examples.groups)
-    o = binary_figures(target[outputs], scores[outputs], decided[outputs], ordinal[outputs],
-                       list(groups[outputs]), seed)  # fmt: skip
-    r = binary_figures(target[refs], scores[refs], decided[refs], ordinal[refs],
-                       list(groups[refs]), seed)  # fmt: skip
-    top3 = top_k_rate(target[outputs], scores[outputs], list(groups[outputs]), 3, seed)
+    o = binary_figures(target[outputs], scores=scores[outputs], decided=decided[outputs],
+                       ordinal=ordinal[outputs], groups=list(groups[outputs]),
+                       seed=seed)  # fmt: skip
+    r = binary_figures(target[refs], scores=scores[refs], decided=decided[refs],
+                       ordinal=ordinal[refs], groups=list(groups[refs]), seed=seed)  # fmt: skip
+    top3 = top_k_rate(
+        target[outputs], scores=scores[outputs], groups=list(groups[outputs]), k=3, seed=seed
+    )
     print(f"\n{name}  ({seconds:.0f} s for 5 folds)")
     print(f"  systems' questions: {show('κ', o['kappa'])} | {show('AUC', o['auc'])} | "
           f"{show('top-3 Useful', top3)} | accepted {decided[outputs].mean():.3f} "
@@ -124,8 +127,12 @@ def report(name, scores, decided, examples, sts_labels, seed, seconds) -> None:
     alone = sts_labels == USEFUL
     fallback = np.where(sts_labels == NAE, decided[outputs], alone)
     none = np.zeros(len(useful))
-    k_alone = binary_figures(useful, none, alone, none, list(groups[outputs]), seed)["kappa"]
-    k_fallback = binary_figures(useful, none, fallback, none, list(groups[outputs]), seed)
+    k_alone = binary_figures(
+        useful, scores=none, decided=alone, ordinal=none, groups=list(groups[outputs]), seed=seed
+    )["kappa"]
+    k_fallback = binary_figures(
+        useful, scores=none, decided=fallback, ordinal=none, groups=list(groups[outputs]), seed=seed
+    )
     nae = sts_labels == NAE
     print(f"  NAE fallback: {show('STS alone κ', k_alone)} | "
           f"{show('STS, then the judge κ', k_fallback['kappa'])} | the judge calls "
@@ -149,7 +156,7 @@ def cost(examples) -> None:
     contexts = [examples.contexts[i] for i in rows]
     questions = [examples.questions[i] for i in rows]
     start = time.perf_counter()
-    judge.score(encoder, contexts, questions, None, None)
+    judge.score(encoder, contexts, questions, schemes=None, store=None)
     seconds = time.perf_counter() - start
     print(f"scoring {len(rows)} questions (16 texts), no cache, model loaded: {seconds:.2f} s, "
           f"{len(rows) / seconds:.0f} questions/s")  # fmt: skip
@@ -167,13 +174,13 @@ def main() -> None:
           f"{int(from_systems.sum())} labelled system questions, "
           f"{len(set(examples.groups))} interventions")  # fmt: skip
     dense = pair_features(
-        Encoder(), examples.contexts, examples.questions, examples.schemes,
-        EmbeddingStore(), dense_version(FEATURES),
+        Encoder(), examples.contexts, questions=examples.questions, schemes=examples.schemes,
+        store=EmbeddingStore(), version=dense_version(FEATURES),
     )  # fmt: skip
     items = judge_outputs(test, outputs, sts())
     sts_labels = np.array([item.predicted for item in items])
     strata = {g: "systems" for g, s in zip(examples.groups, from_systems, strict=True) if s}
-    folds = grouped_folds(examples.groups, 5, args.seed, strata)
+    folds = grouped_folds(examples.groups, 5, seed=args.seed, strata=strata)
 
     def run(name, fold_fn) -> None:
         scores, decided = np.zeros(len(examples)), np.zeros(len(examples), dtype=bool)
@@ -188,7 +195,7 @@ def main() -> None:
     binary = examples.binary()
     start = time.perf_counter()
     recipe = JUDGE_RECIPE
-    cv = cross_validate(binary, dense, recipe["c"], args.seed, ngrams=True,
+    cv = cross_validate(binary, dense, recipe["c"], seed=args.seed, ngrams=True,
                         weights=system_weights(binary, recipe["system_weight"]))  # fmt: skip
     report("judge (the shipped recipe, as train cqs runs it)", cv["oof_scores"],
            cv["oof_decisions"], examples, sts_labels, args.seed,

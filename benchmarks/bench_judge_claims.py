@@ -76,7 +76,7 @@ def main() -> None:
                 }
                 path = Path(tmp) / f"{name[:3]}{f}.json"
                 path.write_text(json.dumps(submission))
-                run = maieutic.evaluate("cqs", dataset, [str(path)], evaluator="sts")
+                run = maieutic.evaluate("cqs", dataset, submissions=[str(path)], evaluator="sts")
                 summary = run.results[0].summary
                 rates[name].append(summary["useful_rate"])
                 print(f"  {name}: STS Useful rate {summary['useful_rate']:.3f}, "

@@ -35,7 +35,7 @@ def main() -> None:
     args = parser.parse_args()
     raw = json.loads(CQS.read_text())
     ids = list(raw)
-    train_idx, test_idx = grouped_folds(ids, 5, 0)[0]
+    train_idx, test_idx = grouped_folds(ids, 5, seed=0)[0]
     held_out = [ids[i] for i in test_idx][: args.limit]
     with tempfile.TemporaryDirectory() as tmp:
         train_file = Path(tmp) / "train.json"
@@ -45,7 +45,7 @@ def main() -> None:
         dataset = load_cq_dataset(CQS)
         dataset.interventions = {i: dataset.interventions[i] for i in held_out}
         generator = create(
-            "generator", "cqs", "llm", candidates=args.candidates, temperature=0.7, seed=0
+            "generator", task="cqs", name="llm", candidates=args.candidates, temperature=0.7, seed=0
         )
         start = time.perf_counter()
         run = generator.generate(dataset)

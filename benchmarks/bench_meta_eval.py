@@ -35,7 +35,7 @@ def main() -> None:
     from maieutic.tasks.cqs.meta_eval import leave_one_out, report
 
     dataset = load_cq_dataset(args.data)
-    evaluator = create("evaluator", "cqs", args.evaluator)
+    evaluator = create("evaluator", task="cqs", name=args.evaluator)
     items = leave_one_out(dataset, evaluator)
     result = report(items)
     wall = time.perf_counter() - start

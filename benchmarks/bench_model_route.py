@@ -50,7 +50,7 @@ def route(candidates: int, out: Path | None) -> None:
     kept_rows = []
     try:
         generator = create(
-            "generator", "cqs", "pooled", llm=SERVED_MODEL_NAME, base_url=server.base_url,
+            "generator", task="cqs", name="pooled", llm=SERVED_MODEL_NAME, base_url=server.base_url,
             candidates=candidates,
         )  # fmt: skip
         for text_id, entry in texts.items():
@@ -123,7 +123,8 @@ def judge_auc() -> None:
     judge = load_judge("usefulness")
     encoder = shared_encoder(judge.manifest["features"].get("encoder_model") or None)
     p = judge.score(encoder, [texts[e["text_id"]] for _, e in rows],
-                    [e["question"] for _, e in rows], None, EmbeddingStore())  # fmt: skip
+                    [e["question"] for _, e in rows], schemes=None,
+                    store=EmbeddingStore())  # fmt: skip
     print(f"{len(rows)} rated claims candidates, {y.mean():.2f} Useful")
     print(f"usefulness judge: ROC AUC {roc_auc_score(y, p):.3f}")
     own = roc_auc_score(y, [e["score"] for _, e in rows])

@@ -45,7 +45,7 @@ if args["engine"] == "ray":
     t = time.perf_counter(); start_ray(num_cpus=os.cpu_count()); ray_start = time.perf_counter() - t
 threading.Thread(target=sample, daemon=True).start()
 t = time.perf_counter()
-g = maieutic.generate("cqs", args["data"], "llm", out=args["out"], llm="fake",
+g = maieutic.generate("cqs", args["data"], generator="llm", out=args["out"], llm="fake",
                       base_url=args["url"], concurrency=args["concurrency"], engine=args["engine"],
                       ray=RayOptions(actors=args["actors"], shard_rows=args["shard"]))
 wall = time.perf_counter() - t

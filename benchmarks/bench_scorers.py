@@ -75,10 +75,12 @@ def usefulness(encoder: Encoder, c: float | None) -> None:
         )
     )
     examples = read_examples("cqs", CQS)
-    features = pair_features(encoder, examples.contexts, examples.questions, examples.schemes)
+    features = pair_features(
+        encoder, examples.contexts, questions=examples.questions, schemes=examples.schemes
+    )
     version = USEFULNESS_FEATURES
     c = default_c(version) if c is None else c
-    oof = cross_validate(examples, features, c, 0, ngrams=version in WITH_NGRAMS)["oof_scores"]
+    oof = cross_validate(examples, features, c, seed=0, ngrams=version in WITH_NGRAMS)["oof_scores"]
     target, groups = examples.target, np.array(examples.groups)
     chosen = []
     for g in sorted(set(examples.groups)):
@@ -115,7 +117,9 @@ def generation(encoder: Encoder, c: float | None) -> None:
         ),
     }
     dense = {
-        name: pair_features(encoder, ex.contexts, ex.questions, ex.schemes, store)
+        name: pair_features(
+            encoder, ex.contexts, questions=ex.questions, schemes=ex.schemes, store=store
+        )
         for name, ex in sources.items()
     }
     versions = {name: FEATURES for name in sources}
@@ -125,7 +129,7 @@ def generation(encoder: Encoder, c: float | None) -> None:
         templates = TemplateGenerator(library)
         every = TemplateGenerator(library, every_fill=True)
         rows = {key: {} for key in ("plain", "first", "plain_every", *sources)}
-        for train_idx, test_idx in grouped_folds(ids, 5, 0):
+        for train_idx, test_idx in grouped_folds(ids, 5, seed=0):
             train_ids = {ids[i] for i in train_idx}
             scorers = {}
             for source, ex in sources.items():
@@ -153,7 +157,7 @@ def generation(encoder: Encoder, c: float | None) -> None:
 def _fit(examples, dense, version: str, c: float | None) -> LearnedScorer:
     """A scorer fitted on ``examples`` as ``train scorer`` fits its final model."""
     c = default_c(version) if c is None else c
-    model, ngrams = fit_model(examples, dense, version, c, 0)
+    model, ngrams = fit_model(examples, dense, version, c=c, seed=0)
     manifest = {"positive": examples.positive, "features": {"version": version}}
     return LearnedScorer(model, manifest, ngrams)
 
@@ -163,7 +167,9 @@ def _select(encoder, store, generator, scorer: LearnedScorer, item) -> list[str]
     candidates = generator.candidates(item)
     scheme = item.schemes[0] if item.schemes else ""
     n = len(candidates)
-    p = scorer.score(encoder, [item.intervention] * n, candidates, [scheme] * n, store)
+    p = scorer.score(
+        encoder, [item.intervention] * n, candidates, schemes=[scheme] * n, store=store
+    )
     vectors = embed_texts(candidates, encoder, store)
     return ranked_diverse_k(candidates, p, vectors, 3, 0.85)
 
@@ -181,7 +187,7 @@ def _sts(dataset, chosen: dict[str, list[str]]) -> float:
         }
         path.write_text(json.dumps(payload))
         submission = get_task("cqs").load_submission(path)
-        [result] = create("evaluator", "cqs", "sts").evaluate(dataset, [submission])
+        [result] = create("evaluator", task="cqs", name="sts").evaluate(dataset, [submission])
     return float(result.score)
 
 
@@ -189,8 +195,10 @@ def answerability(encoder: Encoder, c: float | None) -> None:
     """Section 3."""
     examples = read_examples("aura", QGEVAL)
     version = ANSWERABILITY_FEATURES
-    features = pair_features(encoder, examples.contexts, examples.questions, version=version)
-    cv = cross_validate(examples, features, default_c(version) if c is None else c, 0)
+    features = pair_features(
+        encoder, examples.contexts, questions=examples.questions, version=version
+    )
+    cv = cross_validate(examples, features, default_c(version) if c is None else c, seed=0)
     oof = cv["oof_scores"]
     rho_q = spearmanr(oof, examples.ordinal).statistic
     systems = sorted(set(examples.systems))

@@ -88,7 +88,7 @@ def sample_metrics(document) -> dict:
     for nrs in ("paper", "answerable"):
         for ent in ("paper", "observed"):
             run = maieutic.evaluate(
-                "aura", document, [], evaluator="aura", non_redundancy=nrs, entropy=ent
+                "aura", document, submissions=[], evaluator="aura", non_redundancy=nrs, entropy=ent
             )
             for r in run.results:
                 s = r.summary
@@ -194,11 +194,13 @@ def table_2_nrs() -> None:
 def threshold_sweep(document) -> None:
     heading("Section 6.3 / Figure 2: mean shift over the threshold, on the sample pair")
     sets = [(document, qs) for qs in document.question_sets.values()]
-    grid = entry("evaluator", "aura", "aura").threshold.sweep
+    grid = entry("evaluator", task="aura", name="aura").threshold.sweep
     print("| threshold (cosine) | Ans | Cov | NRS paper | NRS answerable | Ent |")
     print("|---|---|---|---|---|---|")
     reports = {
-        nrs: mean_shift(create("evaluator", "aura", "aura", non_redundancy=nrs), sets, grid)
+        nrs: mean_shift(
+            create("evaluator", task="aura", name="aura", non_redundancy=nrs), sets, grid
+        )
         for nrs in ("paper", "answerable")
     }
     for paper, answerable in zip(

@@ -197,7 +197,7 @@ def ranking(dataset, outputs, data_path: Path) -> None:
         run = maieutic.evaluate(
             "cqs",
             str(data_path),
-            [str(p) for p in submissions],
+            submissions=[str(p) for p in submissions],
             evaluator="sts",
             threshold=0.65,
             extra_references=[str(p) for p in labelled],
@@ -243,18 +243,24 @@ def main() -> int:
         print(f"- flag: {flag}")
     tables_1_2(validation, test)
     evaluators = {
-        "sts, all-MiniLM-L6-v2, 0.6": (create("evaluator", "cqs", "sts", threshold=0.6), "—"),
+        "sts, all-MiniLM-L6-v2, 0.6": (
+            create("evaluator", task="cqs", name="sts", threshold=0.6),
+            "—",
+        ),
         "sts, all-MiniLM-L6-v2, 0.65": (
-            create("evaluator", "cqs", "sts", threshold=0.65),
+            create("evaluator", task="cqs", name="sts", threshold=0.65),
             "0.20 / 0.40 (stsb-mpnet, 0.65)",
         ),
-        "chrf, 30": (create("evaluator", "cqs", "chrf", threshold=30.0), "— (chrF not in Fig. 3)"),
+        "chrf, 30": (
+            create("evaluator", task="cqs", name="chrf", threshold=30.0),
+            "— (chrF not in Fig. 3)",
+        ),
     }
     try:
         paper_model_here()
         preset = PRESETS["paper"]
         evaluators["paper preset"] = (
-            create("evaluator", "cqs", preset.evaluator, **preset.options),
+            create("evaluator", task="cqs", name=preset.evaluator, **preset.options),
             "0.20 / 0.40",
         )
     except maieutic.errors.DataError as exc:

@@ -65,8 +65,8 @@ def _defaults(out: Path) -> int:
     rows = {}
     for task in registry.tasks():
         for kind in registry.KINDS:
-            for name in registry.names(kind, task):
-                found = registry.entry(kind, task, name)
+            for name in registry.names(kind, task=task):
+                found = registry.entry(kind, task=task, name=name)
                 parameters = inspect.signature(found.factory).parameters
                 rows[f"{kind}/{task}/{name}"] = {
                     "description": found.description,

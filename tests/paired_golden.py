@@ -84,12 +84,12 @@ def figures(kind: str, n: int, resamples: int, trials: int, seed: int) -> dict[s
     for confidence in (0.95, 0.5, 0.999):
         try:
             low, high, undefined = paired_bootstrap(
-                a, b, n_resamples=resamples, confidence=confidence, seed=seed
+                a, other=b, n_resamples=resamples, confidence=confidence, seed=seed
             )
             out[f"bootstrap@{confidence}"] = [_hex(low), _hex(high), undefined]
         except UndefinedStatistic as exc:
             out[f"bootstrap@{confidence}"] = str(exc)
-    p, made, exact, undefined = approximate_randomization(a, b, n_trials=trials, seed=seed)
+    p, made, exact, undefined = approximate_randomization(a, other=b, n_trials=trials, seed=seed)
     out["randomization"] = [_hex(p), made, exact, undefined]
     return out
 

@@ -36,11 +36,14 @@ class SlowBackend:
         self.started += 1
         await asyncio.sleep(self.delay)
         self.finished += 1
-        return BackendReply("ok", "slow", 1, 1)
+        return BackendReply(text="ok", model="slow", prompt_tokens=1, completion_tokens=1)
 
 
 def _requests(n: int) -> list[ChatRequest]:
-    return [ChatRequest((("user", f"q{i}"),), GenerationParams(), tag="t") for i in range(n)]
+    return [
+        ChatRequest(messages=(("user", f"q{i}"),), params=GenerationParams(), tag="t")
+        for i in range(n)
+    ]
 
 
 def test_no_budget_outside_the_block():

@@ -68,7 +68,7 @@ def test_the_pipeline_cleans_the_text_and_says_so(monkeypatch):
 
     def nothing(text, options):
         seen.append(text)
-        return Part([], "sig", "offline")
+        return Part(questions=[], signature="sig", origin="offline")
 
     monkeypatch.setattr(pipeline, "critical_questions", nothing)
     monkeypatch.setattr(pipeline, "socratic_questions", nothing)
@@ -82,8 +82,8 @@ def test_the_pipeline_cleans_the_text_and_says_so(monkeypatch):
 def _hostile_result() -> AskResult:
     """A result as a model might fill it: escapes in every string ask prints."""
     return AskResult(
-        CLEAN,
-        f"essay{OSC_TITLE}.md",
+        text=CLEAN,
+        source=f"essay{OSC_TITLE}.md",
         cqs=[{"question": f"Why {CLEAR}ban cars?", "schemes": []}],
         focus=[
             {

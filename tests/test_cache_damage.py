@@ -25,7 +25,10 @@ VECTORS = [(f"h{i}", np.full(64, i, dtype=np.float32)) for i in range(2000)]
 def _filled_llm_cache() -> Path:
     store = CallStore()  # under the test's own MAIEUTIC_HOME
     for i in range(800):
-        store.put(f"k{i}", BackendReply(f"reply {i} " * 30, "m", 1, 2))
+        store.put(
+            f"k{i}",
+            BackendReply(text=f"reply {i} " * 30, model="m", prompt_tokens=1, completion_tokens=2),
+        )
     store.close()
     return store.path
 

@@ -165,7 +165,7 @@ def test_a_new_task_gets_its_commands_through_the_hook_alone(monkeypatch, tmp_pa
         "def commands(groups):\n"
         "    groups.evaluate.add_command(evaluate_toy)\n"
         "    groups.root.add_command(toy)\n\n"
-        "@register('task', 'toy', 'toy')\n"
+        "@register('task', task='toy', name='toy')\n"
         "def task():\n"
         "    return Task(\n"
         "        name='toy', description='a toy', load_reference=str, load_submission=str\n"

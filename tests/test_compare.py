@@ -109,7 +109,7 @@ def test_the_python_api_gives_the_same_figures_as_the_command(scored, tmp_path, 
     assert comparison.to_json()["comparisons"] == json.loads(out.read_text())["comparisons"]
     # an Evaluation in memory works as its file does
     run = maieutic.evaluate(
-        "cqs", DATASET, [SUBMISSION, tmp_path / "references.json"], evaluator="chrf"
+        "cqs", DATASET, submissions=[SUBMISSION, tmp_path / "references.json"], evaluator="chrf"
     )
     assert maieutic.compare([run]).pairs[0].test == comparison.pairs[0].test
 
@@ -224,14 +224,14 @@ def _aura(name: str, document: str, score: float, **extra: str) -> EvalResult:
     )
     items = [{"question": "q", "score": 0.5, "answerable": True}]
     return EvalResult(
-        "aura",
-        name,
-        f"{name}.json",
-        signature,
-        Spec("evaluator", "aura", "aura", {}),
-        score,
-        {},
-        items,
+        task="aura",
+        submission=name,
+        source=f"{name}.json",
+        signature=signature,
+        evaluator=Spec(kind="evaluator", task="aura", name="aura", args={}),
+        score=score,
+        summary={},
+        items=items,
     )
 
 
@@ -278,9 +278,16 @@ def test_answers_to_one_question_move_together():
         ]
         scored = [t for t in totals if t is not None]
         signature = Signature(task="compqa", evaluator="rules", dataset="sha256:1")
-        spec = Spec("evaluator", "compqa", "rules", {})
+        spec = Spec(kind="evaluator", task="compqa", name="rules", args={})
         return EvalResult(
-            "compqa", name, name, signature, spec, sum(scored) / len(scored), {}, items
+            task="compqa",
+            submission=name,
+            source=name,
+            signature=signature,
+            evaluator=spec,
+            score=sum(scored) / len(scored),
+            summary={},
+            items=items,
         )
 
     comparison = maieutic.compare([result("a", [10, 12, 9, None]), result("b", [14, 15, 11, 13])])
@@ -337,7 +344,9 @@ def test_a_unit_listed_twice_is_refused_not_misaligned():
     from maieutic.stats.paired import mean_of
 
     def units_of(result):
-        return Units(("a", "b", "a"), mean_of(np.array([1.0, 0.0, 1.0])), "arguments")
+        return Units(
+            ids=("a", "b", "a"), statistic=mean_of(np.array([1.0, 0.0, 1.0])), unit="arguments"
+        )
 
     result = _aura("x", "sha256:0", 2 / 3)
     with pytest.raises(DataError, match="'a' is in its arguments twice"):

@@ -49,8 +49,8 @@ def _factory_defaults(task: str, kinds: tuple[str, ...]) -> dict[str, dict[str, 
     """Parameter → {component: its default} over the components of ``task``."""
     out: dict[str, dict[str, object]] = {}
     for kind in kinds:
-        for name in names(kind, task):
-            factory = entry(kind, task, name).factory
+        for name in names(kind, task=task):
+            factory = entry(kind, task=task, name=name).factory
             for param in inspect.signature(factory).parameters.values():
                 if param.default is not inspect.Parameter.empty:
                     out.setdefault(param.name, {})[f"{kind} {name}"] = param.default
@@ -100,7 +100,7 @@ def test_an_unset_option_leaves_the_factory_default(tmp_path):
     """The run layer: None means not given (the Python API and every command)."""
     from maieutic.run.components import build
 
-    built, _ = build("evaluator", "aura", "aura-cross", {"cross_encoder": None})
+    built, _ = build("evaluator", task="aura", name="aura-cross", options={"cross_encoder": None})
     assert built.reranker.cross_encoder_name == "cross-encoder/ms-marco-MiniLM-L-6-v2"
     assert built.reranker.scale == "logit"
     assert built.spec.args["cross_encoder"] == "cross-encoder/ms-marco-MiniLM-L-6-v2"
@@ -171,8 +171,10 @@ def test_no_factory_takes_none_where_its_default_is_something_else():
     parameter has a non-None default and also admits None."""
     for task in tasks():
         for kind in KINDS:
-            for name in names(kind, task):
-                for param in inspect.signature(entry(kind, task, name).factory).parameters.values():
+            for name in names(kind, task=task):
+                for param in inspect.signature(
+                    entry(kind, task=task, name=name).factory
+                ).parameters.values():
                     if param.default not in (inspect.Parameter.empty, None):
                         assert "None" not in str(param.annotation), (kind, task, name, param.name)
 
@@ -180,7 +182,7 @@ def test_no_factory_takes_none_where_its_default_is_something_else():
 def test_the_registry_reads_none_as_not_given():
     from maieutic.registry import create
 
-    built = create("evaluator", "aura", "aura-cross", cross_encoder=None, top_k=None)
+    built = create("evaluator", task="aura", name="aura-cross", cross_encoder=None, top_k=None)
     assert built.spec.args["cross_encoder"] == "cross-encoder/ms-marco-MiniLM-L-6-v2"
     assert built.spec.args["top_k"] == 5
 
@@ -207,8 +209,8 @@ def test_client_and_embedding_defaults_live_in_one_place():
     differ, checked = [], 0
     for task in tasks():
         for kind in ("evaluator", "generator"):
-            for name in names(kind, task):
-                parameters = inspect.signature(entry(kind, task, name).factory).parameters
+            for name in names(kind, task=task):
+                parameters = inspect.signature(entry(kind, task=task, name=name).factory).parameters
                 for arg, default in shared.items():
                     if arg in parameters:
                         checked += 1
@@ -216,4 +218,4 @@ def test_client_and_embedding_defaults_live_in_one_place():
                         if found != own.get((kind, task, name, arg), default):
                             differ.append(f"{kind} {task}/{name}: {arg}={found!r}")
     assert checked > 40 and not differ, differ
-    assert LLMOptions.defaults_of("generator", "compqa", "llm").timeout == 300.0
+    assert LLMOptions.defaults_of("generator", task="compqa", name="llm").timeout == 300.0

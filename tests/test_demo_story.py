@@ -187,5 +187,11 @@ def test_long_texts_are_cut_at_a_word_with_an_ellipsis():
     assert middle.startswith("one two") and middle.endswith("nine ten") and " … " in middle
     assert len(middle) <= 32
     assert criteria_list([15, 1, 2, 3, 13, 5, 6]) == "C1–C3, C5, C6, C13, C15"
-    assert showing(2, 5, "argument", "F") == "Showing 2 of 5 arguments; all 5 are in F."
-    assert showing(5, 5, "argument", "F") == "All 5 arguments are shown; they are in F."
+    assert (
+        showing(2, total=5, noun="argument", where="F")
+        == "Showing 2 of 5 arguments; all 5 are in F."
+    )
+    assert (
+        showing(5, total=5, noun="argument", where="F")
+        == "All 5 arguments are shown; they are in F."
+    )

@@ -53,5 +53,5 @@ def test_every_task_hook_has_its_row_in_the_doc():
 def test_the_doc_says_how_a_task_is_found():
     text = DOC.read_text(encoding="utf-8")
     assert '[project.entry-points."maieutic.tasks"]' in text
-    assert 'maieutic.registry.add_task("yesno", "yesno")' in text
+    assert 'maieutic.registry.add_task("yesno", module="yesno")' in text
     assert "src/maieutic/tasks/" in text

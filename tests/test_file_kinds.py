@@ -22,7 +22,7 @@ def test_a_task_recognises_its_own_formats():
     assert kinds.json_kind(DATASET) == kinds.LABELLED_DATASET
     assert kinds.json_kind(SUBMISSION) == kinds.UNLABELLED_RECORDS
     assert kinds.json_kind({"x": {"y": 1}}) == kinds.OTHER
-    message = kinds.mixup_message(kinds.json_kind(SUBMISSION), "a labelled dataset")
+    message = kinds.mixup_message(kinds.json_kind(SUBMISSION), expected="a labelled dataset")
     assert message and "swapped" in message
 
 

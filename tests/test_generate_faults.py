@@ -43,14 +43,16 @@ def server():
 
 
 def test_each_fault_is_handled_and_failures_are_listed(cli, tmp_path, server):
-    server.fail_matching("RESET", Fault("reset"))
-    server.fail_matching("LIMITED", Fault("status", 429, {"Retry-After": "0.2"}))
-    server.fail_matching("ERROR500", Fault("status", 500))
+    server.fail_matching("RESET", Fault(kind="reset"))
+    server.fail_matching(
+        "LIMITED", Fault(kind="status", status=429, headers={"Retry-After": "0.2"})
+    )
+    server.fail_matching("ERROR500", Fault(kind="status", status=500))
     # the stall outlasts the client's timeout by far, and the timeout is long enough
     # that no other request on a loaded machine comes near it
-    server.fail_matching("STALL", Fault("stall", seconds=30))
-    server.fail_matching("MALFORMED", *[Fault("malformed")] * 3)
-    server.fail_matching("EMPTY", *[Fault("empty")] * 3)
+    server.fail_matching("STALL", Fault(kind="stall", seconds=30))
+    server.fail_matching("MALFORMED", *[Fault(kind="malformed")] * 3)
+    server.fail_matching("EMPTY", *[Fault(kind="empty")] * 3)
     out = tmp_path / "sub.json"
     result = _generate(
         cli,
@@ -138,7 +140,7 @@ def test_api_key_never_reaches_cache_log_outputs_or_messages(
 ):
     secret = "sk-test-DO-NOT-LEAK-1234567890"
     monkeypatch.setenv("MAIEUTIC_API_KEY", secret)
-    server.fail_matching("MALFORMED", *[Fault("status", 401)] * 5)
+    server.fail_matching("MALFORMED", *[Fault(kind="status", status=401)] * 5)
     out = tmp_path / "sub.json"
     result = _generate(
         cli,

@@ -36,9 +36,9 @@ def test_ask_accepts_a_text_at_the_limit_and_refuses_one_character_more(monkeypa
     monkeypatch.setattr(reading, "MAX_ASK_CHARS", 40)
     at_limit = "We should act now. " * 2 + "Go"  # 40 characters
     assert len(at_limit) == 40
-    assert reading.check_text(f"  {at_limit}\n", "<argument>") == at_limit  # stripped first
+    assert reading.check_text(f"  {at_limit}\n", where="<argument>") == at_limit  # stripped first
     with pytest.raises(DataError, match="the text has 41 characters, over the 40 limit"):
-        reading.check_text(at_limit + "!", "<argument>")
+        reading.check_text(at_limit + "!", where="<argument>")
 
 
 def test_ask_reads_a_file_up_to_the_limit(monkeypatch, tmp_path):

@@ -147,13 +147,13 @@ def test_an_empty_reply_is_retried_and_never_cached(tmp_path, sleeps):
 def test_two_servers_never_share_cached_replies(tmp_path):
     from maieutic.llm.backends.openai_compat import OpenAICompatibleBackend
 
-    one = OpenAICompatibleBackend("http://127.0.0.1:8001/v1", "default", api_key="sk-secret")
-    two = OpenAICompatibleBackend("http://127.0.0.1:8002/v1", "default", api_key="sk-secret")
+    one = OpenAICompatibleBackend("http://127.0.0.1:8001/v1", model="default", api_key="sk-secret")
+    two = OpenAICompatibleBackend("http://127.0.0.1:8002/v1", model="default", api_key="sk-secret")
     assert one.model_identity == "default@http://127.0.0.1:8001/v1"
     assert LLMClient(one).key(_request()) != LLMClient(two).key(_request())
     assert "sk-secret" not in one.model_identity
     # the key never changes the identity either
-    three = OpenAICompatibleBackend("http://127.0.0.1:8001/v1", "default", api_key="other")
+    three = OpenAICompatibleBackend("http://127.0.0.1:8001/v1", model="default", api_key="other")
     assert LLMClient(one).key(_request()) == LLMClient(three).key(_request())
 
 

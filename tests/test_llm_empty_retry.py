@@ -40,7 +40,7 @@ def _empty_below(limit: int):
 
 
 def _client(server: FakeOpenAIServer, store: CallStore | None, retries: int = 4) -> LLMClient:
-    backend = OpenAICompatibleBackend(server.base_url, "fake")
+    backend = OpenAICompatibleBackend(server.base_url, model="fake")
     return LLMClient(backend, store, retry=RetryPolicy(retries=retries))
 
 
@@ -67,7 +67,9 @@ def test_a_resumed_run_gives_the_same_reply_without_asking(tmp_path):
     assert [b["seed"] for b in server.requests[2:]] == [7, 7 + RETRY_SEED_STEP]
     # cached under the request's key and under the key of the request that drew it
     client = _client(server, None)
-    drew = ChatRequest.of(MESSAGES, params=GenerationParams(0.7, seed=7 + RETRY_SEED_STEP))
+    drew = ChatRequest.of(
+        MESSAGES, params=GenerationParams(temperature=0.7, seed=7 + RETRY_SEED_STEP)
+    )
     keys = {row["key"] for row in CallStore(store).rows("cache")}
     assert keys == {client.key(_request()), client.key(drew)}
 
@@ -97,7 +99,9 @@ def test_a_resumed_generation_writes_the_same_file(tmp_path, monkeypatch):
             monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / home))
             before = len(server.requests)
             out = tmp_path / f"out{n}.json"
-            maieutic.generate("cqs", data, "llm", out=out, llm="fake", base_url=server.base_url)
+            maieutic.generate(
+                "cqs", data, generator="llm", out=out, llm="fake", base_url=server.base_url
+            )
             outputs.append(out.read_bytes())
             sent = len(server.requests) - before
             assert sent == (0 if n == 1 else 6), (n, sent)  # 3 calls, each retried once

@@ -7,12 +7,15 @@ from pathlib import Path
 
 from maieutic.llm.client import LLMClient
 from maieutic.llm.factory import llm_client
+from maieutic.llm.options import LLMOptions
 
 TASKS = Path(__file__).resolve().parents[1] / "src" / "maieutic" / "tasks"
 
 
 def test_the_client_carries_the_call_settings():
-    client = llm_client(None, "http://127.0.0.1:9", "auto", 3, 7.5, 2)
+    client = llm_client(
+        options=LLMOptions(base_url="http://127.0.0.1:9", concurrency=3, timeout=7.5, retries=2)
+    )
     assert isinstance(client, LLMClient) and client.store is not None
     assert (client.concurrency, client.timeout_s, client.retry.retries) == (3, 7.5, 2)
     assert type(client.backend).__name__ == "OpenAICompatibleBackend"  # auto + base URL

@@ -86,7 +86,7 @@ def test_generate_then_evaluate_against_the_real_server(cli, cqs_dev, tmp_path, 
 def test_same_seed_same_reply_from_the_server(server):
     from maieutic.llm.backends.openai_compat import OpenAICompatibleBackend
 
-    backend = OpenAICompatibleBackend(server.base_url, "SmolLM2-135M-Instruct")
+    backend = OpenAICompatibleBackend(server.base_url, model="SmolLM2-135M-Instruct")
     params = GenerationParams(temperature=0.8, max_tokens=30, seed=11)
     first = LLMClient(backend).run_all([ChatRequest.of(PROMPT, params=params)])[0]
     second = LLMClient(backend).run_all([ChatRequest.of(PROMPT, params=params)])[0]

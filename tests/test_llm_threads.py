@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from maieutic.llm.backends import local
+from maieutic.llm import threads
 from maieutic.llm.server import server_command
 
 
@@ -17,7 +17,7 @@ from maieutic.llm.server import server_command
 def test_omp_num_threads_is_honoured(monkeypatch, value, expected):
     monkeypatch.setenv("OMP_NUM_THREADS", value)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4, 5, 6, 7})
-    assert local.llama_threads() == expected
+    assert threads.llama_threads() == expected
 
 
 @pytest.mark.parametrize("value", ["", "0", "many", "-2"])
@@ -25,7 +25,7 @@ def test_otherwise_the_cpus_this_process_may_use(monkeypatch, value):
     monkeypatch.setenv("OMP_NUM_THREADS", value)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {2, 5})  # a taskset of two
     monkeypatch.setattr(os, "cpu_count", lambda: 64)
-    assert local.llama_threads() == 2
+    assert threads.llama_threads() == 2
 
 
 def test_the_server_is_started_with_that_count(monkeypatch):

@@ -49,7 +49,9 @@ def test_evaluating_with_the_sts_matcher_and_the_judge_loads_the_model_once(
 def test_two_sts_evaluators_over_one_submission_load_the_model_once(nothing_loaded):
     scores = [
         # no disk cache: the second evaluator must encode too, not read the first's vectors
-        maieutic.evaluate("cqs", DATA, [SUBMISSION], "sts", threshold=threshold, cache=False)
+        maieutic.evaluate(
+            "cqs", DATA, submissions=[SUBMISSION], evaluator="sts", threshold=threshold, cache=False
+        )
         for threshold in (0.6, 0.8)
     ]
     assert model_loads() == {EMBEDDED: 1}

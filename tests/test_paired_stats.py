@@ -28,7 +28,7 @@ def test_hand_worked_exact_randomization():
     # differences 1, 1, 1, 0: |mean| 0.75 needs the first three signs alike (2 of 8
     # patterns), whatever the fourth (× 2): 4 of 16 shuffles are as extreme
     p, made, exact, undefined = approximate_randomization(
-        mean_of(np.array([0.0, 0.0, 0.0, 1.0])), mean_of(np.array([1.0, 1.0, 1.0, 1.0]))
+        mean_of(np.array([0.0, 0.0, 0.0, 1.0])), other=mean_of(np.array([1.0, 1.0, 1.0, 1.0]))
     )
     assert (p, made, exact, undefined) == (0.25, 16, True, 0)
 
@@ -37,7 +37,7 @@ def test_exact_randomization_equals_scipys_exact_permutation_test():
     rng = np.random.default_rng(3)
     a = rng.random(11)
     b = a + rng.normal(0.08, 0.2, 11)
-    p, made, exact, _ = approximate_randomization(mean_of(a), mean_of(b), n_trials=10_000)
+    p, made, exact, _ = approximate_randomization(mean_of(a), other=mean_of(b), n_trials=10_000)
     expected = scipy_stats.permutation_test(
         (a, b),
         _abs_mean_difference,
@@ -54,7 +54,9 @@ def test_random_randomization_agrees_with_scipy_within_monte_carlo_error():
     rng = np.random.default_rng(5)
     a = rng.random(80)
     b = a + rng.normal(0.04, 0.2, 80)
-    p, made, exact, _ = approximate_randomization(mean_of(a), mean_of(b), n_trials=20_000, seed=1)
+    p, made, exact, _ = approximate_randomization(
+        mean_of(a), other=mean_of(b), n_trials=20_000, seed=1
+    )
     expected = scipy_stats.permutation_test(
         (a, b),
         _abs_mean_difference,
@@ -74,7 +76,7 @@ def test_paired_bootstrap_equals_scipys_paired_percentile_bootstrap_with_the_sam
     rng = np.random.default_rng(9)
     a = rng.random(60)
     b = a + rng.normal(0.05, 0.3, 60)
-    low, high, undefined = paired_bootstrap(mean_of(a), mean_of(b), n_resamples=2000, seed=7)
+    low, high, undefined = paired_bootstrap(mean_of(a), other=mean_of(b), n_resamples=2000, seed=7)
     expected = scipy_stats.bootstrap(
         (a, b),
         lambda x, y, axis=-1: np.mean(y, axis=axis) - np.mean(x, axis=axis),
@@ -91,7 +93,7 @@ def test_paired_bootstrap_equals_scipys_paired_percentile_bootstrap_with_the_sam
 
 def test_two_identical_systems_do_not_differ():
     values = np.random.default_rng(0).random(40)
-    test = paired_test(mean_of(values), mean_of(values.copy()))
+    test = paired_test(mean_of(values), other=mean_of(values.copy()))
     assert test.difference == 0.0
     assert (test.low, test.high) == (0.0, 0.0)
     assert test.p_value == 1.0  # every shuffle is as extreme as no difference
@@ -99,7 +101,7 @@ def test_two_identical_systems_do_not_differ():
 
 
 def test_two_clearly_different_systems_differ():
-    test = paired_test(mean_of(np.zeros(200)), mean_of(np.ones(200)), n_trials=10_000)
+    test = paired_test(mean_of(np.zeros(200)), other=mean_of(np.ones(200)), n_trials=10_000)
     assert test.difference == 1.0
     assert (test.low, test.high) == (1.0, 1.0)
     # no shuffle of 200 units reaches a difference of 1: only the observed one counts
@@ -110,8 +112,8 @@ def test_two_clearly_different_systems_differ():
 def test_the_same_seed_gives_the_same_figures_and_another_seed_others():
     rng = np.random.default_rng(1)
     a, b = mean_of(rng.random(50)), mean_of(rng.random(50))
-    first, again = paired_test(a, b, seed=4), paired_test(a, b, seed=4)
-    other = paired_test(a, b, seed=5)
+    first, again = paired_test(a, other=b, seed=4), paired_test(a, other=b, seed=4)
+    other = paired_test(a, other=b, seed=5)
     assert first == again
     assert (first.low, first.p_value) != (other.low, other.p_value)
 
@@ -177,12 +179,12 @@ def test_more_than_half_undefined_is_an_error_not_a_figure():
     a = mean_of(np.array([1.0, np.nan, np.nan]))
     b = mean_of(np.array([np.nan, np.nan, 0.0]))
     with pytest.raises(UndefinedStatistic, match=r"undefined on 1[01]\d\d of 2000 resamples"):
-        paired_bootstrap(a, b)
+        paired_bootstrap(a, other=b)
     # the shuffles leave exactly half undefined (by symmetry): counted, not an error
-    _p, made, exact, undefined = approximate_randomization(a, b)
+    _p, made, exact, undefined = approximate_randomization(a, other=b)
     assert (made, exact, undefined) == (8, True, 4)
 
 
 def test_systems_on_a_different_number_of_units_are_refused():
     with pytest.raises(ValueError, match="differ in shape"):
-        paired_test(mean_of(np.ones(3)), mean_of(np.ones(4)))
+        paired_test(mean_of(np.ones(3)), other=mean_of(np.ones(4)))

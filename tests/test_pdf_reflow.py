@@ -52,10 +52,10 @@ def test_word_gaps_the_layout_lacks_are_removed():
     layout = "The  Case for Keeping   Public\nLibraries open at   night\n  1\nFig2 x"
     # lines in another order are matched by their glyphs; a line the layout does not
     # hold as such keeps its gaps, and no gap is ever added
-    assert respace(plain, layout) == (
+    assert respace(plain, layout=layout) == (
         "1\nThe Case for Keeping Public\nLibraries open at night\nFig 2"
     )
-    assert respace(plain, "") == plain
+    assert respace(plain, layout="") == plain
 
 
 @pytest.mark.parametrize("path", PRINTED, ids=lambda p: p.stem)

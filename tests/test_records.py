@@ -94,7 +94,7 @@ def _result(**changes) -> dict:
         submission="s",
         source="s.json",
         signature=Signature(task="cqs", evaluator="chrf"),
-        evaluator=Spec("evaluator", "cqs", "chrf", {"threshold": 30.0}),
+        evaluator=Spec(kind="evaluator", task="cqs", name="chrf", args={"threshold": 30.0}),
         score=0.5,
         summary={"n": 1},
         items=[{"id": "A"}],
@@ -190,7 +190,7 @@ def _old_payload(results_file: ResultsFile) -> dict:
 
 def test_the_results_file_writes_what_it_wrote_before(tmp_path):
     out = tmp_path / "results.json"
-    results = ResultsFile(out, "cqs", {"command": ["maieutic"]}, ("n",))
+    results = ResultsFile(out, "cqs", {"command": ["maieutic"]}, run_figures=("n",))
     for name, score in (("a-run1", 0.5), ("a-run2", 0.7), ("b", None)):
         result = EvalResult.from_json(_result(submission=name, score=score))
         results.add(result)

@@ -108,7 +108,7 @@ def test_a_results_file_rewritten_from_an_old_one_has_the_same_bytes(tmp_path):
     old = records.load_record(source)
     assert old.repeated_runs, "the example has repeated runs"
     out = tmp_path / "results.json"
-    rewritten = ResultsFile(out, old.task, old.provenance, get_task("cqs").run_figures)
+    rewritten = ResultsFile(out, old.task, old.provenance, run_figures=get_task("cqs").run_figures)
     for result in load_results(source):
         rewritten.add(result)
     rewritten.close()  # the whole file: written as before the completeness flag

@@ -65,7 +65,7 @@ def test_cqs_evaluate_matches_the_cli_on_the_sample(cli, tmp_path, evaluator):
     done = cli("evaluate", "cqs", "--data", CQS_DATA, CQS_SUBMISSION, "--evaluator", evaluator,
                "--out", out)  # fmt: skip
     assert done.code == 0, done.err
-    evaluation = maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION, evaluator=evaluator)
+    evaluation = maieutic.evaluate("cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator=evaluator)
     _same_results(out, evaluation)
     assert evaluation.evaluator.name == evaluator
     assert evaluation["sample_submission"].signature.evaluator == evaluator
@@ -77,7 +77,9 @@ def test_cqs_evaluate_matches_the_cli_on_the_dev_data_with_options(cli, cqs_dev,
     done = cli("evaluate", "cqs", "--data", cqs_dev, submission, "--evaluator", "chrf",
                "--threshold", "40", "--out", out)  # fmt: skip
     assert done.code == 0, done.err
-    evaluation = maieutic.evaluate("cqs", cqs_dev, [submission], evaluator="chrf", threshold=40)
+    evaluation = maieutic.evaluate(
+        "cqs", cqs_dev, submissions=[submission], evaluator="chrf", threshold=40
+    )
     _same_results(out, evaluation)
     assert evaluation[0].signature.threshold == 40
 
@@ -96,7 +98,12 @@ def test_focus_evaluate_matches_the_cli_with_annotators(cli, focus_dir, tmp_path
     assert done.code == 0, done.err
     gold = attach_annotators(load_gold(gold_path), annotators)  # data given loaded
     evaluation = maieutic.evaluate(
-        "focus", gold, preds, evaluator="type-span", pairing="positional", span_embedding=False
+        "focus",
+        gold,
+        submissions=preds,
+        evaluator="type-span",
+        pairing="positional",
+        span_embedding=False,
     )
     _same_results(out, evaluation)
     assert set(evaluation.scores) == {"dev_pred_gpt4", "dev_pred_gpt35"}
@@ -129,7 +136,7 @@ def test_compqa_evaluate_matches_the_cli_on_a_folder(cli, tmp_path):
     out = tmp_path / "r.json"
     done = cli("evaluate", "compqa", folder, "--out", out)
     assert done.code == 0, done.err
-    evaluation = maieutic.evaluate("compqa", None, folder, evaluator="rules")
+    evaluation = maieutic.evaluate("compqa", None, submissions=folder, evaluator="rules")
     _same_results(out, evaluation)
     assert [r.submission for r in evaluation] == [
         "llama3-8b_scenario_1",
@@ -144,7 +151,9 @@ def test_compqa_evaluate_matches_the_cli_on_a_whole_released_file(cli, tmp_path)
     out = tmp_path / "r.json"
     done = cli("evaluate", "compqa", _need(COMPQA_ANSWERS), "--out", out)
     assert done.code == 0, done.err
-    _same_results(out, maieutic.evaluate("compqa", None, [COMPQA_ANSWERS], evaluator="rules"))
+    _same_results(
+        out, maieutic.evaluate("compqa", None, submissions=[COMPQA_ANSWERS], evaluator="rules")
+    )
 
 
 def _meta(path: Path) -> dict:
@@ -240,8 +249,8 @@ def test_objects_in_frames_out(tmp_path):
 
     dataset = load_cq_dataset(CQS_DATA)
     submission = load_submission(CQS_SUBMISSION)
-    by_object = maieutic.evaluate("cqs", dataset, [submission], evaluator="chrf")
-    by_path = maieutic.evaluate("cqs", CQS_DATA, [CQS_SUBMISSION], evaluator="chrf")
+    by_object = maieutic.evaluate("cqs", dataset, submissions=[submission], evaluator="chrf")
+    by_path = maieutic.evaluate("cqs", CQS_DATA, submissions=[CQS_SUBMISSION], evaluator="chrf")
     assert by_object[0].summary == by_path[0].summary
     assert by_object[0].signature == by_path[0].signature
     items = by_path.to_frame()
@@ -264,37 +273,47 @@ def test_objects_in_frames_out(tmp_path):
 def test_results_file_is_written_as_each_submission_is_scored(tmp_path):
     out = tmp_path / "r.json"
     seen = []
-    maieutic.evaluate("cqs", CQS_DATA, [CQS_SUBMISSION], evaluator="chrf", out=out,
+    maieutic.evaluate("cqs", CQS_DATA, submissions=[CQS_SUBMISSION], evaluator="chrf", out=out,
                       on_result=lambda r: seen.append(json.loads(out.read_text())))  # fmt: skip
     assert len(seen[0]["results"]) == 1
     with pytest.raises(DataError, match="is one of the input files"):
-        maieutic.evaluate("cqs", CQS_DATA, [CQS_SUBMISSION], evaluator="chrf", out=CQS_DATA)
+        maieutic.evaluate(
+            "cqs", CQS_DATA, submissions=[CQS_SUBMISSION], evaluator="chrf", out=CQS_DATA
+        )
 
 
 def test_option_errors_are_data_errors():
     with pytest.raises(DataError, match="takes no option 'llm'"):
-        maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION, evaluator="chrf", llm="x")
+        maieutic.evaluate("cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator="chrf", llm="x")
     with pytest.raises(DataError, match="does not use a threshold"):
-        maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION, evaluator="llm-label", threshold=0.5)
+        maieutic.evaluate(
+            "cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator="llm-label", threshold=0.5
+        )
     with pytest.raises(DataError, match="name the evaluator of task 'cqs': one of sts, chrf"):
-        maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION)
+        maieutic.evaluate("cqs", CQS_DATA, submissions=CQS_SUBMISSION)
     with pytest.raises(DataError, match="outside"):
-        maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION, evaluator="chrf", threshold=300)
+        maieutic.evaluate(
+            "cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator="chrf", threshold=300
+        )
     with pytest.raises(DataError, match="scores against reference data"):
-        maieutic.evaluate("cqs", None, CQS_SUBMISSION, evaluator="chrf")
+        maieutic.evaluate("cqs", None, submissions=CQS_SUBMISSION, evaluator="chrf")
     with pytest.raises(DataError, match="no submissions"):
-        maieutic.evaluate("cqs", CQS_DATA, [], evaluator="chrf")
+        maieutic.evaluate("cqs", CQS_DATA, submissions=[], evaluator="chrf")
     with pytest.raises(DataError, match="needs its directory"):
-        maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION, evaluator="scorer")
+        maieutic.evaluate("cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator="scorer")
     with pytest.raises(DataError, match="unknown evaluator 'scorer:'"):
-        maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION, evaluator="scorer:")
-    doubtful = maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION, evaluator="chrf", threshold=0.6)
+        maieutic.evaluate("cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator="scorer:")
+    doubtful = maieutic.evaluate(
+        "cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator="chrf", threshold=0.6
+    )
     assert any("looks meant for a cosine" in w for w in doubtful.warnings)
 
 
 def test_strict_refuses_flagged_input_before_any_work(tmp_path):
     with pytest.raises(DataError, match="--strict refuses"):
-        maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION, evaluator="chrf", strict=True)
+        maieutic.evaluate(
+            "cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator="chrf", strict=True
+        )
     bare = tmp_path / "q.txt"
     bare.write_text("What is better: tea or coffee?\n")
     with pytest.raises(DataError, match="has no arguments"):
@@ -309,7 +328,7 @@ def test_compqa_evaluator_follows_the_evaluator_protocol(tmp_path):
     from maieutic.registry import create
     from maieutic.tasks.compqa.evaluate import load_answer_file
 
-    scorer = create("evaluator", "compqa", "rules")
+    scorer = create("evaluator", task="compqa", name="rules")
     wanted = inspect.signature(Evaluator.evaluate).parameters
     got = inspect.signature(type(scorer).evaluate).parameters
     assert list(got) == list(wanted)
@@ -340,7 +359,7 @@ def test_a_task_without_hooks_runs_with_the_defaults(tmp_path):
     def load(path):
         return Words(Path(path).read_text().split(), str(path), Path(path).stem)
 
-    @register("task", "runtoy", "runtoy")
+    @register("task", task="runtoy", name="runtoy")
     def toy_task() -> Task:
         return Task(name="runtoy", description="Words", load_reference=load, load_submission=load)
 
@@ -349,16 +368,17 @@ def test_a_task_without_hooks_runs_with_the_defaults(tmp_path):
             hits = [{"word": w, "hit": w in reference.words} for w in submission.words]
             score = sum(h["hit"] for h in hits) / len(hits)
             signature = Signature(task="runtoy", evaluator="overlap")
-            return EvalResult("runtoy", submission.name, submission.source, signature,
-                              self.spec, score, {"n": len(hits)}, hits)  # fmt: skip
+            return EvalResult(task="runtoy", submission=submission.name, source=submission.source,
+                              signature=signature, evaluator=self.spec, score=score,
+                              summary={"n": len(hits)}, items=hits)  # fmt: skip
 
-    @register("evaluator", "runtoy", "overlap")
+    @register("evaluator", task="runtoy", name="overlap")
     def overlap() -> Overlap:
         return Overlap()
 
     (tmp_path / "ref.txt").write_text("a b c")
     (tmp_path / "sys.txt").write_text("a x")
-    evaluation = maieutic.evaluate("runtoy", tmp_path / "ref.txt", tmp_path / "sys.txt")
+    evaluation = maieutic.evaluate("runtoy", tmp_path / "ref.txt", submissions=tmp_path / "sys.txt")
     assert evaluation.scores == {"sys": 0.5}
     assert evaluation.to_frame()["hit"].tolist() == [True, False]
     assert evaluation.evaluator.to_json() == {
@@ -369,15 +389,19 @@ def test_a_task_without_hooks_runs_with_the_defaults(tmp_path):
 def test_a_component_already_built_is_used_as_it_is(tmp_path):
     from maieutic.registry import create
 
-    built = create("evaluator", "cqs", "chrf", threshold=40)
-    run = maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION, evaluator=built)
+    built = create("evaluator", task="cqs", name="chrf", threshold=40)
+    run = maieutic.evaluate("cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator=built)
     assert run.evaluator == built.spec and run[0].signature.threshold == 40
     assert run.provenance["options"]["evaluator"] == "<CQEvaluator>"
     assert run.provenance["options"]["data"] == str(CQS_DATA)
     run.save(tmp_path / "r.json")  # the provenance is plain JSON
     with pytest.raises(DataError, match="already built"):
-        maieutic.evaluate("cqs", CQS_DATA, CQS_SUBMISSION, evaluator=built, threshold=30)
-    generated = maieutic.generate("cqs", CQS_DATA, create("generator", "cqs", "template"))
+        maieutic.evaluate(
+            "cqs", CQS_DATA, submissions=CQS_SUBMISSION, evaluator=built, threshold=30
+        )
+    generated = maieutic.generate(
+        "cqs", CQS_DATA, generator=create("generator", task="cqs", name="template")
+    )
     assert generated.record["provenance"]["options"]["via"] == "maieutic.generate"
 
 
@@ -410,7 +434,7 @@ def test_aura_without_question_sets_says_so(tmp_path):
 
     loaded = read_document(doc)  # given loaded, its file is still an input not to replace
     with pytest.raises(DataError, match="is one of the input files"):
-        maieutic.evaluate("aura", loaded, [doc], evaluator="aura", out=doc)
+        maieutic.evaluate("aura", loaded, submissions=[doc], evaluator="aura", out=doc)
 
 
 @pytest.mark.parametrize("name", ["data.json", "link.json", "data-run1.json", "data.meta.json"])

@@ -66,7 +66,9 @@ def test_flags_are_shown_before_strict_refuses_them(cli, tmp_path):
     flagged = _flagged_set(tmp_path)
     seen = []
     with pytest.raises(DataError, match="--strict refuses"):
-        maieutic.evaluate("aura", document, [flagged], strict=True, on_loaded=seen.append)
+        maieutic.evaluate(
+            "aura", document, submissions=[flagged], strict=True, on_loaded=seen.append
+        )
     assert [s.name for s in seen] == ["flagged"]
     result = cli("evaluate", "aura", document, flagged, "--strict")
     assert result.code == 2
@@ -81,8 +83,8 @@ def test_generation_shows_the_input_flags_before_strict_refuses_them(tmp_path):
     seen = []
     with pytest.raises(DataError, match="--strict refuses"):
         maieutic.generate(
-            "compqa", questions, "llm", strict=True, on_flags=seen.append, scenarios=["2"],
-            base_url="http://127.0.0.1:9/v1", llm="m",
+            "compqa", questions, generator="llm", strict=True, on_flags=seen.append,
+            scenarios=["2"], base_url="http://127.0.0.1:9/v1", llm="m",
         )  # fmt: skip
     [flags] = seen
     assert [f.code for f in flags] == ["no-arguments"]

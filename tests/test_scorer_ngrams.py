@@ -63,7 +63,7 @@ def _examples(seed=0, n_groups=10):
 
 def test_combined_model_matches_an_independent_fit():
     ex, dense = _examples()
-    model, ngrams = fit_with_ngrams(dense, ex.questions, ex.labels, 0.3, 0)
+    model, ngrams = fit_with_ngrams(dense, ex.questions, labels=ex.labels, c=0.3, seed=0)
     # the same matrix built by hand: standardised dense block × 0.5/√5, then the n-grams
     k = NGRAM_DENSE_WEIGHT / np.sqrt(dense.shape[1])
     z = StandardScaler().fit_transform(dense) * k
@@ -87,7 +87,7 @@ def test_each_fold_learns_its_vocabulary_from_its_training_side(monkeypatch):
         return real_fit(cls, questions)
 
     monkeypatch.setattr(QuestionNgrams, "fit", classmethod(recording_fit))
-    cv = train_module.cross_validate(ex, dense, 0.3, 0, ngrams=True)
+    cv = train_module.cross_validate(ex, dense, 0.3, seed=0, ngrams=True)
     assert len(seen) == 5
     for questions in seen:  # a fold's vocabulary never reads a test-side question
         groups = {g for q, g in zip(ex.questions, ex.groups, strict=True) if q in questions}
@@ -137,7 +137,7 @@ def test_scoring_builds_the_features_it_was_trained_on(tmp_path):
 
     ex, _ = _examples()
     encoder = _Encoder()
-    dense = pair_features(encoder, ex.contexts, ex.questions, ex.schemes)
+    dense = pair_features(encoder, ex.contexts, questions=ex.questions, schemes=ex.schemes)
     trained = train(
         ex, dense, task="cqs", data_bytes=b"d", data_name="d.json", encoder_identity="fake",
         features_version="pair-v3",
@@ -153,7 +153,7 @@ def test_scoring_builds_the_features_it_was_trained_on(tmp_path):
     )
     texts = ["Is there evidence for point 3 9?", "What colour is the sky?"]
     contexts = ["text 3", "text 4"]
-    x = np.hstack([scaler.transform(pair_features(encoder, contexts, texts)) * k,
+    x = np.hstack([scaler.transform(pair_features(encoder, contexts, questions=texts)) * k,
                    vectorizer.transform(texts).toarray()])  # fmt: skip
     expected = oracle.predict_proba(x)[:, list(oracle.classes_).index("Useful")]
     np.testing.assert_allclose(loaded.score(encoder, contexts, texts), expected, rtol=1e-6)
@@ -165,7 +165,7 @@ def test_no_recurring_term_gives_an_empty_block_not_a_crash():
     assert ngrams.terms == [] and ngrams.transform(["alpha?"]).shape == (1, 0)
     ex, dense = _examples()
     ex.questions = [f"q{i}" for i in range(len(ex.questions))]  # no word repeats
-    model, ngrams = fit_with_ngrams(dense, ex.questions, ex.labels, 0.3, 0)
+    model, ngrams = fit_with_ngrams(dense, ex.questions, labels=ex.labels, c=0.3, seed=0)
     assert len(ngrams) == 0 and model.coef.shape[1] == dense.shape[1]
 
 
@@ -174,4 +174,4 @@ def test_a_class_in_too_few_texts_is_refused_with_the_reason():
     ex.labels = ["Useful" if g == "g0" and lab == "Useful" else "Invalid"
                  for g, lab in zip(ex.groups, ex.labels, strict=True)]  # fmt: skip
     with pytest.raises(DataError, match=r"no Useful pair to learn from: .* only 1 text"):
-        train_module.cross_validate(ex, dense, 0.3, 0, ngrams=True)
+        train_module.cross_validate(ex, dense, 0.3, seed=0, ngrams=True)

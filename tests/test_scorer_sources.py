@@ -57,7 +57,7 @@ def _cqs_dataset(path):
 
 def test_the_tasks_register_what_their_scorers_learn_from():
     assert {"cqs", "aura"} <= set(scorer_tasks())
-    assert registry.names("scorer-examples", "cqs") == ["references", "templates"]
+    assert registry.names("scorer-examples", task="cqs") == ["references", "templates"]
     cqs = example_source("cqs")
     assert (cqs.features, cqs.source) == ("pair-v3", {"examples": "references"})
     assert cqs.spec.to_json() == {
@@ -65,7 +65,7 @@ def test_the_tasks_register_what_their_scorers_learn_from():
         "args": {"outputs": None},
     }  # fmt: skip
     assert example_source("aura").features == "pair-v1"
-    templates = example_source("cqs", "templates")
+    templates = example_source("cqs", kind="templates")
     assert templates.features == "pair-v2"
     assert templates.source == {
         "examples": "templates", "templates": ["built-in"], "match": "sts cosine > 0.6",
@@ -84,11 +84,13 @@ def test_the_tasks_register_what_their_scorers_learn_from():
 )
 def test_usage_errors_name_what_goes_where(task, kind, options, message):
     with pytest.raises(DataError, match=message):
-        example_source(task, kind, **options)
+        example_source(task, kind=kind, **options)
 
 
 def test_options_left_as_none_are_not_given():
-    assert example_source("aura", "references", schemes=None).source == {"examples": "references"}
+    assert example_source("aura", kind="references", schemes=None).source == {
+        "examples": "references"
+    }
 
 
 def test_a_task_reads_its_labelled_pairs(tmp_path):
@@ -121,7 +123,7 @@ def toy_task():
     """A task registered from outside the package (as a plug-in would), removed after."""
     before = dict(registry._ENTRIES)
 
-    @registry.register("task", "toyscore", "toyscore")
+    @registry.register("task", task="toyscore", name="toyscore")
     def task() -> Task:
         """A toy task."""
         return Task(
@@ -135,13 +137,19 @@ def toy_task():
         out = Examples(positive="good")
         for n, line in enumerate(path.read_text().splitlines()):
             context, question, label = line.split("|")
-            out.add(context, question, label, float(label == "good"), group=str(n // 3))
+            out.add(
+                context,
+                question=question,
+                label=label,
+                ordinal=float(label == "good"),
+                group=str(n // 3),
+            )
         return out
 
-    @registry.register("scorer-examples", "toyscore", "references")
+    @registry.register("scorer-examples", task="toyscore", name="references")
     def references() -> ExampleSource:
         """Lines of context|question|label."""
-        return ExampleSource(read, "pair-v2", {"examples": "references"})
+        return ExampleSource(read=read, features="pair-v2", source={"examples": "references"})
 
     yield "toyscore"
     registry._ENTRIES.clear()

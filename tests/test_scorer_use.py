@@ -97,14 +97,14 @@ class _Encoder:
 
 def test_feature_sets_have_their_documented_layout():
     contexts, questions = ["a text", "a text"], ["why?", "how so?"]
-    v2 = pair_features(_Encoder(), contexts, questions)
-    v1 = pair_features(_Encoder(), contexts, questions, version="pair-v1")
+    v2 = pair_features(_Encoder(), contexts, questions=questions)
+    v1 = pair_features(_Encoder(), contexts, questions=questions, version="pair-v1")
     assert v2.shape == (2, 8 + 1 + N_SURFACE)
     assert v1.shape == (2, 3 * 8 + 1 + N_SURFACE)
     np.testing.assert_allclose(v1[:, 16:24], v1[:, :8] * v1[:, 8:16], rtol=1e-6)  # product
     np.testing.assert_allclose(v1[:, 24], v2[:, 8], rtol=1e-6)  # the same cosine
     with pytest.raises(ValueError, match="unknown feature set"):
-        pair_features(_Encoder(), contexts, questions, version="pair-v9")
+        pair_features(_Encoder(), contexts, questions=questions, version="pair-v9")
 
 
 TOPICS = [

@@ -32,10 +32,10 @@ def test_grouped_folds_never_leak_a_group():
     again = grouped_folds(groups, 5, seed=3)
     assert all((a[1] == b[1]).all() for a, b in zip(folds, again, strict=True))
     assert any(
-        (a[1] != b[1]).any() for a, b in zip(folds, grouped_folds(groups, 5, 4), strict=False)
+        (a[1] != b[1]).any() for a, b in zip(folds, grouped_folds(groups, 5, seed=4), strict=False)
     )
     with pytest.raises(ValueError, match="3 groups cannot make 5 folds"):
-        grouped_folds(["a", "b", "c"], 5, 0)
+        grouped_folds(["a", "b", "c"], 5, seed=0)
 
 
 def test_thresholds_are_chosen_on_the_training_side():
@@ -47,11 +47,19 @@ def test_thresholds_are_chosen_on_the_training_side():
 
     x = np.arange(20, dtype=float).reshape(-1, 1)
     y = x[:, 0] >= 10
-    oof = out_of_fold(x, y, [str(i // 2) for i in range(20)], fit, base_rate_threshold, 5, 0)
+    oof = out_of_fold(
+        x,
+        target=y,
+        groups=[str(i // 2) for i in range(20)],
+        fit=fit,
+        choose_threshold=base_rate_threshold,
+        k=5,
+        seed=0,
+    )
     assert seen == [16] * 5  # each fit saw four fifths of the groups
     assert np.array_equal(oof.scores, x[:, 0])
     scores = np.array([0.1, 0.2, 0.3, 0.9])
-    threshold = base_rate_threshold(scores, np.array([0, 0, 0, 1]))
+    threshold = base_rate_threshold(scores, target=np.array([0, 0, 0, 1]))
     assert list(scores >= threshold) == [False, False, False, True]  # the positive rate
 
 
@@ -101,7 +109,7 @@ def test_a_changed_training_option_is_outside_the_rebuild_tolerance():
 def test_saved_model_round_trip_and_signature(tmp_path):
     ex, x = _examples()
     trained = _train(ex, x)
-    pipeline = fit_linear(x, ex.labels, 1.0, 0)
+    pipeline = fit_linear(x, ex.labels, 1.0, seed=0)
     useful = list(pipeline.classes_).index("Useful")
     assert np.allclose(trained.scorer.probability(x), pipeline.predict_proba(x)[:, useful])
     trained.scorer.save(tmp_path / "s")
@@ -132,10 +140,10 @@ def test_training_is_deterministic_and_figures_match_sklearn():
     # recompute the out-of-fold figures independently with scikit-learn
     y = ex.target
     scores, decided = np.zeros(len(y)), np.zeros(len(y), dtype=bool)
-    for train_idx, test_idx in grouped_folds(ex.groups, 5, 5):
-        pipe = fit_linear(x[train_idx], [ex.labels[i] for i in train_idx], 1.0, 5)
+    for train_idx, test_idx in grouped_folds(ex.groups, 5, seed=5):
+        pipe = fit_linear(x[train_idx], [ex.labels[i] for i in train_idx], 1.0, seed=5)
         k = list(pipe.classes_).index("Useful")
-        threshold = base_rate_threshold(pipe.predict_proba(x[train_idx])[:, k], y[train_idx])
+        threshold = base_rate_threshold(pipe.predict_proba(x[train_idx])[:, k], target=y[train_idx])
         scores[test_idx] = pipe.predict_proba(x[test_idx])[:, k]
         decided[test_idx] = scores[test_idx] >= threshold
     assert first.report["auc"]["value"] == pytest.approx(roc_auc_score(y, scores))

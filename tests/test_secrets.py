@@ -54,7 +54,7 @@ def echoing(monkeypatch):
 
 def _failed_call(tmp_path, base_url: str, api_key: str | None) -> tuple[str, str]:
     """One call that fails for good: the exception's text and the stored error."""
-    backend = OpenAICompatibleBackend(base_url, "fake", api_key=api_key)
+    backend = OpenAICompatibleBackend(base_url, model="fake", api_key=api_key)
     store = CallStore(tmp_path / "llm.sqlite")
     client = LLMClient(backend, store, retry=RetryPolicy(retries=0))
     [outcome] = client.run_all([ChatRequest.of([{"role": "user", "content": "hi"}])], lambda *_: 0)
@@ -69,7 +69,7 @@ def _failed_call(tmp_path, base_url: str, api_key: str | None) -> tuple[str, str
 def test_an_echoed_key_cut_by_the_truncation_leaves_no_piece_of_it(tmp_path, echoing, kept):
     pad = ERROR_SNIPPET_CHARS - len(ECHO) - len("Bearer ") - kept
     with FakeOpenAIServer() as server:
-        server.fail_next(Fault("status", 401, {"pad": str(pad)}))
+        server.fail_next(Fault(kind="status", status=401, headers={"pad": str(pad)}))
         reason, stored = _failed_call(tmp_path, server.base_url, KEY)
     for text in (reason, stored):
         assert text.startswith(PREFIX + "x" * pad + ECHO)
@@ -79,7 +79,7 @@ def test_an_echoed_key_cut_by_the_truncation_leaves_no_piece_of_it(tmp_path, ech
 @pytest.mark.parametrize("cut", [7 + 12, 7 + 33, -30, -9])
 def test_a_key_cut_by_the_server_is_redacted_too(tmp_path, echoing, cut):
     with FakeOpenAIServer() as server:
-        server.fail_next(Fault("status", 401, {"pad": "10", "cut": str(cut)}))
+        server.fail_next(Fault(kind="status", status=401, headers={"pad": "10", "cut": str(cut)}))
         reason, stored = _failed_call(tmp_path, server.base_url, KEY)
     assert "***" in reason and not _leaks(reason) and not _leaks(stored)
 
@@ -101,7 +101,7 @@ def test_redact_removes_every_run_of_eight_characters_of_a_secret():
 )
 def test_a_key_that_cannot_go_in_a_header_is_one_line_without_the_key(key, position, what):
     with pytest.raises(DataError) as caught:
-        OpenAICompatibleBackend("http://127.0.0.1:9/v1", "fake", api_key=key)
+        OpenAICompatibleBackend("http://127.0.0.1:9/v1", model="fake", api_key=key)
     message = str(caught.value)
     assert f"{what}" in message and f"at position {position}" in message
     assert "abcdefgh" not in message and "0123456789" not in message
@@ -143,7 +143,7 @@ def test_a_key_in_the_base_url_is_used_but_never_recorded(
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     token = base64.b64encode(f"user:{PASSWORD}".encode()).decode()
     with FakeOpenAIServer() as server:
-        server.fail_next(Fault("status", 401, {"pad": "10"}))
+        server.fail_next(Fault(kind="status", status=401, headers={"pad": "10"}))
         result = _generate(cli, tmp_path, _with_userinfo(server.base_url))
         # the request still carries the credentials (httpx sends them as Basic auth)
         assert server.headers_seen[0]["Authorization"] == f"Basic {token}"
@@ -175,13 +175,13 @@ def test_a_connection_error_shows_the_url_without_its_credentials(tmp_path):
 
 def test_an_invalid_base_url_is_one_line_without_its_credentials():
     with pytest.raises(DataError) as caught:
-        OpenAICompatibleBackend(_with_userinfo("http://127.0.0.1:port/v1"), "fake")
+        OpenAICompatibleBackend(_with_userinfo("http://127.0.0.1:port/v1"), model="fake")
     assert "http://***@127.0.0.1:port/v1" in str(caught.value)
     assert PASSWORD not in str(caught.value)
 
 
 def test_the_model_identity_and_cache_key_hold_no_credentials():
-    backend = OpenAICompatibleBackend(_with_userinfo("http://h:1/v1"), "m", api_key=KEY)
+    backend = OpenAICompatibleBackend(_with_userinfo("http://h:1/v1"), model="m", api_key=KEY)
     assert backend.model_identity == "m@http://***@h:1/v1"
     assert PASSWORD in backend.secrets and KEY in backend.secrets
 

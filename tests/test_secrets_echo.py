@@ -93,7 +93,7 @@ def test_nothing_written_holds_a_piece_of_the_key_a_server_echoes(
 
 def test_the_url_key_goes_to_the_server_in_the_query_string(echoing_server, tmp_path):
     url = f"{echoing_server.base_url}?api_key={URL_KEY}"
-    backend = OpenAICompatibleBackend(url, "fake", api_key="")
+    backend = OpenAICompatibleBackend(url, model="fake", api_key="")
     client = LLMClient(backend, CallStore(tmp_path / "llm.sqlite"))
     [result] = client.run_all([ChatRequest.of([{"role": "user", "content": "hi"}])], lambda *_: 0)
     assert echoing_server.paths_seen == [f"/v1/chat/completions?api_key={URL_KEY}"]
@@ -104,7 +104,7 @@ def test_the_url_key_goes_to_the_server_in_the_query_string(echoing_server, tmp_
 def test_two_keys_in_the_url_share_one_cache_entry(tmp_path):
     # the cache key is computed from the URL with its credentials hidden
     keys = {
-        LLMClient(OpenAICompatibleBackend(f"http://h/v1?token={k}", "m")).key(
+        LLMClient(OpenAICompatibleBackend(f"http://h/v1?token={k}", model="m")).key(
             ChatRequest.of([{"role": "user", "content": "hi"}])
         )
         for k in ("tok-11111111", "tok-22222222")
@@ -145,11 +145,11 @@ def test_a_reply_keeps_its_words_when_a_credential_is_a_placeholder():
 
 def test_a_reply_cached_with_the_key_is_scrubbed_when_read(tmp_path):
     # a cache row written before replies were scrubbed: read, hidden and rewritten
-    backend = OpenAICompatibleBackend("http://127.0.0.1:9/v1", "m", api_key=KEY)
+    backend = OpenAICompatibleBackend("http://127.0.0.1:9/v1", model="m", api_key=KEY)
     store = CallStore(tmp_path / "llm.sqlite")
     client = LLMClient(backend, store)
     request = ChatRequest.of([{"role": "user", "content": "hi"}])
-    store.put(client.key(request), BackendReply(f"1. Is {KEY} yours?", "m"))
+    store.put(client.key(request), BackendReply(text=f"1. Is {KEY} yours?", model="m"))
     [result] = client.run_all([request], lambda *_: 0)
     assert result.cached and result.redacted and result.text == "1. Is *** yours?"
     assert store.get(client.key(request)).text == "1. Is *** yours?"

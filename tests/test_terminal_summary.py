@@ -182,7 +182,7 @@ def _result(name: str, score: float | None, data: str = "d") -> EvalResult:
         submission=name,
         source=f"{name}.json",
         signature=Signature(task="toy", evaluator="e", dataset=data),
-        evaluator=Spec("evaluator", "toy", "e", {}),
+        evaluator=Spec(kind="evaluator", task="toy", name="e", args={}),
         score=score,
         summary={"n": 3},
         items=[],

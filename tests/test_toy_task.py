@@ -70,7 +70,7 @@ def registered(folder: Path) -> Iterator[None]:
     importlib.invalidate_caches()
     try:
         with forgotten_afterwards("yesno"):
-            registry.add_task("yesno", "yesno")  # the one registration line
+            registry.add_task("yesno", module="yesno")  # the one registration line
             yield
     finally:
         sys.path.remove(str(folder.parent))
@@ -137,7 +137,9 @@ def test_python_evaluates_objects_and_paths_alike(yesno):
 
     reference = load_questions("samples/questions.json")
     answers = {key: "no" for key in reference.answers}
-    run = maieutic.evaluate("yesno", reference, [Answers(answers, "<memory>", "all-no")])
+    run = maieutic.evaluate(
+        "yesno", reference, submissions=[Answers(answers, "<memory>", "all-no")]
+    )
     assert run.scores == {"all-no": 4 / 6}
     assert run.summary_frame().loc["all-no", "summary.yes_rate"] == 0
     assert len(run.to_frame()) == 6
@@ -186,11 +188,11 @@ def test_the_registration_does_not_leak(tmp_path, cli):
     shutil.copytree(TOY, folder, ignore=shutil.ignore_patterns("__pycache__"))
     with registered(folder):
         assert cli("evaluate", "yesno", "--help").code == 0
-        assert "exact" in registry.names("evaluator", "yesno")
+        assert "exact" in registry.names("evaluator", task="yesno")
     from maieutic.cli.main import TREE
 
     assert "yesno" not in registry.task_modules() and "yesno" not in sys.modules
-    assert registry.names("evaluator", "yesno") == []
+    assert registry.names("evaluator", task="yesno") == []
     assert "yesno" not in TREE.evaluate.commands and "yesno" not in TREE.mounted
     assert cli("evaluate", "yesno").code == 2
 
@@ -213,7 +215,7 @@ def commands(groups):
     groups.evaluate.add_command(evaluate_own)
 
 
-@register("task", "own", "own")
+@register("task", task="own", name="own")
 def task():
     return Task(
         name="own", description="", load_reference=load_questions, load_submission=load_answers
@@ -223,14 +225,14 @@ def task():
 COMMAND_HOOKS.add("own", commands)
 
 
-register("evaluator", "own", "exact")(evaluators.exact.__wrapped__)
-register("generator", "own", "negation")(generators.negation.__wrapped__)
+register("evaluator", task="own", name="exact")(evaluators.exact.__wrapped__)
+register("generator", task="own", name="negation")(generators.negation.__wrapped__)
 """
 
 
 def test_the_generic_commands_fill_only_what_a_hook_leaves_out(yesno, cli):
     (yesno.parent / "own_task.py").write_text(TASK_WITH_ITS_OWN_EVALUATE)
-    registry.add_task("own", "own_task")  # forgotten with the fixture's task list
+    registry.add_task("own", module="own_task")  # forgotten with the fixture's task list
     try:
         assert cli("evaluate", "own").out == "its own\n"
         generated = cli("generate", "own", "--data", "samples/questions.json", "--out", "o.json")

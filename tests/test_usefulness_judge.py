@@ -43,7 +43,7 @@ def _needs_shared() -> None:
 def test_strata_deal_each_stratum_across_the_folds_and_change_nothing_without():
     groups = [f"g{i:02d}" for i in range(20) for _ in range(2)]
     strata = {f"g{i:02d}": "outputs" for i in (3, 7, 11, 15, 19)}
-    folds = grouped_folds(groups, 5, 0, strata)
+    folds = grouped_folds(groups, 5, seed=0, strata=strata)
     for _, test in folds:  # one text with outputs in each fold, four without
         tested = {groups[i] for i in test}
         assert len(tested & set(strata)) == 1 and len(tested) == 4
@@ -51,7 +51,7 @@ def test_strata_deal_each_stratum_across_the_folds_and_change_nothing_without():
     distinct = sorted(set(groups))
     order = np.random.default_rng(0).permutation(len(distinct))
     fold_of = {distinct[g]: i % 5 for i, g in enumerate(order)}
-    for f, (_, test) in enumerate(grouped_folds(groups, 5, 0)):
+    for f, (_, test) in enumerate(grouped_folds(groups, 5, seed=0)):
         assert {groups[i] for i in test} == {g for g, k in fold_of.items() if k == f}
 
 
@@ -60,8 +60,8 @@ def test_the_top_k_rate_is_the_positive_share_of_each_texts_first_k():
     scores = np.array([0.9, 0.8, 0.1, 0.7, 0.5, 0.4, 0.3])
     groups = ["a", "a", "a", "a", "b", "b", "b"]
     # a: its first three are rows 0, 1, 3 (one positive); b: all three positive
-    assert top_k_rate(truth, scores, groups, 3)["value"] == pytest.approx(4 / 6)
-    assert top_k_rate(truth, scores, groups, 1)["value"] == pytest.approx(1.0)
+    assert top_k_rate(truth, scores=scores, groups=groups, k=3)["value"] == pytest.approx(4 / 6)
+    assert top_k_rate(truth, scores=scores, groups=groups, k=1)["value"] == pytest.approx(1.0)
 
 
 def test_useful_vs_rest_kappa_in_both_settings_matches_scikit_learn():
@@ -91,8 +91,8 @@ def _toy(seed: int = 0) -> tuple[Examples, np.ndarray]:
         for n, system in enumerate(kinds):
             useful = rng.random() < (0.7 if not system else 0.4)
             label = "Useful" if useful else ("Invalid" if n % 2 else "Unhelpful")
-            examples.add(f"text {g}", f"q {g} {n}", label, float(useful), group=f"t{g}",
-                         system=system)  # fmt: skip
+            examples.add(f"text {g}", question=f"q {g} {n}", label=label, ordinal=float(useful),
+                         group=f"t{g}", system=system)  # fmt: skip
             rows.append([float(useful) + rng.normal(0, 1.0), rng.normal()])
     return examples, np.array(rows)
 
@@ -114,7 +114,7 @@ def test_a_judge_learned_with_outputs_sets_its_threshold_by_them():
     # the threshold accepts the outputs' Useful rate on their out-of-fold scores (not
     # the rate of every pair, which is higher here)
     binary = examples.binary()
-    oof = cross_validate(binary, features, 1.0, 0, weights=system_weights(binary, 2.0))
+    oof = cross_validate(binary, features, 1.0, seed=0, weights=system_weights(binary, 2.0))
     outputs_rows = binary.from_systems
     scores, truth = oof["oof_scores"], binary.target
     assert trained.scorer.threshold == pytest.approx(
@@ -225,7 +225,7 @@ def _judged_outputs(judges) -> list[np.ndarray]:
     contexts, questions = [t.intervention for t in texts], [o.cq for o in outputs]
     schemes = [t.schemes[0] if t.schemes else "" for t in texts]
     encoder = Encoder()
-    return [judge.score(encoder, contexts, questions, schemes) for judge in judges]
+    return [judge.score(encoder, contexts, questions, schemes=schemes) for judge in judges]
 
 
 @pytest.mark.slow

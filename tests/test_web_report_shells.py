@@ -56,7 +56,7 @@ def toy(tmp_path):
     def read(data):
         return Texts(documents={"a": data.paths[0].read_text()}) if data.paths else None
 
-    @registry.register("task", "toytask", "toytask")
+    @registry.register("task", task="toytask", name="toytask")
     def make() -> Task:
         return Task(
             name="toytask",

@@ -58,7 +58,9 @@ def make() -> None:
     from maieutic.registry import create
 
     texts = held_out_texts()
-    generators = {name: create("generator", "cqs", "claims", selector=name) for name in SYSTEMS}
+    generators = {
+        name: create("generator", task="cqs", name="claims", selector=name) for name in SYSTEMS
+    }
     rng, extended = random.Random(SEED), _extended()
     items, key, notes, n = [], {}, {}, 0
     for text_id, entry in texts.items():

@@ -41,8 +41,8 @@ def dump(path: Path) -> None:
     from maieutic.tasks.focus.type_labels import FocusItem, FocusSet
 
     texts = held_out_texts()
-    claims = create("generator", "cqs", "claims")
-    focus = create("generator", "focus", "claims")
+    claims = create("generator", task="cqs", name="claims")
+    focus = create("generator", task="focus", name="claims")
     out = {}
     for text_id, entry in texts.items():
         found = claims.questions_for(entry["text"])

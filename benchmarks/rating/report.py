@@ -86,7 +86,9 @@ def sts_scores(key: dict) -> dict[str, float]:
                    for k, v in by_text.items()}  # fmt: skip
             path = Path(tmp) / f"{system}.json"
             path.write_text(json.dumps(sub))
-            [result] = create("evaluator", "cqs", "sts").evaluate(dataset, [load_submission(path)])
+            [result] = create("evaluator", task="cqs", name="sts").evaluate(
+                dataset, [load_submission(path)]
+            )
             out[system] = result.score
     return out
 

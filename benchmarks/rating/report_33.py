@@ -96,7 +96,9 @@ def sts(key: dict) -> dict[str, float]:
                    for k in held}  # fmt: skip
             path = Path(tmp) / f"{system}.json"
             path.write_text(json.dumps(sub))
-            [result] = create("evaluator", "cqs", "sts").evaluate(dataset, [load_submission(path)])
+            [result] = create("evaluator", task="cqs", name="sts").evaluate(
+                dataset, [load_submission(path)]
+            )
             out[system] = result.score
     return out
 

@@ -32,7 +32,7 @@ def cannot_be_a_path(text: str) -> bool:
     return len(raw) >= PATH_MAX or any(len(part) > NAME_MAX for part in raw.split(b"/"))
 
 
-def _ask(text: str, test: str, home: bool = False) -> bool:
+def _ask(text: str, *, test: str, home: bool = False) -> bool:
     if cannot_be_a_path(text):
         return False
     try:
@@ -49,17 +49,17 @@ def _ask(text: str, test: str, home: bool = False) -> bool:
 def path_exists(text: str, *, home: bool = False) -> bool:
     """Whether ``text`` names an existing file or folder (False for text that cannot);
     ``home``: a leading ``~`` is the user's home folder, as a shell would expand it."""
-    return _ask(text, "exists", home)
+    return _ask(text, test="exists", home=home)
 
 
 def is_folder(text: str) -> bool:
     """Whether ``text`` names an existing folder (False for text that cannot)."""
-    return _ask(text, "is_dir")
+    return _ask(text, test="is_dir")
 
 
 def is_regular_file(text: str) -> bool:
     """Whether ``text`` names an existing file (False for text that cannot)."""
-    return _ask(text, "is_file")
+    return _ask(text, test="is_file")
 
 
 def clipped(text: str, keep: int = 100) -> str:

@@ -125,7 +125,7 @@ def library_versions() -> dict[str, str | None]:
     return out
 
 
-def _git(source: Path, *args: str) -> str:
+def _git(source: Path, args: list[str]) -> str:
     done = subprocess.run(
         ["git", "-C", str(source), *args], capture_output=True, text=True, timeout=5, check=True
     )
@@ -138,8 +138,8 @@ def git_state() -> dict[str, Any] | None:
     an installed copy (or git is unavailable)."""
     source = Path(__file__).resolve().parent
     try:
-        top = _git(source, "rev-parse", "--show-toplevel", "HEAD").split()
-        status = _git(source, "status", "--porcelain", "--untracked-files=no")
+        top = _git(source, ["rev-parse", "--show-toplevel", "HEAD"]).split()
+        status = _git(source, ["status", "--porcelain", "--untracked-files=no"])
     except (OSError, subprocess.SubprocessError):
         return None
     if len(top) != 2 or not (Path(top[0]) / "src" / "maieutic").is_dir():

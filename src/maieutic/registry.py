@@ -42,7 +42,7 @@ KINDS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ThresholdScale:
     """The scale an evaluator's threshold lives on, and its default."""
 
@@ -76,7 +76,7 @@ class ThresholdScale:
         return float(value)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Spec:
     """What built a component: its kind, task, registered name and every argument."""
 
@@ -95,10 +95,12 @@ class Spec:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Spec:
         """The inverse of ``to_json``."""
-        return cls(data["kind"], data["task"], data["name"], dict(data.get("args", {})))
+        return cls(
+            kind=data["kind"], task=data["task"], name=data["name"], args=dict(data.get("args", {}))
+        )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Entry:
     """A registered factory and what it declares about itself."""
 
@@ -124,9 +126,9 @@ task's name, its value the module whose import registers the task's components."
 
 def register(
     kind: str,
+    *,
     task: str,
     name: str,
-    *,
     threshold: ThresholdScale | None = None,
     **metadata: Any,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -157,7 +159,7 @@ def register(
                     threshold.default if value is None else threshold.check(value, name)
                 )
             component = factory(*bound.args, **bound.kwargs)
-            spec = Spec(kind, task, name, dict(bound.arguments))
+            spec = Spec(kind=kind, task=task, name=name, args=dict(bound.arguments))
             try:
                 component.spec = spec
             except AttributeError:  # e.g. a plain function: wrap it to carry the spec
@@ -169,7 +171,13 @@ def register(
         if previous is not None and previous.factory.__qualname__ != factory.__qualname__:
             raise ValueError(f"{kind} {name!r} of task {task!r} is already registered")
         _ENTRIES[(kind, task, name)] = Entry(
-            kind, task, name, build, doc.split("\n\n")[0], threshold, metadata
+            kind=kind,
+            task=task,
+            name=name,
+            factory=build,
+            description=doc.split("\n\n")[0],
+            threshold=threshold,
+            metadata=metadata,
         )
         return build
 
@@ -233,7 +241,7 @@ def task_summary(name: str) -> str | None:
     return None
 
 
-def add_task(name: str, module: str) -> None:
+def add_task(name: str, *, module: str) -> None:
     """Make the task registered by importing ``module`` known under ``name`` (what an
     entry point does for an installed package; for a task kept outside maieutic)."""
     task_modules()[name] = module
@@ -247,41 +255,41 @@ def _load(task: str) -> None:
 
 def task_package(name: str) -> str:
     """The package that registered task ``name`` (where its templates and docs live)."""
-    return entry("task", name, name).factory.__module__ or ""
+    return entry("task", task=name, name=name).factory.__module__ or ""
 
 
-def entry(kind: str, task: str, name: str) -> Entry:
+def entry(kind: str, *, task: str, name: str) -> Entry:
     """The registered entry, or a usage error listing what exists."""
     _load(task)
     found = _ENTRIES.get((kind, task, name))
     if found is None:
-        known = ", ".join(names(kind, task)) or "none"
+        known = ", ".join(names(kind, task=task)) or "none"
         raise DataError(f"unknown {kind} {name!r} for task {task!r} (known: {known})")
     return found
 
 
-def factory_defaults(kind: str, task: str, name: str) -> dict[str, Any]:
+def factory_defaults(kind: str, *, task: str, name: str) -> dict[str, Any]:
     """The default of each argument of a registered factory (arguments without one are
     left out): where the command line takes the defaults it shows."""
-    parameters = inspect.signature(entry(kind, task, name).factory).parameters
+    parameters = inspect.signature(entry(kind, task=task, name=name).factory).parameters
     return {k: p.default for k, p in parameters.items() if p.default is not inspect.Parameter.empty}
 
 
-def names(kind: str, task: str) -> list[str]:
+def names(kind: str, *, task: str) -> list[str]:
     """Registered names of ``kind`` for ``task``, in registration order."""
     _load(task)
     return [n for (k, t, n) in _ENTRIES if k == kind and t == task]
 
 
-def create(kind: str, task: str, name: str, **args: Any) -> Any:
+def create(kind: str, *, task: str, name: str, **args: Any) -> Any:
     """Build the registered component with ``args``."""
-    return entry(kind, task, name).factory(**args)
+    return entry(kind, task=task, name=name).factory(**args)
 
 
 def rebuild(spec: Spec | dict[str, Any]) -> Any:
     """Build again what a ``Spec`` (or its JSON form) describes."""
     spec = spec if isinstance(spec, Spec) else Spec.from_json(spec)
-    return create(spec.kind, spec.task, spec.name, **spec.args)
+    return create(spec.kind, task=spec.task, name=spec.name, **spec.args)
 
 
 def tasks() -> list[str]:

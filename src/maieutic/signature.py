@@ -27,7 +27,7 @@ _ABBREVIATIONS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Signature:
     """Everything a result depends on besides the system's output.
 

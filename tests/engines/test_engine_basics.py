@@ -84,18 +84,20 @@ def test_a_row_that_raises_is_recorded_and_its_batch_goes_on():
     from maieutic.registry import create
     from maieutic.tasks.cqs.data import CQDataset
 
-    generator = create("generator", "cqs", "template")
+    generator = create("generator", task="cqs", name="template")
     good = Intervention("G", 'SPEAKER: "Taxes must rise because schools are failing."', [])
     rows = [
         {"index": 0, "id": "G", "item": json.dumps(to_plain(good))},
         {"index": 1, "id": "B", "item": json.dumps({"__class__": "maieutic.nope:X"})},
     ]
     io = task_io(get_task("cqs"))
-    actor = _GenerateBatch(io, generator.spec, to_plain(CQDataset({})), 0, {}, None)
+    actor = _GenerateBatch(
+        io, spec=generator.spec, template=to_plain(CQDataset({})), run_index=0, env={}, whole=None
+    )
     done = [_decoded(r) for r in actor(pd.DataFrame(rows)).to_dict("records")]
     assert done[0]["error"] is None and "ModuleNotFoundError" in done[1]["error"]
     kept = {row["index"]: row for row in done}
-    run = _merged_run(io, generator, {"G": good, "B": None}, kept)
+    run = _merged_run(io, component=generator, items={"G": good, "B": None}, kept=kept)
     assert run.outcomes[0].questions and not run.outcomes[0].failed
     assert run.outcomes[1].failed and "ModuleNotFoundError" in run.outcomes[1].reason
 
@@ -145,7 +147,7 @@ def test_a_task_whose_input_is_not_rows_says_so(tmp_path):
     document = tmp_path / "doc.txt"
     document.write_text("A short document. It has two sentences.")
     with pytest.raises(DataError, match="one document at a time"):
-        maieutic.generate("aura", document, "llm", llm="fake", base_url="http://127.0.0.1:9/v1",
+        maieutic.generate("aura", document, generator="llm", llm="fake", base_url="http://127.0.0.1:9/v1",
                           engine="ray")  # fmt: skip
 
 
@@ -157,8 +159,10 @@ def test_shards_are_matched_to_what_changes_outputs_not_to_speed_settings():
         signature = "cqs|gen:llm"
 
     def manifest(ids=("a", "b"), **args):
-        component = type("G", (), {"spec": Spec("generator", "cqs", "llm", args)})()
-        return shard_manifest(Context(), component, dict.fromkeys(ids), 0)
+        component = type(
+            "G", (), {"spec": Spec(kind="generator", task="cqs", name="llm", args=args)}
+        )()
+        return shard_manifest(Context(), component=component, items=dict.fromkeys(ids), run_index=0)
 
     base = manifest(max_tokens=256, concurrency=4, timeout=120.0)
     assert manifest(max_tokens=256, concurrency=32, timeout=5.0) == base  # speed only

@@ -27,8 +27,9 @@ _KILLED_RUN = """
 import sys
 import maieutic
 from maieutic.engines import RayOptions
-maieutic.generate("cqs", sys.argv[1], "llm", out=sys.argv[2], llm="fake", base_url=sys.argv[3],
-                  concurrency=1, engine="ray", ray=RayOptions(actors=1, batch_rows=1, shard_rows=1))
+maieutic.generate("cqs", sys.argv[1], generator="llm", out=sys.argv[2], llm="fake",
+                  base_url=sys.argv[3], concurrency=1, engine="ray",
+                  ray=RayOptions(actors=1, batch_rows=1, shard_rows=1))
 """
 LINE = re.compile(r"model calls: (\d+) made, (\d+) served from the cache, (\d+) failed")
 

@@ -40,7 +40,9 @@ def _interventions(tmp_path: Path, n: int = 10, marked: int | None = None) -> Pa
 
 def _generate(monkeypatch, tmp_path, engine, task, data, out, **options):
     monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"home-{engine}"))  # no shared cache
-    return maieutic.generate(task, data, "llm", out=out, engine=engine, ray=SMALL, **options)
+    return maieutic.generate(
+        task, data, generator="llm", out=out, engine=engine, ray=SMALL, **options
+    )
 
 
 def _same_files(local: Path, remote: Path) -> None:
@@ -98,7 +100,7 @@ def test_a_failing_row_is_recorded_and_the_job_goes_on(ray_address, cli, tmp_pat
     data = _interventions(tmp_path, 8, marked=5)
     out = tmp_path / "out.json"
     with FakeOpenAIServer() as server:
-        server.fail_matching("FAILME", *[Fault("status", 400)] * 3)
+        server.fail_matching("FAILME", *[Fault(kind="status", status=400)] * 3)
         result = cli(
             "generate", "cqs", "--data", data, "--out", out, "--generator", "llm",
             "--llm", "fake", "--base-url", server.base_url, "--retries", "0",
@@ -117,8 +119,9 @@ _KILLED_RUN = """
 import sys
 import maieutic
 from maieutic.engines import RayOptions
-maieutic.generate("cqs", sys.argv[1], "llm", out=sys.argv[2], llm="fake", base_url=sys.argv[3],
-                  concurrency=1, engine="ray", ray=RayOptions(actors=1, batch_rows=1, shard_rows=1))
+maieutic.generate("cqs", sys.argv[1], generator="llm", out=sys.argv[2], llm="fake",
+                  base_url=sys.argv[3], concurrency=1, engine="ray",
+                  ray=RayOptions(actors=1, batch_rows=1, shard_rows=1))
 """
 
 
@@ -145,8 +148,8 @@ def test_a_killed_run_resumes_from_its_shards(ray_address, monkeypatch, tmp_path
         before = len(server.requests)
         # a fresh model-call cache: only the shards can spare the finished rows
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / "home-resumed"))
-        maieutic.generate("cqs", data, "llm", out=out, llm="fake", base_url=server.base_url,
-                          engine="ray", ray=SMALL)  # fmt: skip
+        maieutic.generate("cqs", data, generator="llm", out=out, llm="fake",
+                          base_url=server.base_url, engine="ray", ray=SMALL)  # fmt: skip
         assert len(server.requests) - before == n - done
         assert not shards.parent.exists()  # the shards go once the files are written
         clean = tmp_path / "clean" / "cqs.json"
@@ -176,7 +179,9 @@ def test_cqs_sts_evaluation_on_ray_gives_the_same_labels_and_similarities(
     frames = {}
     for engine in ("local", "ray"):
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"eval-{engine}"))  # both encode
-        run = maieutic.evaluate("cqs", data, submissions, "sts", engine=engine, ray=SMALL)
+        run = maieutic.evaluate(
+            "cqs", data, submissions=submissions, evaluator="sts", engine=engine, ray=SMALL
+        )
         assert run.provenance["engine"]["name"] == engine
         frames[engine] = run.to_frame()
     assert frames["local"].equals(frames["ray"])  # labels, references and similarities
@@ -200,7 +205,9 @@ def test_generation_against_the_real_llama_server_matches_at_temperature_0(
         out = tmp_path / engine / "cqs.json"
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"home-{engine}"))
         one = RayOptions(actors=1, batch_rows=2, num_cpus=2)
-        maieutic.generate("cqs", str(dev), "llm", out=out, engine=engine, ray=one, **options)
+        maieutic.generate(
+            "cqs", str(dev), generator="llm", out=out, engine=engine, ray=one, **options
+        )
     _same_files(tmp_path / "local", tmp_path / "ray")
 
 
@@ -213,8 +220,8 @@ def test_warnings_that_count_the_whole_input_count_it_on_ray(ray_address, monkey
     warned = {}
     for engine in ("local", "ray"):
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / f"home-{engine}"))
-        done = maieutic.generate("cqs", str(dev), "claims", limit=10, engine=engine, ray=SMALL,
-                                 out=tmp_path / engine / "cqs.json")  # fmt: skip
+        done = maieutic.generate("cqs", str(dev), generator="claims", limit=10, engine=engine,
+                                 ray=SMALL, out=tmp_path / engine / "cqs.json")  # fmt: skip
         warned[engine] = [w for w in done.warnings if "claim ranker's training data" in w]
     assert warned["local"] == warned["ray"] == [warned["local"][0]]  # one count, the whole's
     assert int(warned["ray"][0].split()[0]) > 3  # more than any batch of 3 holds
@@ -268,14 +275,14 @@ def test_a_resumed_run_tries_failed_model_calls_again(ray_address, monkeypatch, 
     # keep the shards (the lock released, as when a run is killed)
     monkeypatch.setattr(Engine, "written", lambda self, out, run_index: self._unlock(run_index))
     with FakeOpenAIServer() as server:
-        server.fail_matching("FAILME", Fault("status", 400))  # once: the retry succeeds
+        server.fail_matching("FAILME", Fault(kind="status", status=400))  # once: the retry succeeds
         first = _generate(monkeypatch, tmp_path, "ray", "cqs", data, out,
                           llm="fake", base_url=server.base_url, retries=0)  # fmt: skip
         assert [o.intervention_id for _, o in first.failed] == ["R_02"]
         assert shard_folder(out, 0).is_dir()
         before = len(server.requests)
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / "home-again"))
-        again = maieutic.generate("cqs", data, "llm", out=out, llm="fake", retries=0,
+        again = maieutic.generate("cqs", data, generator="llm", out=out, llm="fake", retries=0,
                                   base_url=server.base_url, engine="ray", ray=SMALL)  # fmt: skip
         assert len(server.requests) - before == 1  # only the failed row
     assert not again.failed

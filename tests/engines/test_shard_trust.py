@@ -141,15 +141,15 @@ def test_a_damaged_row_warns_on_standard_error_by_default(tmp_path, capsys):
 
 def test_a_second_lock_on_a_shard_folder_is_refused_until_the_first_is_released(tmp_path):
     folder, out = tmp_path / "o.json.shards" / "run1", tmp_path / "o.json"
-    first = lock_folder(folder, out)
+    first = lock_folder(folder, out=out)
     with pytest.raises(RunError) as caught:
-        lock_folder(folder, out)
+        lock_folder(folder, out=out)
     assert str(caught.value) == (
         f"{out}: another run is writing this output (pid {os.getpid()}): "
         "wait for it to end or choose another --out"
     )
     first.release()
-    lock_folder(folder, out).release()  # free again
+    lock_folder(folder, out=out).release()  # free again
 
 
 def test_a_file_system_without_flock_runs_unlocked_and_says_so(tmp_path, monkeypatch, capsys):
@@ -162,7 +162,7 @@ def test_a_file_system_without_flock_runs_unlocked_and_says_so(tmp_path, monkeyp
 
     monkeypatch.setattr(shard_lock.fcntl, "flock", no_flock)
     folder, out = tmp_path / "o.json.shards" / "run1", tmp_path / "o.json"
-    lock_folder(folder, out).release()  # not refused as "another run is writing"
+    lock_folder(folder, out=out).release()  # not refused as "another run is writing"
     assert capsys.readouterr().err == (
         f"warning: {out}: cannot lock {folder} (No locks available); running without the "
         "lock that keeps a second run off this output\n"
@@ -173,7 +173,7 @@ _HOLD = """
 import sys, time
 from pathlib import Path
 from maieutic.engines.shard_lock import lock_folder
-lock = lock_folder(Path(sys.argv[1]), Path(sys.argv[2]))
+lock = lock_folder(Path(sys.argv[1]), out=Path(sys.argv[2]))
 print("held", flush=True)
 time.sleep(120)
 """
@@ -229,7 +229,7 @@ def test_a_resumed_ray_run_generates_damaged_rows_again_and_writes_a_clean_runs_
 
     def generate(home: str, target: Path, engine: str = "ray"):
         monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / home))  # a fresh model-call cache
-        return maieutic.generate("cqs", data, "llm", out=target, llm="fake",
+        return maieutic.generate("cqs", data, generator="llm", out=target, llm="fake",
                                  base_url=server.base_url, engine=engine, ray=small)  # fmt: skip
 
     try:
@@ -277,22 +277,22 @@ def test_a_ray_run_holds_its_shard_folder_until_its_files_are_written(monkeypatc
     out, generation = tmp_path / "o.json", SimpleNamespace(task="cqs", data=None)
     folder = shard_folder(out, 0)
     engine = Engine("ray")
-    monkeypatch.setattr(Engine, "_on_ray", lambda self, *a: "the run")
-    assert engine.run(generation, None, 0, None, None, out) == "the run"
+    monkeypatch.setattr(Engine, "_on_ray", lambda self, *a, **k: "the run")
+    assert engine.run(generation, None, 0, update=None, context=None, out=out) == "the run"
     with pytest.raises(RunError, match="another run is writing this output"):
-        lock_folder(folder, out)  # still held: its files are not written yet
+        lock_folder(folder, out=out)  # still held: its files are not written yet
     engine.written(out, 0)
     assert not folder.parent.exists()
-    lock_folder(folder, out).release()  # free
+    lock_folder(folder, out=out).release()  # free
 
-    def fails(self, *a):
+    def fails(self, *a, **k):
         raise RunError("the server went away")
 
     monkeypatch.setattr(Engine, "_on_ray", fails)
     with pytest.raises(RunError, match="went away"):
-        engine.run(generation, None, 0, None, None, out)
+        engine.run(generation, None, 0, update=None, context=None, out=out)
     assert not folder.parent.exists()
-    lock_folder(folder, out).release()
+    lock_folder(folder, out=out).release()
 
 
 def test_a_run_whose_files_cannot_be_written_releases_its_lock(monkeypatch, tmp_path):
@@ -308,7 +308,7 @@ def test_a_run_whose_files_cannot_be_written_releases_its_lock(monkeypatch, tmp_
     out = tmp_path / "o.json"
     folder = shard_folder(out, 0)
     engine = Engine("ray")
-    monkeypatch.setattr(Engine, "_on_ray", lambda self, *a: "the run")
+    monkeypatch.setattr(Engine, "_on_ray", lambda self, *a, **k: "the run")
 
     class FailingIO:
         def parts(self, *a):
@@ -325,6 +325,8 @@ def test_a_run_whose_files_cannot_be_written_releases_its_lock(monkeypatch, tmp_
     run = SimpleNamespace(task="cqs", data=None, runs=[], parts=[], written=[])
     context = Context()
     with pytest.raises(RunError, match="disk full"):
-        generation_module._run_all(run, None, context, 1, None, (out, {}), engine)
-    lock_folder(folder, out).release()  # not held any more
+        generation_module._run_all(
+            run, None, context, runs=1, progress=None, writing=(out, {}), engine=engine
+        )
+    lock_folder(folder, out=out).release()  # not held any more
     assert folder.is_dir()  # the shards stay

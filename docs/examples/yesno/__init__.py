@@ -11,7 +11,7 @@ from . import evaluators, generators  # noqa: F401 (they register themselves)
 from .data import load_answers, load_questions
 
 
-@register("task", "yesno", "yesno")
+@register("task", task="yesno", name="yesno")
 def task() -> Task:
     """Questions answered yes or no, scored by the share answered correctly."""
     return Task(

@@ -94,6 +94,10 @@ def load_answers(path: str | Path) -> Answers:
         answer = str(record["answer"]).strip().lower()
         if answer not in ANSWERS:
             message = f"{answer!r} is not yes or no"
-            flags.append(Flag(str(path), f"{key}.answer", "not-yes-no", message, key))
+            flags.append(
+                Flag(
+                    file=str(path), at=f"{key}.answer", code="not-yes-no", message=message, item=key
+                )
+            )
         answers[key] = answer
     return Answers(answers, str(path), Path(path).stem, flags)

@@ -47,13 +47,13 @@ class Exact(BaseEvaluator):
             n_references=len(reference.answers),
         )
         return EvalResult(
-            "yesno", submission.name, submission.source, signature, self.spec,
-            summary["accuracy"], summary, items, flags=submission.flags,
-            warnings=warnings,
+            task="yesno", submission=submission.name, source=submission.source,
+            signature=signature, evaluator=self.spec, score=summary["accuracy"], summary=summary,
+            items=items, flags=submission.flags, warnings=warnings,
         )  # fmt: skip
 
 
-@register("evaluator", "yesno", "exact")
+@register("evaluator", task="yesno", name="exact")
 def exact() -> Exact:
     """Exact match of each answer."""
     return Exact()

@@ -28,7 +28,7 @@ class Rule:
         outcomes = [Answer(k, self.answer_for(q)) for k, q in dataset.questions.items()]
         if on_progress:
             on_progress(len(outcomes), len(outcomes))
-        return GenerationRun(outcomes)
+        return GenerationRun(outcomes=outcomes)
 
     def signature(self, dataset: Questions) -> Signature:
         """What the answers depend on: the rule, its arguments and the questions."""
@@ -40,7 +40,7 @@ class Rule:
         )
 
 
-@register("generator", "yesno", "constant")
+@register("generator", task="yesno", name="constant")
 def constant(answer: str = "yes") -> Rule:
     """The same answer to every question (a baseline)."""
     if answer not in ANSWERS:
@@ -48,7 +48,7 @@ def constant(answer: str = "yes") -> Rule:
     return Rule(lambda question: answer)
 
 
-@register("generator", "yesno", "negation")
+@register("generator", task="yesno", name="negation")
 def negation() -> Rule:
     """Answers "no" to a question with a negation in it, "yes" to the others."""
 

@@ -82,7 +82,7 @@ ask_options = stack(
 @click.command("ask")
 @click.argument("source", metavar="TEXT|FILE|-")
 @ask_options
-def ask(source: str, output_format: str, **options) -> None:
+def ask(source: str, *, output_format: str, **options) -> None:
     """Critical and Socratic questions for a text: TEXT itself, a .txt/.md/.pdf FILE, or
     - for standard input. A long document also gets a question set with its AURA scores.
 

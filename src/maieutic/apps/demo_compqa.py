@@ -17,7 +17,7 @@ ASPECT_RULES = frozenset({1, 2, 3, 4, 6})
 need one, 2, 4 and 6 two; with fewer the rules leave them open."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CompqaRun:
     """What the block ran: the answers, their people's scores and the rules' result."""
 
@@ -36,10 +36,12 @@ def run_compqa(directory: Path) -> CompqaRun:
     answers = sample_path("compqa/shots.json")
     results_path = directory / "compqa_rules.json"
     evaluation = maieutic.run.evaluate(
-        "compqa", None, [answers], evaluator="rules", out=results_path
+        "compqa", None, submissions=[answers], evaluator="rules", out=results_path
     )
     people = json.loads(answers.read_text(encoding="utf-8"))
-    return CompqaRun(answers, people, results_path, evaluation.results[0])
+    return CompqaRun(
+        answers=answers, people=people, results_path=results_path, result=evaluation.results[0]
+    )
 
 
 def _question(record: dict[str, Any]) -> str:
@@ -47,7 +49,7 @@ def _question(record: dict[str, Any]) -> str:
     return f"{record['object1']} or {record['object2']}{aspect}?"
 
 
-def _answer(story: Story, record: dict[str, Any], people: dict, open_to_judge: set[int]) -> None:
+def _answer(story: Story, record: dict[str, Any], people: dict, *, open_to_judge: set[int]) -> None:
     from maieutic.tasks.compqa.api import rubric
 
     criteria = rubric()
@@ -101,7 +103,7 @@ def show_compqa(story: Story, run: CompqaRun) -> None:
     for record in records:
         index = record.get("index", 0)
         people = run.people[index] if index < len(run.people) else {}
-        _answer(story, record, people, open_to_judge)
+        _answer(story, record, people, open_to_judge=open_to_judge)
     if any(r.get("score") is None for r in records):
         groups = sorted({criteria[c].group for c in open_to_judge})
         story.gap()

@@ -18,7 +18,7 @@ REFERENCE_CHARS = 90
 NAE = "not_able_to_evaluate"
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CqsRun:
     """What the block ran: the dataset, the files written and the two results."""
 
@@ -51,12 +51,20 @@ def run_cqs(directory: Path) -> CqsRun:
     evaluation = maieutic.run.evaluate(
         "cqs",
         dataset,
-        [generated, sample_path("cqs/sample_submission.json")],
+        submissions=[generated, sample_path("cqs/sample_submission.json")],
         evaluator="sts",
         out=results_path,
     )
     mine, *others = evaluation.results
-    return CqsRun(dataset, generated, results_path, notes, mine, others, list(evaluation.warnings))
+    return CqsRun(
+        dataset=dataset,
+        generated=generated,
+        results_path=results_path,
+        notes=notes,
+        mine=mine,
+        others=others,
+        warnings=list(evaluation.warnings),
+    )
 
 
 def _references(dataset: Path) -> dict[str, dict[str, Any]]:
@@ -82,7 +90,7 @@ def _verdict(question: dict[str, Any], references: dict[str, str], threshold: fl
     )
 
 
-def _intervention(story: Story, record: dict, item: dict, threshold: float, note: str) -> None:
+def _intervention(story: Story, record: dict, *, item: dict, threshold: float, note: str) -> None:
     story.gap()
     story.say(record["intervention_id"], style="bold")
     story.say(f"text: {shorten(item['intervention'], TEXT_CHARS)}", indent=2)
@@ -123,10 +131,16 @@ def show_cqs(story: Story, ran: CqsRun) -> None:
         f"their {signature.model} embeddings is at least {threshold:g}; under that it is "
         f"{NAE}."
     )
-    story.say(showing(min(SHOWN, len(records)), len(records), "intervention", ran.dataset))
+    story.say(
+        showing(
+            min(SHOWN, len(records)), total=len(records), noun="intervention", where=ran.dataset
+        )
+    )
     for record in records[:SHOWN]:
         key = record["intervention_id"]
-        _intervention(story, record, data[key], threshold, ran.notes.get(key, ""))
+        _intervention(
+            story, record, item=data[key], threshold=threshold, note=ran.notes.get(key, "")
+        )
     hidden = [k for k in ran.notes if k not in {r["intervention_id"] for r in records[:SHOWN]}]
     if hidden:
         story.gap()

@@ -15,7 +15,7 @@ SHOWN = 2
 TEXT_CHARS = 300
 
 
-@dataclass
+@dataclass(kw_only=True)
 class FocusRun:
     """What the block ran: the gold sample, the predictions and their result."""
 
@@ -39,9 +39,15 @@ def run_focus(directory: Path) -> FocusRun:
     [predictions, *_] = generation.save(directory / "focus_cues.jsonl")
     results_path = directory / "focus_results.json"
     evaluation = maieutic.run.evaluate(
-        "focus", gold, [predictions], evaluator="type-span", out=results_path
+        "focus", gold, submissions=[predictions], evaluator="type-span", out=results_path
     )
-    return FocusRun(gold, predictions, results_path, generation.output, evaluation.results[0])
+    return FocusRun(
+        gold=gold,
+        predictions=predictions,
+        results_path=results_path,
+        predicted=generation.output,
+        result=evaluation.results[0],
+    )
 
 
 def _shown(run: FocusRun) -> list[Any]:
@@ -94,7 +100,7 @@ def show_focus(story: Story, run: FocusRun) -> None:
     )
     shown = _shown(run)
     story.say(
-        showing(len(shown), total, "argument", run.gold)
+        showing(len(shown), total=total, noun="argument", where=run.gold)
         + " Shown first: those given a worded question."
     )
     for item in shown:

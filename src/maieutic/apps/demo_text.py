@@ -51,7 +51,7 @@ def in_words(n: int) -> str:
     return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
 
 
-def showing(shown: int, total: int, noun: str, where: Path | str) -> str:
+def showing(shown: int, *, total: int, noun: str, where: Path | str) -> str:
     """The line that says which part of the input a block shows."""
     if shown >= total:
         return f"All {plural(total, noun)} are shown; they are in {where}."
@@ -88,7 +88,7 @@ class Story:
         self.console.print()
         self.console.print(Text(f"== {text} ==", style="bold"), soft_wrap=True)
 
-    def say(self, text: str, indent: int = 0, hang: int = 0, style: str | None = None) -> None:
+    def say(self, text: str, indent: int = 0, *, hang: int = 0, style: str | None = None) -> None:
         """``text`` wrapped at the width, every line at ``indent`` and lines after the
         first ``hang`` further in (under a list number)."""
         wrapped = textwrap.fill(

@@ -10,7 +10,7 @@ from typing import Any
 from maieutic.llm.budget import DEFAULT_BUDGET_S
 
 
-@dataclass
+@dataclass(kw_only=True)
 class AskOptions:
     """How to ask: offline on the embedded defaults unless a model is named."""
 
@@ -38,7 +38,7 @@ class AskOptions:
         return bool(self.llm or self.base_url)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Part:
     """One part of an ``ask`` result, as its generator gave it."""
 

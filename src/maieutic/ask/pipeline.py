@@ -41,7 +41,7 @@ FORMAT = AskRecord.FORMAT
 SCORER_ORIGIN = "offline scheme templates, chosen by the scorer"
 
 
-@dataclass
+@dataclass(kw_only=True)
 class AskResult:
     """What ``ask`` found for one text."""
 
@@ -92,14 +92,14 @@ def critical_questions(text: str, options: AskOptions) -> Part:
     if options.uses_llm:
         generator = create(
             "generator",
-            "cqs",
-            "llm",
+            task="cqs",
+            name="llm",
             candidates=options.candidates,
             selector=selector,
             **llm_args(options),
         )
     else:
-        generator = create("generator", "cqs", "template", selector=selector)
+        generator = create("generator", task="cqs", name="template", selector=selector)
     run = generator.generate(dataset)
     [outcome] = run.outcomes
     failure = f"critical questions: {outcome.reason}" if outcome.failed else None
@@ -112,11 +112,23 @@ def critical_questions(text: str, options: AskOptions) -> Part:
         offline = _claims_part(text, dataset)
         origin = f"{CLAIMS_ORIGIN}: {_why_offline(outcome.reason)}"
         warnings += offline.warnings
-        return Part(offline.questions, offline.signature, origin, warnings, failure)
+        return Part(
+            questions=offline.questions,
+            signature=offline.signature,
+            origin=origin,
+            warnings=warnings,
+            failure=failure,
+        )
     questions = [{"question": q, "schemes": list(schemes)} for q in outcome.questions]
     signature = generator.signature(dataset)
     origin = model_origin(signature) if options.uses_llm else SCORER_ORIGIN
-    return Part(questions, str(signature), origin, warnings, failure)
+    return Part(
+        questions=questions,
+        signature=str(signature),
+        origin=origin,
+        warnings=warnings,
+        failure=failure,
+    )
 
 
 def _why_offline(reason: str) -> str:
@@ -138,11 +150,13 @@ def _pooled_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
     from maieutic.tasks.cqs.api import FROM_MODEL, pool
 
     generator = create(
-        "generator", "cqs", "pooled", candidates=options.candidates, **llm_args(options)
+        "generator", task="cqs", name="pooled", candidates=options.candidates, **llm_args(options)
     )
     run = generator.model.generate(dataset)
     [outcome] = run.outcomes
-    choice = pool(text, outcome.candidates, generator.claims, generator.candidate_filter)
+    choice = pool(
+        text, outcome.candidates, generator.claims, candidate_filter=generator.candidate_filter
+    )
     reading = choice.reading
     questions = [
         {
@@ -163,18 +177,30 @@ def _pooled_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
         origin = f"{CLAIMS_ORIGIN}: {why}"
         if why.endswith("failed") or SPENT in outcome.reason:  # not a reply's fault: exit 1
             failure = f"critical questions: {outcome.reason}"
-        return Part(questions, str(signature), origin, warnings, failure)
+        return Part(
+            questions=questions,
+            signature=str(signature),
+            origin=origin,
+            warnings=warnings,
+            failure=failure,
+        )
     kept = sum(c.origin == FROM_MODEL for c in choice.chosen)
     origin = (
         f"{CLAIMS_ORIGIN}, pooled with {model_origin(signature)}'s candidates: "
         f"{plural(kept, 'model question')} kept by the precision filter"
     )
-    return Part(questions, str(signature), origin, warnings, failure)
+    return Part(
+        questions=questions,
+        signature=str(signature),
+        origin=origin,
+        warnings=warnings,
+        failure=failure,
+    )
 
 
 def _claims_part(text: str, dataset: CQDataset) -> Part:
     """The offline claims generator's critical questions, each with its claim."""
-    generator = create("generator", "cqs", "claims")
+    generator = create("generator", task="cqs", name="claims")
     found = generator.questions_for(text)
     chosen = {s.candidate.question: s.candidate for s in found.candidates}
     questions = [
@@ -186,7 +212,12 @@ def _claims_part(text: str, dataset: CQDataset) -> Part:
         for q in found.questions
     ]
     warnings = [f"critical questions: {found.note}"] if found.note else []
-    return Part(questions, str(generator.signature(dataset)), CLAIMS_ORIGIN, warnings)
+    return Part(
+        questions=questions,
+        signature=str(generator.signature(dataset)),
+        origin=CLAIMS_ORIGIN,
+        warnings=warnings,
+    )
 
 
 def _challenged(reading, index: int) -> str:
@@ -210,7 +241,7 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
 
     document = Document(text, "<ask>")
     if options.uses_llm:
-        generator = create("generator", "aura", "llm", **llm_args(options))
+        generator = create("generator", task="aura", name="llm", **llm_args(options))
         run = generator.generate(document)
         questions = list(dict.fromkeys(q for o in run.outcomes for q in o.questions))
         questions = [q for q in questions if is_well_formed(q, text)]
@@ -231,7 +262,9 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
         )
     from maieutic.run import evaluate
 
-    [result] = evaluate("aura", document, [_question_set(questions)], evaluator=_aura_evaluator())
+    [result] = evaluate(
+        "aura", document, submissions=[_question_set(questions)], evaluator=_aura_evaluator()
+    )
     summary = {
         k: result.summary[k] for k in ("answerability", "coverage", "non_redundancy", "entropy")
     }
@@ -260,7 +293,7 @@ def _aura_evaluator():
     (same model and settings), so ask loads the embedding model once."""
     from maieutic.embed.encoder import shared_encoder
 
-    evaluator = create("evaluator", "aura", "aura")
+    evaluator = create("evaluator", task="aura", name="aura")
     evaluator.reranker.encoder = shared_encoder(evaluator.reranker.encoder.model_name)
     return evaluator
 
@@ -275,6 +308,7 @@ def ask_text(
     text: str,
     options: AskOptions | None = None,
     source: str = "<argument>",
+    *,
     on_step: Callable[[str], None] | None = None,
 ) -> AskResult:
     """Every part of ``ask`` for ``text`` (already read and checked); ``on_step`` is
@@ -288,8 +322,8 @@ def ask_text(
 
     options = options or AskOptions()
     start = time.perf_counter()
-    text, removed = _cleaned(text, source)
-    result = AskResult(text, source)
+    text, removed = _cleaned(text, source=source)
+    result = AskResult(text=text, source=source)
     if removed:
         result.warnings.append(
             f"{removed} character(s) of terminal escape sequences and control characters "
@@ -324,7 +358,7 @@ def _take(result: AskResult, name: str, part: Part) -> list[dict[str, Any]]:
     return part.questions
 
 
-def _cleaned(text: str, source: str) -> tuple[str, int]:
+def _cleaned(text: str, *, source: str) -> tuple[str, int]:
     """The text without escape sequences and control characters, and how many
     characters went; refused when nothing visible is left."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n")

@@ -70,7 +70,7 @@ def read_input(source: str) -> tuple[str, str]:
         text, where = _read_file(path), str(path)
     else:
         text, where = source, "<argument>"
-    return check_text(text, where), where
+    return check_text(text, where=where), where
 
 
 def _looks_like_a_path(source: str) -> bool:
@@ -87,12 +87,12 @@ def _looks_like_a_path(source: str) -> bool:
     return Path(source).suffix.lower() in FILE_SUFFIXES or "/" in source or "\\" in source
 
 
-def check_text(text: str, where: str) -> str:
+def check_text(text: str, *, where: str) -> str:
     """The text, stripped; a ``DataError`` when it is empty, over the limit, or holds
     a byte that is no UTF-8 (an argument in another encoding reaches Python as a lone
     surrogate, which nothing downstream can encode)."""
     text = text.strip()
-    refuse_lone_surrogates(text, where)
+    refuse_lone_surrogates(text, where=where)
     if not text:
         raise DataError("the text is empty: nothing to ask about", where=where)
     if len(text) > MAX_ASK_CHARS:

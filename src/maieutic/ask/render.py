@@ -39,7 +39,7 @@ def safe_result(result: AskResult) -> AskResult:
     return replace(result, **{name: terminal_safe_all(getattr(result, name)) for name in fields})
 
 
-def heading(result: AskResult, title: str, part: str) -> str:
+def heading(result: AskResult, title: str, *, part: str) -> str:
     """A part's title with the generator that wrote it (and why it stood in, if it
     did): ``Socratic questions (offline claims generator: the model's reply …)``."""
     origin = result.origins.get(part)
@@ -96,10 +96,10 @@ def print_terminal(result: AskResult, console: Console) -> None:
     result = safe_result(result)
     # user text never goes through rich's markup parser: "[/x]" in an argument is text
     console.print(Panel(highlighted(result), title=Text(result.source), title_align="left"))
-    console.print(Text(heading(result, "Critical questions", "cqs"), style="bold"))
+    console.print(Text(heading(result, "Critical questions", part="cqs"), style="bold"))
     for n, q in enumerate(result.cqs, start=1):
         _print_hanging(console, Text(f"  {n}. {q['question']}"))
-    console.print(Text(heading(result, "Socratic questions", "focus"), style="bold"))
+    console.print(Text(heading(result, "Socratic questions", part="focus"), style="bold"))
     if not result.focus:
         console.print(Text(f"  {no_socratic(result)}"))
     for n, label in enumerate(result.focus):
@@ -138,9 +138,9 @@ def to_markdown(result: AskResult) -> str:
         last = end
     marked.append(_md_escape(result.text[last:]))
     quoted = "\n".join(f"> {line}" if line else ">" for line in "".join(marked).splitlines())
-    lines = [quoted, "", f"## {_md_escape(heading(result, 'Critical questions', 'cqs'))}", ""]
+    lines = [quoted, "", f"## {_md_escape(heading(result, 'Critical questions', part='cqs'))}", ""]
     lines += [f"{n}. {_md_escape(q['question'])}" for n, q in enumerate(result.cqs, start=1)]
-    lines += ["", f"## {_md_escape(heading(result, 'Socratic questions', 'focus'))}", ""]
+    lines += ["", f"## {_md_escape(heading(result, 'Socratic questions', part='focus'))}", ""]
     lines += [
         f"- **{label['type_name']}** — {_md_escape(label['question'] or '')} "
         f"(span: “{_md_escape(label['span'])}”)"

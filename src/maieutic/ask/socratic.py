@@ -33,19 +33,19 @@ def socratic_questions(text: str, options: AskOptions) -> Part:
     """Up to two Socratic questions with weakness type, span and offsets, from the
     model when one is named and it gives any, else from the offline generator."""
     if not options.uses_llm:
-        return _generated(text, "claims", {}, OFFLINE)[0]
-    part, outcome = _generated(text, "llm", llm_args(options), "")
+        return _generated(text, name="claims", args={}, origin=OFFLINE)[0]
+    part, outcome = _generated(text, name="llm", args=llm_args(options), origin="")
     if part.questions:
         return part
-    offline, _ = _generated(text, "claims", {}, OFFLINE)
+    offline, _ = _generated(text, name="claims", args={}, origin=OFFLINE)
     # the heading gives the reason; a warning saying only the same is left out
     said = [w for w in part.warnings if w != NO_TYPES]
     return Part(
-        offline.questions,
-        offline.signature,
-        f"{OFFLINE}: {why_nothing(outcome)}",
-        said + offline.warnings,
-        part.failure,  # a failed model call is still reported (exit code 1)
+        questions=offline.questions,
+        signature=offline.signature,
+        origin=f"{OFFLINE}: {why_nothing(outcome)}",
+        warnings=said + offline.warnings,
+        failure=part.failure,  # a failed model call is still reported (exit code 1)
     )
 
 
@@ -63,7 +63,7 @@ def why_nothing(outcome: FocusOutcome) -> str:
 
 
 def _generated(
-    text: str, name: str, args: dict[str, Any], origin: str
+    text: str, *, name: str, args: dict[str, Any], origin: str
 ) -> tuple[Part, FocusOutcome]:
     """The part as the registered focus generator ``name`` gives it, and its outcome."""
     # a transcript's speaker label ("CLINTON:") is no part of the argument: the claims
@@ -72,17 +72,17 @@ def _generated(
     _, _, body_start = split_speaker(text)
     argument = text if name == "claims" else " " * body_start + text[body_start:]
     dataset = FocusSet({"ask": FocusItem("ask", argument, None)}, source="<ask>", name="ask")
-    generator = create("generator", "focus", name, **args)
+    generator = create("generator", task="focus", name=name, **args)
     run = generator.generate(dataset)
     [outcome] = run.outcomes
     signature = generator.signature(dataset)
     failure = f"Socratic questions: {outcome.failure}" if outcome.failed else None
     part = Part(
-        _labels(outcome),
-        str(signature),
-        origin or model_origin(signature),
-        list(outcome.problems),
-        failure,
+        questions=_labels(outcome),
+        signature=str(signature),
+        origin=origin or model_origin(signature),
+        warnings=list(outcome.problems),
+        failure=failure,
     )
     return part, outcome
 

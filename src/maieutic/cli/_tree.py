@@ -92,9 +92,9 @@ class CommandGroups:
         none and the task registers components of that kind."""
         from maieutic.registry import names
 
-        if name not in self.evaluate.commands and names("evaluator", name):
+        if name not in self.evaluate.commands and names("evaluator", task=name):
             self.evaluate.add_command(generic_evaluate(name))
-        if name not in self.generate.commands and names("generator", name):
+        if name not in self.generate.commands and names("generator", task=name):
             self.generate.add_command(generic_generate(name))
 
     def _describe(self, name: str) -> None:
@@ -175,7 +175,7 @@ def _component_option(kind: str, task: str) -> Callable[[Any], Any]:
     from maieutic.cli.option_types import RegisteredOrScorer
     from maieutic.registry import names
 
-    known = names(kind, task)
+    known = names(kind, task=task)
     if kind == "evaluator" and "scorer" in known:
         choice: click.ParamType = RegisteredOrScorer(kind, task)
         known = [n for n in known if n != "scorer"]
@@ -204,7 +204,9 @@ def _threshold_option(task: str) -> list[Callable[[Any], Any]]:
     from maieutic.cli.option_types import number
     from maieutic.registry import entry, names
 
-    if not any(entry("evaluator", task, n).threshold for n in names("evaluator", task)):
+    if not any(
+        entry("evaluator", task=task, name=n).threshold for n in names("evaluator", task=task)
+    ):
         return []
     return [
         click.option(
@@ -271,8 +273,8 @@ def _run_evaluate(
     done = maieutic.run.evaluate(
         task,
         data_path,
-        list(submissions),
-        evaluator,
+        submissions=list(submissions),
+        evaluator=evaluator,
         strict=options.pop("strict"),
         skip_unknown=options.pop("skip_unknown"),
         out=out_path,
@@ -347,7 +349,7 @@ def _run_generate(
     done = maieutic.run.generate(
         task,
         data_path,
-        generator,
+        generator=generator,
         runs=runs,
         strict=strict,
         out=out_path,

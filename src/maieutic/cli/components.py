@@ -83,7 +83,7 @@ def component_options(
     them), and a threshold that looks meant for another scale is warned about."""
     from maieutic.cli.components import component_args
 
-    found = entry(kind, task, name)
+    found = entry(kind, task=task, name=name)
     threshold = options.get("threshold")
     if threshold is not None and found.threshold is None:
         raise click.UsageError(f"{kind} {name!r} does not use a threshold (it is an LLM judge)")
@@ -106,5 +106,7 @@ def build(
     builds it, so the commands that are no evaluate/generate (meta-eval, sweeps)
     carry the same spec and signature."""
     args = component_options(ctx, kind, task, name, options, refuse_unused=refuse_unused)
-    built, _warnings = build_component(kind, task, name, args)  # checked above already
+    built, _warnings = build_component(
+        kind, task=task, name=name, options=args
+    )  # checked above already
     return built

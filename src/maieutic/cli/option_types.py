@@ -79,7 +79,7 @@ class RegisteredOrScorer(click.ParamType):
         self.name = kind
 
     def _known(self) -> list[str]:
-        return [n for n in names(self.kind, self.task) if n != "scorer"]
+        return [n for n in names(self.kind, task=self.task) if n != "scorer"]
 
     def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
         return "[" + "|".join(self._known()) + "|scorer:DIR]"

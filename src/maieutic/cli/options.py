@@ -83,7 +83,11 @@ def llm_options(
     from maieutic.llm.backends.factory import BACKEND_KINDS
     from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
 
-    default = LLMOptions.defaults_of(*defaults_of) if defaults_of else LLM_DEFAULTS
+    default = (
+        LLMOptions.defaults_of(defaults_of[0], task=defaults_of[1], name=defaults_of[2])
+        if defaults_of
+        else LLM_DEFAULTS
+    )
 
     return stack(
         [
@@ -136,7 +140,7 @@ def llm_options(
 def sampling_options(task: str, generator: str = "llm") -> Callable[[Any], Any]:
     """``--seed``, ``--temperature`` and ``--max-tokens``, showing the defaults of the
     task's registered ``generator`` (the command line restates none)."""
-    found = factory_defaults("generator", task, generator)
+    found = factory_defaults("generator", task=task, name=generator)
     temperature, max_tokens = found["temperature"], found["max_tokens"]
     return stack(
         [
@@ -188,7 +192,7 @@ def component_option(kind: str, *, task: str, default: str, help: str) -> Callab
     """``--KIND`` (``--evaluator``, ``--generator``, ``--selector``): one of the names
     ``task`` registers of that kind, or ``scorer:DIR`` in its place where the task
     registers a learned scorer of that kind; shown with its ``default``."""
-    known = names(kind, task)
+    known = names(kind, task=task)
     choice = RegisteredOrScorer(kind, task) if "scorer" in known else click.Choice(known)
     return click.option(f"--{kind}", type=choice, default=default, show_default=True, help=help)
 

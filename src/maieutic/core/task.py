@@ -113,4 +113,4 @@ class Task:
 
 def get_task(name: str) -> Task:
     """The registered task ``name`` (a usage error listing the known ones otherwise)."""
-    return create("task", name, name)
+    return create("task", task=name, name=name)

@@ -173,7 +173,7 @@ def _looks_like_json_lines(text: str) -> bool:
         return False
 
 
-def _parse(text: str, where: str, duplicates: list[str] | None = None) -> Any:
+def _parse(text: str, *, where: str, duplicates: list[str] | None = None) -> Any:
     hook = _no_duplicates if duplicates is None else _keeping_last(duplicates)
     try:
         data = json.loads(text, object_pairs_hook=hook)
@@ -207,6 +207,7 @@ def read_keyed_records(
     path: str | Path,
     id_field: str,
     expected: str | None = None,
+    *,
     duplicates: list[str] | None = None,
 ) -> dict[str, Any]:
     """Read ``{id: record}`` from a JSON object, or from JSONL lines keyed by ``id_field``.
@@ -220,12 +221,18 @@ def read_keyed_records(
     """
     path = Path(path)
     if is_parquet(path):
-        return _keyed(_parquet_records(path), id_field, str(path), duplicates, expected)
+        return _keyed(
+            _parquet_records(path),
+            id_field,
+            where_file=str(path),
+            duplicates=duplicates,
+            expected=expected,
+        )
     text = read_text(path)
     if not text.strip():
         raise DataError("file is empty", where=str(path))
     if not is_jsonl(path):
-        data = _parse(text, str(path), duplicates)
+        data = _parse(text, where=str(path), duplicates=duplicates)
         _check_kind(data, expected, str(path))
         if not isinstance(data, dict):
             raise DataError(
@@ -234,16 +241,17 @@ def read_keyed_records(
             )
         return data
     lines = (
-        (f"{path}:{lineno}", _parse(line, f"{path}:{lineno}", duplicates))
+        (f"{path}:{lineno}", _parse(line, where=f"{path}:{lineno}", duplicates=duplicates))
         for lineno, line in enumerate(text.splitlines(), start=1)
         if line.strip()
     )
-    return _keyed(lines, id_field, str(path), duplicates, expected)
+    return _keyed(lines, id_field, where_file=str(path), duplicates=duplicates, expected=expected)
 
 
 def _keyed(
     records: Iterable[tuple[str, Any]],
     id_field: str,
+    *,
     where_file: str,
     duplicates: list[str] | None,
     expected: str | None,
@@ -251,7 +259,7 @@ def _keyed(
     """``{id: record}`` from (where, record) pairs, each record keyed by ``id_field``."""
     keyed: dict[str, Any] = {}
     for where, record in records:
-        key = record_key(record, id_field, where)
+        key = record_key(record, id_field, where=where)
         if key in keyed:
             if duplicates is None:
                 raise DataError(f"duplicate {id_field} {key!r}", where=where)
@@ -261,7 +269,7 @@ def _keyed(
     return keyed
 
 
-def record_key(record: Any, id_field: str, where: str) -> str:
+def record_key(record: Any, id_field: str, *, where: str) -> str:
     """The id a JSONL or Parquet record carries in ``id_field`` (a ``DataError`` when
     the record is no object or the id no non-empty string)."""
     if not isinstance(record, dict):
@@ -311,7 +319,7 @@ def _parquet_records(path: Path) -> Iterator[tuple[str, Any]]:
 
 
 def _check_kind(data: Any, expected: str | None, where: str) -> None:
-    if expected and (message := kinds.mixup_message(kinds.json_kind(data), expected)):
+    if expected and (message := kinds.mixup_message(kinds.json_kind(data), expected=expected)):
         raise DataError(message, where=where)
 
 

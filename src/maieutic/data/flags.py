@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from maieutic.errors import DataError
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Flag:
     """One tolerated problem: where it is, a short code, and what it means."""
 

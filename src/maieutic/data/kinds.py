@@ -55,7 +55,7 @@ def text_kind(text: str) -> str | None:
     return None
 
 
-def mixup_message(kind: str, expected: str) -> str | None:
+def mixup_message(kind: str, *, expected: str) -> str | None:
     """The message for a file of ``kind`` given where ``expected`` belongs, or None."""
     if kind == RESULTS:
         return (

@@ -24,7 +24,7 @@ def _page_text(page: Any) -> str:
         layout = page.extract_text(extraction_mode="layout", layout_mode_space_vertically=False)
     except Exception:  # the layout reader fails on pages the plain one reads: keep those
         return plain
-    return respace(plain, layout or "")
+    return respace(plain, layout=layout or "")
 
 
 ENCRYPTED_PDF = (
@@ -33,7 +33,7 @@ ENCRYPTED_PDF = (
 )
 
 
-def _pdf_pages(reader: Any, where: str, max_chars: int | None, limit: str) -> list[str]:
+def _pdf_pages(reader: Any, where: str, max_chars: int | None, *, limit: str) -> list[str]:
     """Each page's text, once the page count and the inflated content are within
     bounds (``maieutic.data.pdf_bounds``); extraction stops as soon as the text is
     clearly over ``max_chars`` (whitespace runs counted as one, 5% spare for what
@@ -80,7 +80,7 @@ def read_pdf(
     reader = None
     try:
         reader = PdfReader(io.BytesIO(data))
-        pages = _pdf_pages(reader, str(path), max_chars, limit)
+        pages = _pdf_pages(reader, str(path), max_chars, limit=limit)
     except DataError:
         raise
     except (FileNotDecryptedError, DependencyError) as exc:

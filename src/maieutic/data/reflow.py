@@ -61,7 +61,7 @@ _COMPOUND = re.compile(r"\b[A-Za-z]+-[A-Za-z]+\b")
 _SOFT_HYPHEN = "\u00ad"
 
 
-def respace(plain: str, layout: str) -> str:
+def respace(plain: str, *, layout: str) -> str:
     """A page's text in reading order (``plain``) with only the word gaps that its
     laid-out text (``layout``, the same glyphs placed by position) also has.
 
@@ -163,7 +163,7 @@ def _reflow(lines: list[tuple[str, int]], compounds: set[str]) -> str:
         elif blank and (_SENTENCE_END.search(previous) or not line[0].islower()):
             separator = "\n\n"
         else:
-            separator = _separator(previous, width, starts, line, compounds)
+            separator = _separator(previous, width, starts, line=line, compounds=compounds)
             if separator == "-":  # a word hyphenated at the line end: the hyphen goes
                 parts[-1], separator = parts[-1][:-1], ""
         parts += [separator, line]
@@ -179,7 +179,7 @@ def _is_title(line: str) -> bool:
     return len(long) >= 2 and all(w[0].isupper() for w in long) and line[-1].isalnum()
 
 
-def _separator(previous: str, width: int, starts: bool, line: str, compounds: set[str]) -> str:
+def _separator(previous: str, width: int, starts: bool, *, line: str, compounds: set[str]) -> str:
     """What joins the printed line ``previous`` (``starts``: the first of its paragraph)
     to the next: a paragraph break, a line break, a space, nothing, or ``-`` (nothing,
     and drop the hyphen or soft hyphen ending ``previous``)."""

@@ -49,7 +49,7 @@ def _keyed(
     records: Iterator[tuple[str, Any]], id_field: str
 ) -> Iterator[tuple[str, str, dict[str, Any]]]:
     for where, record in records:
-        yield where, record_key(record, id_field, where), record
+        yield where, record_key(record, id_field, where=where), record
 
 
 def _checked_start(handle: Any, where: str) -> bytes:
@@ -78,7 +78,7 @@ def _json_lines(path: Path) -> Iterator[tuple[str, Any]]:
                 raise DataError(f"not UTF-8 text (byte {exc.start})", where=where) from None
             if line.strip():
                 seen = True
-                yield where, _parse(line, where)
+                yield where, _parse(line, where=where)
     if not seen:
         raise DataError("file is empty", where=str(path))
 

@@ -25,7 +25,7 @@ def lone_surrogate(text: str) -> int | None:
     return found.start() if found else None
 
 
-def refuse_lone_surrogates(text: str, where: str) -> None:
+def refuse_lone_surrogates(text: str, *, where: str) -> None:
     """A ``DataError`` naming ``where`` when ``text`` holds a lone surrogate."""
     if (at := lone_surrogate(text)) is not None:
         raise DataError(f"not UTF-8 text (character {at} is a lone surrogate)", where=where)
@@ -57,12 +57,12 @@ def _first(value: Any, path: str) -> tuple[str, int] | None:
         elif isinstance(item, dict):
             for key, child in reversed(list(item.items())):
                 if (at := lone_surrogate(key)) is not None:
-                    return _joined(where, ascii(key)), at
-                stack.append((child, _joined(where, key)))
+                    return _joined(where, key=ascii(key)), at
+                stack.append((child, _joined(where, key=key)))
         elif isinstance(item, list):
             stack.extend((child, f"{where}[{n}]") for n, child in reversed(list(enumerate(item))))
     return None
 
 
-def _joined(path: str, key: str) -> str:
+def _joined(path: str, *, key: str) -> str:
     return f"{path}.{key}" if path else key

@@ -67,7 +67,7 @@ def _quiet_hf() -> None:
         pass
 
 
-def model_unavailable(what: str, name: str, exc: BaseException) -> DataError:
+def model_unavailable(what: str, *, name: str, exc: BaseException) -> DataError:
     """One line (exit 2) for a named model that cannot be loaded: why, and how to get
     it. Never a substitute: the caller refuses rather than use another model."""
     lines = str(exc).strip().splitlines()
@@ -236,11 +236,11 @@ class Encoder:
         except ImportError:
             raise RunError("sentence-transformers is not installed") from None
         if why := (None if self.is_embedded else hub_unreachable(self.model_name)):
-            raise model_unavailable("embedding model", self.model_name, RuntimeError(why))
+            raise model_unavailable("embedding model", name=self.model_name, exc=RuntimeError(why))
         try:
             return SentenceTransformer(self._source(), device=self.device)
         except Exception as exc:  # the library raises many types for "not found / offline"
-            raise model_unavailable("embedding model", self.model_name, exc) from None
+            raise model_unavailable("embedding model", name=self.model_name, exc=exc) from None
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Encode ``texts`` (in batches) into an ``(n, dim)`` float32 array of unit vectors."""

@@ -33,7 +33,7 @@ def _read_json(path: Path) -> dict:
 class OnnxSentenceEncoder:
     """Tokenise, run the exported transformer, pool, and L2-normalise."""
 
-    def __init__(self, onnx_path: Path, model_dir: Path, pooling: str, max_length: int) -> None:
+    def __init__(self, onnx_path: Path, *, model_dir: Path, pooling: str, max_length: int) -> None:
         import onnxruntime as ort
         from transformers import AutoTokenizer
 
@@ -48,7 +48,7 @@ class OnnxSentenceEncoder:
         self.max_length = max_length
 
     @classmethod
-    def from_sentence_transformer(cls, source: str, cache_key: str) -> OnnxSentenceEncoder:
+    def from_sentence_transformer(cls, source: str, *, cache_key: str) -> OnnxSentenceEncoder:
         """Export (once) and load a local sentence-transformers model directory."""
         try:
             import onnxruntime  # noqa: F401
@@ -71,8 +71,8 @@ class OnnxSentenceEncoder:
         digest = hashlib.sha256(cache_key.encode()).hexdigest()[:16]
         onnx_path = maieutic_home() / "onnx" / digest / "model.onnx"
         if not onnx_path.exists():
-            _export(model_dir, onnx_path)
-        return cls(onnx_path, model_dir, pooling, max_length)
+            _export(model_dir, onnx_path=onnx_path)
+        return cls(onnx_path, model_dir=model_dir, pooling=pooling, max_length=max_length)
 
     def encode(self, texts, batch_size: int = 64, **_: object) -> np.ndarray:
         """Encode texts, sorted by length inside so batches carry little padding."""
@@ -104,7 +104,7 @@ class OnnxSentenceEncoder:
         return result
 
 
-def _export(model_dir: Path, onnx_path: Path) -> None:
+def _export(model_dir: Path, *, onnx_path: Path) -> None:
     """Export the transformer's last hidden state to ONNX with dynamic batch and length."""
     import torch
     from transformers import AutoModel, AutoTokenizer

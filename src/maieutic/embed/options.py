@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class EmbeddingOptions:
-    """The embedding model, its backend and its batch size."""
+    """The embedding model, its backend and its batch size (by keyword: the model and
+    the backend are both names)."""
 
     embedding_model: str = DEFAULT_MODEL
     embedding_backend: str = "torch"

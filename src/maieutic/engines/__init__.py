@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from maieutic.errors import DataError
 
 
-@dataclass
+@dataclass(kw_only=True)
 class RayOptions:
     """How a Ray run is laid out."""
 

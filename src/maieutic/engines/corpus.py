@@ -59,7 +59,7 @@ class CorpusStore:
         self._count = 0
         self._finalizer = weakref.finalize(self, _discard, self._db, self.folder)
 
-    def add(self, where: str, key: str, item: Any, canon: Any) -> None:
+    def add(self, where: str, *, key: str, item: Any, canon: Any) -> None:
         """Add one item (``item`` and ``canon`` plain JSON values); a repeated id is
         an error naming ``where``."""
         try:
@@ -78,6 +78,7 @@ class CorpusStore:
         records: Iterable[tuple[str, str, Any]],
         parse: Callable[[str, str, Any], Any],
         canonical: Callable[[Any], Any],
+        *,
         where: str,
         empty: str,
     ) -> None:
@@ -86,7 +87,7 @@ class CorpusStore:
         the error ``empty`` naming ``where``."""
         for at, key, record in records:
             item = parse(at, key, record)
-            self.add(at, key, to_plain(item), canonical(item))
+            self.add(at, key=key, item=to_plain(item), canon=canonical(item))
         self._db.execute("COMMIT")
         if not self._count:
             raise DataError(empty, where=where)

@@ -29,10 +29,10 @@ _READ_ROWS = 2000
 
 def generate_corpus_on_ray(
     io: Any,
+    *,
     component: Any,
     data: Any,
     store: CorpusStore,
-    *,
     run_index: int,
     folder: Path | None,
     manifest: dict[str, Any],
@@ -51,17 +51,17 @@ def generate_corpus_on_ray(
     on_progress(done, total)
     now = FanOutStats()
     if done < total:
-        actor = actor_arguments(component, io, data, run_index)
+        actor = actor_arguments(component, io=io, data=data, run_index=run_index)
         ray = start_ray(options.num_cpus)
         blocks = list(_blocks(ray, store.pending(run_index), batch_rows(actor, options)))
         source = ray.data.from_arrow_refs(blocks)
-        for shard in actor_batches(source, actor, options, len(blocks), now):
+        for shard in actor_batches(source, actor, options, blocks=len(blocks), now=now):
             if folder is not None:
                 write_shard(folder, shard)
             store.finish(run_index, shard, succeeded)
             done += len(shard)
             on_progress(done, total)
-    run = stored_run(io, component, store, run_index)
+    run = stored_run(io, component=component, store=store, run=run_index)
     run.this_run = now
     return run
 
@@ -104,12 +104,12 @@ class StoredOutcomes:
     streamed = True
     """Tells a task's writer to stream what it writes from these outcomes."""
 
-    def __init__(self, io: Any, component: Any, store: CorpusStore, run: int, n: int) -> None:
+    def __init__(self, io: Any, *, component: Any, store: CorpusStore, run: int, n: int) -> None:
         self.io, self.component, self.store, self.run, self.n = io, component, store, run, n
 
     def __iter__(self) -> Iterator[Any]:
         for key, item, row in self.store.finished(self.run):
-            yield from _group(self.io, self.component, key, item, row)
+            yield from _group(self.io, component=self.component, key=key, item=item, row=row)
 
     def __len__(self) -> int:
         return self.n
@@ -118,14 +118,14 @@ class StoredOutcomes:
         return self.n > 0
 
 
-def _group(io: Any, component: Any, key: str, item: Any, row: dict) -> list[Any]:
+def _group(io: Any, *, component: Any, key: str, item: Any, row: dict) -> list[Any]:
     """One item's outcomes; a row that raised gets the task's failed outcomes."""
     if row.get("error") is not None:
         return io.failed_outcomes(component, key, from_plain(item), reason=row["error"])
     return from_plain(row["outcome"])
 
 
-def stored_run(io: Any, component: Any, store: CorpusStore, run: int) -> GenerationRun:
+def stored_run(io: Any, *, component: Any, store: CorpusStore, run: int) -> GenerationRun:
     """The run as ``GenerationRun``: counts summed and warnings once each, read in one
     pass over the store; its outcomes read from the store when iterated."""
     stats = FanOutStats()
@@ -133,8 +133,18 @@ def stored_run(io: Any, component: Any, store: CorpusStore, run: int) -> Generat
     notes: list[str] = []
     n = 0
     for key, item, row in store.finished(run):
-        stats.add(FanOutStats(*row["stats"]))
+        requests, hits, failed = row["stats"]  # as ray_generate stores them
+        stats.add(FanOutStats(requests=requests, cache_hits=hits, failed=failed))
         warnings += [w for w in row["warnings"] if w not in warnings]
         notes += row["notes"]
-        n += len(_group(io, component, key, item, row)) if row.get("error") else len(row["outcome"])
-    return GenerationRun(StoredOutcomes(io, component, store, run, n), stats, warnings, notes)
+        n += (
+            len(_group(io, component=component, key=key, item=item, row=row))
+            if row.get("error")
+            else len(row["outcome"])
+        )
+    return GenerationRun(
+        outcomes=StoredOutcomes(io, component=component, store=store, run=run, n=n),
+        stats=stats,
+        warnings=warnings,
+        notes=notes,
+    )

@@ -21,7 +21,14 @@ class _EncodePiece:
     """A Ray actor holding one embedding model."""
 
     def __init__(
-        self, model: str, backend: str, batch_size: int, device: str | None, env: dict, threads: int
+        self,
+        model: str,
+        *,
+        backend: str,
+        batch_size: int,
+        device: str | None,
+        env: dict,
+        threads: int,
     ) -> None:
         enter_environment(env)
         import torch
@@ -43,12 +50,12 @@ def ray_piece_mapper(engine: Any) -> Any:
     on Ray with ``engine``'s replicas (an ``EngineChoice``)."""
 
     def mapper(encoder: Any, texts: list[str], piece: int) -> np.ndarray:
-        return encode_on_ray(encoder, texts, piece, engine)
+        return encode_on_ray(encoder, texts, piece, engine=engine)
 
     return mapper
 
 
-def encode_on_ray(encoder: Any, texts: list[str], piece: int, engine: Any):
+def encode_on_ray(encoder: Any, texts: list[str], piece: int, *, engine: Any):
     """The ``(n, dim)`` unit vectors of ``texts``, encoded on Ray by ``engine.actors``
     model replicas, one row per piece of ``piece`` texts (the in-process encoder's
     pieces: a row is never split or merged, so each model call sees the texts it would

@@ -35,7 +35,7 @@ class _GenerateBatch:
     through the task's I/O hooks (handed over resolved: an actor looks no task up)."""
 
     def __init__(
-        self, io: Any, spec: Any, template: Any, run_index: int, env: dict, whole: Any
+        self, io: Any, *, spec: Any, template: Any, run_index: int, env: dict, whole: Any
     ) -> None:
         self.io, self.spec, self.template_plain = io, spec, template
         self.run_index, self.env, self.whole = run_index, env, whole
@@ -69,7 +69,15 @@ class _GenerateBatch:
             return self._generate([row])[0]
         except Exception as exc:  # recorded with its reason; the run goes on
             reason = f"{type(exc).__name__}: {exc}".strip()
-            return _row(row, None, reason, FanOutStats(), [], [], traceback.format_exc(limit=3))
+            return _row(
+                row,
+                None,
+                reason,
+                stats=FanOutStats(),
+                warnings=[],
+                notes=[],
+                trace=traceback.format_exc(limit=3),
+            )
 
     def _generate(self, rows: list[dict]) -> list[dict]:
         items = {row["id"]: from_plain(json.loads(row["item"])) for row in rows}
@@ -89,15 +97,16 @@ class _GenerateBatch:
                     row,
                     group,
                     None,
-                    run.stats if first else FanOutStats(),
-                    run.warnings if first else [],
-                    run.notes if first else [],
+                    stats=run.stats if first else FanOutStats(),
+                    warnings=run.warnings if first else [],
+                    notes=run.notes if first else [],
                 )
             )
         return out
 
 
-def _silent(done: int, total: int) -> None:
+def _silent(*_: int) -> None:
+    """A progress callback ``(done, total)`` that shows nothing (an actor has no terminal)."""
     return None
 
 
@@ -105,6 +114,7 @@ def _row(
     row: dict,
     outcome: Any,
     error: str | None,
+    *,
     stats: FanOutStats,
     warnings: list[str],
     notes: list[str],
@@ -130,9 +140,9 @@ def _row(
 
 def generate_on_ray(
     io: Any,
+    *,
     component: Any,
     data: Any,
-    *,
     run_index: int,
     folder: Path | None,
     manifest: dict[str, Any],
@@ -154,8 +164,8 @@ def generate_on_ray(
     now = FanOutStats()
     if todo:
         rows = [_input_row(i, keys[i], items[keys[i]]) for i in todo]
-        actor = actor_arguments(component, io, data, run_index)
-        for shard in _finished_batches(rows, actor, options, now):
+        actor = actor_arguments(component, io=io, data=data, run_index=run_index)
+        for shard in _finished_batches(rows, actor, options, now=now):
             if folder is not None:
                 write_shard(folder, shard)
             kept.update(
@@ -163,12 +173,12 @@ def generate_on_ray(
             )
             done += len(shard)
             on_progress(done, len(keys))
-    run = _merged_run(io, component, items, kept)
+    run = _merged_run(io, component=component, items=items, kept=kept)
     run.this_run = now
     return run
 
 
-def actor_arguments(component: Any, io: Any, data: Any, run_index: int) -> dict:
+def actor_arguments(component: Any, *, io: Any, data: Any, run_index: int) -> dict:
     """What each actor is built with: the task's I/O hooks, the generator's spec, the
     input with no items (each batch fills it), the run, the driver's environment, the
     whole-input context."""
@@ -178,11 +188,11 @@ def actor_arguments(component: Any, io: Any, data: Any, run_index: int) -> dict:
         "template": to_plain(io.with_items(data, {})),
         "run_index": run_index,
         "env": worker_environment(),
-        "whole": _whole_input(component, io, data),
+        "whole": _whole_input(component, io=io, data=data),
     }
 
 
-def _whole_input(component: Any, io: Any, data: Any) -> Any:
+def _whole_input(component: Any, *, io: Any, data: Any) -> Any:
     """What a generator takes from its whole input (a few-shot pool drawn from it, the
     texts never to show as examples, warnings that count it), computed once here so
     that every batch generates as the whole run would."""
@@ -200,7 +210,7 @@ def batch_rows(actor: dict, options: RayOptions) -> int:
 
 
 def _finished_batches(
-    rows: list[dict], actor: dict, options: RayOptions, now: FanOutStats
+    rows: list[dict], actor: dict, options: RayOptions, *, now: FanOutStats
 ) -> Iterator[list[dict]]:
     """The rows as the actors finish them, in input order, ``shard_rows`` at a time;
     their model calls added to ``now``."""
@@ -208,11 +218,11 @@ def _finished_batches(
     # one block per batch: a block is one task, so an actor can take several at once
     blocks = max(1, -(-len(rows) // batch_rows(actor, options)))
     source = ray.data.from_items(rows, override_num_blocks=blocks)
-    yield from actor_batches(source, actor, options, blocks, now)
+    yield from actor_batches(source, actor, options, blocks=blocks, now=now)
 
 
 def actor_batches(
-    source: Any, actor: dict, options: RayOptions, blocks: int, now: FanOutStats
+    source: Any, actor: dict, options: RayOptions, *, blocks: int, now: FanOutStats
 ) -> Iterator[list[dict]]:
     """``source``'s rows (a Ray dataset of ``blocks`` blocks: index, id, item) as the
     actors finish them, in input order, ``shard_rows`` at a time; their model calls
@@ -255,11 +265,13 @@ def _counted(rows: list[dict], now: FanOutStats) -> list[dict]:
     and the count of requests sent taken out (a shard row has no such field)."""
     for row in rows:
         requests, hits, failed = row["stats"]
-        now.add(FanOutStats(requests, hits, failed, row.pop("sent")))
+        now.add(
+            FanOutStats(requests=requests, cache_hits=hits, failed=failed, sent=row.pop("sent"))
+        )
     return rows
 
 
-def _merged_run(io: Any, component: Any, items: dict[str, Any], kept: dict) -> GenerationRun:
+def _merged_run(io: Any, *, component: Any, items: dict[str, Any], kept: dict) -> GenerationRun:
     """The run as the in-process engine returns it: outcomes in input order, counts
     summed, warnings once each; a row that failed gets the task's failed outcomes."""
     stats = FanOutStats()
@@ -269,11 +281,13 @@ def _merged_run(io: Any, component: Any, items: dict[str, Any], kept: dict) -> G
     for index, (key, item) in enumerate(items.items()):
         row = kept[index]
         requests, hits, failed = row["stats"]
-        stats.add(FanOutStats(requests, hits, failed))
+        stats.add(FanOutStats(requests=requests, cache_hits=hits, failed=failed))
         warnings += [w for w in row["warnings"] if w not in warnings]
         notes += row["notes"]
         if row.get("error") is not None:
             groups.append(io.failed_outcomes(component, key, item, reason=row["error"]))
         else:
             groups.append(from_plain(row["outcome"]))
-    return GenerationRun(io.merged_outcomes(groups), stats, warnings, notes)
+    return GenerationRun(
+        outcomes=io.merged_outcomes(groups), stats=stats, warnings=warnings, notes=notes
+    )

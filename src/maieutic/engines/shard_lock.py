@@ -40,7 +40,7 @@ class ShardLock:
             self._handle = None
 
 
-def lock_folder(folder: Path, out: Path) -> ShardLock:
+def lock_folder(folder: Path, *, out: Path) -> ShardLock:
     """Take ``folder``'s lock for this process, creating the folder; a folder locked by
     a running process is refused (``RunError`` naming ``out`` and that process)."""
     if fcntl is None:  # pragma: no cover - not POSIX

@@ -15,7 +15,7 @@ from maieutic.registry import Spec
 class Evaluator(Protocol):
     """Scores system outputs against a task's reference data.
 
-    Registered with ``@register("evaluator", TASK, NAME)``, so ``spec`` records how it
+    Registered with ``@register("evaluator", task=TASK, name=NAME)``, so ``spec`` records how it
     was built. ``failures`` lists model calls that failed for good (the command exits
     1 after writing its results when there are any). ``BaseEvaluator`` implements the
     loop for evaluators that score one submission at a time.

@@ -30,8 +30,8 @@ def kappa_or_none(a: Sequence[Hashable], b: Sequence[Hashable]) -> float | None:
 
 def agreement_report(
     human: Sequence[str],
-    predicted: Sequence[str],
     *,
+    predicted: Sequence[str],
     labels: Sequence[str],
     abstain: str,
     unscored: str = UNSCORED,

@@ -29,8 +29,9 @@ class BaseEvaluator:
     def prepare(self, reference: Any, submissions: Sequence[Any], *, skip_unknown: bool) -> None:
         """Checks and shared work before any submission is scored (nothing by default)."""
 
-    def evaluate_one(self, reference: Any, submission: Any) -> EvalResult:
-        """One submission's result."""
+    def evaluate_one(self, reference: Any, submission: Any, /) -> EvalResult:
+        """One submission's result (a hook called by position: each evaluator names the
+        two as it likes)."""
         raise NotImplementedError
 
     def evaluate(

@@ -41,7 +41,7 @@ UNIT_FIELDS = ("dataset", "n_references")
 """Signature fields that differ from unit to unit when each result is one unit."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Settings:
     """How the tests are run (the defaults: ``maieutic.stats.paired``)."""
 
@@ -82,7 +82,7 @@ class System:
         return self.units.statistic.value()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Pair:
     """``other`` against ``baseline``."""
 
@@ -134,7 +134,7 @@ class Pair:
         }
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Comparison:
     """Systems compared with a baseline (and, when asked, every pair)."""
 
@@ -160,7 +160,7 @@ class Comparison:
         s, n = self.settings, self.n_units
         shuffles = (
             f"exact: all 2^{n} = {2**n:,} shuffles"
-            if is_exact(n, s.n_trials)
+            if is_exact(n, n_trials=s.n_trials)
             else f"{s.n_trials:,} random shuffles"
         )
         return (
@@ -238,7 +238,9 @@ def build_systems(results: Sequence[tuple[str, EvalResult]], units_of: UnitsOf) 
         raise DataError("these results mix per-item scores and whole-result scores")
     if whole == {True}:
         return _grouped(units)
-    names = unique_names([r.submission for _, r, _ in units], [r.source for _, r, _ in units])
+    names = unique_names(
+        [r.submission for _, r, _ in units], sources=[r.source for _, r, _ in units]
+    )
     if len(set(names)) < len(names):
         names = [
             n if names.count(n) == 1 else f"{file}:{n}"
@@ -295,13 +297,13 @@ def _e_g(ids: Sequence[str]) -> str:
     return f" (e.g. {ids[0]})" if ids else ""
 
 
-def pair(baseline: System, other: System, settings: Settings) -> Pair:
+def pair(baseline: System, *, other: System, settings: Settings) -> Pair:
     """``other`` against ``baseline`` on the baseline's unit order."""
     aligned = other.units.reordered(baseline.units.ids)
     try:
         test = paired_test(
             baseline.units.statistic,
-            aligned.statistic,
+            other=aligned.statistic,
             n_resamples=settings.n_resamples,
             n_trials=settings.n_trials,
             confidence=settings.confidence,
@@ -309,7 +311,7 @@ def pair(baseline: System, other: System, settings: Settings) -> Pair:
         )
     except UndefinedStatistic as exc:
         raise DataError(f"{other.name} against {baseline.name}: {exc}") from None
-    return Pair(baseline.name, other.name, test, settings.alpha)
+    return Pair(baseline=baseline.name, other=other.name, test=test, alpha=settings.alpha)
 
 
 def compare_systems(
@@ -332,10 +334,21 @@ def compare_systems(
     base = systems[names.index(baseline)]
     ordered = [base, *(s for s in systems if s is not base)]
     if every_pair:
-        pairs = [pair(a, b, settings) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
+        pairs = [
+            pair(a, other=b, settings=settings)
+            for i, a in enumerate(ordered)
+            for b in ordered[i + 1 :]
+        ]
     else:
-        pairs = [pair(base, other, settings) for other in ordered[1:]]
-    return Comparison(task, list(systems), baseline, pairs, settings, signature)
+        pairs = [pair(base, other=other, settings=settings) for other in ordered[1:]]
+    return Comparison(
+        task=task,
+        systems=list(systems),
+        baseline=baseline,
+        pairs=pairs,
+        settings=settings,
+        signature=signature,
+    )
 
 
 @dataclass(frozen=True)
@@ -369,8 +382,10 @@ def top_marks(
         tests: dict[int, Pair | None] = {id(top.results[0]): None}
         for system in systems:
             if system is not top:
-                tests[id(system.results[0])] = pair(top, system, settings)
+                tests[id(system.results[0])] = pair(top, other=system, settings=settings)
     except DataError as exc:
         return exc.message
-    comparison = Comparison("", systems, top.name, [], settings, "")
+    comparison = Comparison(
+        task="", systems=systems, baseline=top.name, pairs=[], settings=settings, signature=""
+    )
     return TopMarks(top.results[0], tests, comparison.method())

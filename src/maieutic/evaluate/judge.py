@@ -31,13 +31,13 @@ DEFAULT_SYSTEM = (
 )
 
 
-def fence(tag: str, text: str) -> str:
+def fence(tag: str, *, text: str) -> str:
     """``text`` between ``<tag>`` and ``</tag>``; a closing tag inside it is defused so
     the material cannot end its own fence."""
     return f"<{tag}>\n{text.replace(f'</{tag}>', f'</ {tag}>')}\n</{tag}>"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class JudgeItem:
     """One thing to ask the judge about."""
 
@@ -99,7 +99,10 @@ class LLMJudge(Generic[T]):
         params = self.params.for_sample(attempt)
         if attempt and params.temperature < RETRY_TEMPERATURE:
             params = GenerationParams(
-                RETRY_TEMPERATURE, params.top_p, params.max_tokens, params.seed
+                temperature=RETRY_TEMPERATURE,
+                top_p=params.top_p,
+                max_tokens=params.max_tokens,
+                seed=params.seed,
             )
         return params
 

@@ -23,7 +23,7 @@ RESULT_FORMAT = "maieutic.result/2"
 """The format of one result (inside a results file, or a task file that holds results)."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class EvalResult:
     """One submission scored by one evaluator."""
 
@@ -119,19 +119,19 @@ def _checked(data: Any, at: str, where: str | None) -> dict[str, Any]:
     for name, hint in _REQUIRED.items():
         if name not in data:
             raise DataError(f"{at}: missing field {name!r}", where=where)
-        out[name] = decode(data[name], hint, f"{at}.{name}", where)
+        out[name] = decode(data[name], hint=hint, at=f"{at}.{name}", where=where)
     for name, hint in _OPTIONAL.items():
         if name in data:
-            out[name] = decode(data[name], hint, f"{at}.{name}", where)
+            out[name] = decode(data[name], hint=hint, at=f"{at}.{name}", where=where)
     for n, flag in enumerate(out.get("flags", [])):
-        require_object(flag, f"{at}.flags[{n}]", where, _FLAG_FIELDS)
+        require_object(flag, f"{at}.flags[{n}]", where, names=_FLAG_FIELDS)
         unknown = set(flag) - {*_FLAG_FIELDS, "item"}
         if unknown:
             raise DataError(f"{at}.flags[{n}]: unknown field {min(unknown)!r}", where=where)
     return out
 
 
-def unique_names(names: Sequence[str], sources: Sequence[str]) -> list[str]:
+def unique_names(names: Sequence[str], *, sources: Sequence[str]) -> list[str]:
     """Submission names made unique: two files called ``output.json`` in different
     folders are named by their paths instead of sharing a row."""
     from pathlib import Path

@@ -40,6 +40,7 @@ class ResultsFile:
         path: str | Path | None,
         task: str,
         provenance: dict[str, Any],
+        *,
         run_figures: Sequence[str] = (),
         expected: int | None = None,
     ) -> None:

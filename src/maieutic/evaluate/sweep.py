@@ -27,7 +27,7 @@ def sweep_thresholds(
     """One row per threshold: kappas, abstention rate and counts."""
     rows = []
     for t in thresholds:
-        report = agreement_report(human, label_at(t), labels=labels, abstain=abstain)
+        report = agreement_report(human, predicted=label_at(t), labels=labels, abstain=abstain)
         rows.append({"threshold": round(float(t), 6), **{k: report[k] for k in SWEEP_FIGURES}})
     return rows
 

@@ -18,7 +18,7 @@ import numpy as np
 from maieutic.stats.paired import AdditiveStatistic, mean_of
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Units:
     """What each unit adds to a result's score."""
 
@@ -40,7 +40,9 @@ class Units:
         at = {key: n for n, key in enumerate(self.ids)}
         rows = self.statistic.counts[[at[key] for key in ids]]
         statistic = AdditiveStatistic(rows, self.statistic.finish)
-        return Units(tuple(ids), statistic, self.unit, self.whole_result)
+        return Units(
+            ids=tuple(ids), statistic=statistic, unit=self.unit, whole_result=self.whole_result
+        )
 
 
 class UnitsOf(Protocol):
@@ -59,12 +61,14 @@ def grouped_mean(ids: Sequence[str], values: Sequence[float | None], unit: str) 
     counts = np.zeros((len(order), 2))
     item_counts = mean_of(np.array([np.nan if v is None else v for v in values], dtype=float))
     np.add.at(counts, [order[key] for key in ids], item_counts.counts)
-    return Units(tuple(order), AdditiveStatistic(counts, item_counts.finish), unit)
+    return Units(
+        ids=tuple(order), statistic=AdditiveStatistic(counts, item_counts.finish), unit=unit
+    )
 
 
 def whole_result_unit(key: str, score: float, unit: str) -> Units:
     """One unit (the whole result) adding its score to a mean over units."""
-    return Units((key,), mean_of(np.array([score])), unit, whole_result=True)
+    return Units(ids=(key,), statistic=mean_of(np.array([score])), unit=unit, whole_result=True)
 
 
 def merged(parts: Sequence[Units]) -> Units:
@@ -72,7 +76,12 @@ def merged(parts: Sequence[Units]) -> Units:
     first = parts[0]
     counts = np.vstack([p.statistic.counts for p in parts])
     ids = tuple(key for p in parts for key in p.ids)
-    return Units(ids, AdditiveStatistic(counts, first.statistic.finish), first.unit, True)
+    return Units(
+        ids=ids,
+        statistic=AdditiveStatistic(counts, first.statistic.finish),
+        unit=first.unit,
+        whole_result=True,
+    )
 
 
 def item_values(

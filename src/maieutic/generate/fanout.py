@@ -15,7 +15,7 @@ from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, ChatResult
 
 
-@dataclass
+@dataclass(kw_only=True)
 class FanOutStats:
     """What a fan-out cost."""
 

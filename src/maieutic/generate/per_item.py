@@ -51,7 +51,7 @@ class PerItemGenerator(Generic[KeyT, ItemT, OutcomeT]):
 
     def finish(self, dataset: Any, outcomes: list[OutcomeT]) -> GenerationRun:
         """The run made of the outcomes (warnings and notes added where a task has any)."""
-        return GenerationRun(outcomes)
+        return GenerationRun(outcomes=outcomes)
 
     def generate(
         self,

@@ -11,7 +11,7 @@ from maieutic.registry import Spec
 from maieutic.signature import Signature
 
 
-@dataclass
+@dataclass(kw_only=True)
 class GenerationRun:
     """The outcome of one generation run over a dataset."""
 
@@ -38,7 +38,7 @@ class Generator(Protocol):
     """Writes a task's output for every item of a dataset.
 
     ``run_index`` distinguishes repeated runs (each uses its own seeds); generators
-    registered with ``@register("generator", TASK, NAME)`` carry their ``spec``.
+    registered with ``@register("generator", task=TASK, name=NAME)`` carry their ``spec``.
     """
 
     spec: Spec

@@ -45,7 +45,7 @@ def register_strategies(
     strategy of ``task`` with the system prompt ``system``."""
     for name, user_prompt, doc in prompts:
         factory = _factory(name=name, user_prompt=user_prompt, system=system, doc=doc)
-        register("strategy", task, name)(factory)
+        register("strategy", task=task, name=name)(factory)
 
 
 def _factory(

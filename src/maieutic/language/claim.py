@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Claim:
     """One clause of a text, restated so a question can carry it."""
 
@@ -54,7 +54,7 @@ class Claim:
         return self.kinds[0]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Reading:
     """A text's speaker and claims."""
 

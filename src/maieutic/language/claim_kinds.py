@@ -138,7 +138,7 @@ def _generalises(head: Token) -> bool:
     )
 
 
-def claim_kinds(head: Token, tokens: list[Token], sentence: Span, text: str) -> list[str]:
+def claim_kinds(head: Token, tokens: list[Token], sentence: Span, *, text: str) -> list[str]:
     """The kinds of claim a clause makes, most specific first (``assertion`` last)."""
     lowered = {t.lower_ for t in tokens}
     lemmas = {t.lemma_.lower() for t in tokens}
@@ -301,7 +301,7 @@ STANCE = words(
 
 
 def clause_features(
-    head: Token, subject: Token, tokens: list[Token], kinds: list[str], sentence_index: int
+    head: Token, *, subject: Token, tokens: list[Token], kinds: list[str], sentence_index: int
 ) -> dict[str, float]:
     alpha = [t for t in tokens if t.is_alpha]
     content = [t for t in alpha if not t.is_stop]

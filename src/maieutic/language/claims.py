@@ -66,7 +66,7 @@ if TYPE_CHECKING:  # spaCy (and through it torch) loads only when a parser runs
     from spacy.tokens import Doc, Span, Token
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _Context:
     speaker: str
     sentence_index: int
@@ -77,7 +77,7 @@ class _Context:
     """The sentences just before, where a "they" or "it" may find what it stands for."""
 
     def rewrites(self, tokens) -> dict[int, str]:
-        return first_person_rewrites(tokens, self.speaker, self.referent)
+        return first_person_rewrites(tokens, self.speaker, referent=self.referent)
 
 
 _NOT_ACTIONS = words(
@@ -95,7 +95,7 @@ def _action_text(tokens: list[Token], ctx: _Context) -> str:
     return render(tokens, ctx.rewrites(tokens))
 
 
-def _speaker_confusion(tokens: list[Token], rewrites: dict, head: Token, ctx: _Context) -> bool:
+def _speaker_confusion(tokens: list[Token], rewrites: dict, head: Token, *, ctx: _Context) -> bool:
     """Whether restating the speaker's words would leave them unclear."""
     if any(
         t.lemma_ in AFFIRMING
@@ -145,7 +145,7 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
         named = resolve(subject, ctx.before)  # "They're on the front lines": who?
         if not named:
             return None  # "it well describes the problem": no question can say what it is
-    condition = fronted_condition(head, subject)
+    condition = fronted_condition(head, subject=subject)
     if condition is not None:
         split = split | {condition.i}
     tokens = clause_tokens(head, split)
@@ -167,27 +167,29 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
     mentions = sum(t.lower_ in ("i", "me", "my", "mine", "myself") for t in tokens)
     if mentions > 1 and ctx.speaker != "the speaker":
         return None  # "Trump's plan… they'll": a named speaker twice reads wrong either way
-    if _speaker_confusion(tokens, own, head, ctx):
+    if _speaker_confusion(tokens, own, head, ctx=ctx):
         return None
     if condition is not None:
         text = _with_condition(text, condition, ctx)
         if text is None:
             return None
-    return _described(head, subject, tokens, text, ctx, own, hedged=bool(lifted))
+    return _described(
+        head, subject=subject, tokens=tokens, text=text, ctx=ctx, own=own, hedged=bool(lifted)
+    )
 
 
 def _described(
     head: Token,
+    *,
     subject: Token,
     tokens: list[Token],
     text: str,
     ctx: _Context,
     own: dict,
-    *,
     hedged: bool,
 ) -> Claim:
     """The claim of a clause that passed every check, with its kinds and features."""
-    kinds = claim_kinds(head, tokens, ctx.sentence, text)
+    kinds = claim_kinds(head, tokens, ctx.sentence, text=text)
     authority = ""
     if "authority" in kinds:
         authority = render(list(subject.subtree), ctx.rewrites(subject.subtree))
@@ -208,7 +210,9 @@ def _described(
         authority=authority,
         terms=defining_terms(tokens, ctx.sentence),
         lemmas=content_lemmas(tokens),
-        features=clause_features(head, subject, tokens, kinds, ctx.sentence_index),
+        features=clause_features(
+            head, subject=subject, tokens=tokens, kinds=kinds, sentence_index=ctx.sentence_index
+        ),
     )
 
 
@@ -274,7 +278,9 @@ def _answered_claims(body: str, first_sentence: int) -> list[Claim]:
     n = first_sentence
     for doc in docs:
         for sentence in doc.sents:
-            for claim in _sentence_claims(sentence, _Context("the other poster", n, sentence)):
+            for claim in _sentence_claims(
+                sentence, _Context(speaker="the other poster", sentence_index=n, sentence=sentence)
+            ):
                 if claim.kind != "inference" and "the other poster" not in claim.text:
                     out.append(replace(claim, answered=True, stance=False))
             n += 1
@@ -293,13 +299,25 @@ def read_claims(text: str) -> Reading:
     spans: list[Span] = []
     for doc in docs:
         for sentence in doc.sents:
-            ctx = _Context(speaker, len(sentences), sentence, referent, tuple(spans[-2:]))
+            ctx = _Context(
+                speaker=speaker,
+                sentence_index=len(sentences),
+                sentence=sentence,
+                referent=referent,
+                before=tuple(spans[-2:]),
+            )
             spans.append(sentence)
             claims.extend(_sentence_claims(sentence, ctx))
             sentences.append(sentence.text)
     claims += linked_sentences(claims, sentences)
     claims += _answered_claims(body, len(sentences))
-    return Reading(speaker, label, tuple(claims), len(sentences), key_phrases(docs))
+    return Reading(
+        speaker=speaker,
+        speaker_label=label,
+        claims=tuple(claims),
+        n_sentences=len(sentences),
+        key_phrases=key_phrases(docs),
+    )
 
 
 def parse_one(text: str) -> Doc:

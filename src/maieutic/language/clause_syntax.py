@@ -331,7 +331,7 @@ EMPHASIS = words(
 )
 
 
-def fronted_condition(head: Token, subject: Token) -> Token | None:
+def fronted_condition(head: Token, *, subject: Token) -> Token | None:
     """A condition put before the clause ("If you help create the profits, you should…")."""
     for child in head.children:
         if (

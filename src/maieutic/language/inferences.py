@@ -43,7 +43,7 @@ _CONCLUDING = re.compile(
 """A sentence opening with one of these draws a conclusion from the one before."""
 
 
-def inference(reason: Claim, conclusion: Claim) -> Claim:
+def inference(reason: Claim, *, conclusion: Claim) -> Claim:
     """The inference from ``reason`` to ``conclusion``, itself a claim to question."""
     reason.features["premise"] = 1.0
     conclusion.features["concluded"] = 1.0
@@ -77,7 +77,7 @@ def linked_sentences(claims: list[Claim], sentences: list[str]) -> list[Claim]:
             continue
         before, here = own.get(n - 1), own.get(n)
         if before and here and not here[0].stance:
-            out.append(inference(before[-1], here[0]))
+            out.append(inference(before[-1], conclusion=here[0]))
     return out
 
 
@@ -97,5 +97,5 @@ def inferences(sentence: Span, by_head: dict[int, Claim]) -> list[Claim]:
             reason, conclusion = by_head.get(token.head.i), by_head.get(token.i)
         if reason is None or conclusion is None:
             continue
-        out.append(inference(reason, conclusion))
+        out.append(inference(reason, conclusion=conclusion))
     return out

@@ -105,7 +105,7 @@ def _they(token: Token) -> dict[int, str]:
 
 
 def first_person_rewrites(
-    tokens: Iterable[Token], speaker: str, referent: str = ""
+    tokens: Iterable[Token], speaker: str, *, referent: str = ""
 ) -> dict[int, str]:
     """Replacement text by token index: the speaker's "I/me/my" and the verbs that agree;
     with a ``referent`` (the one person the text talks about), "he/she/his" too."""

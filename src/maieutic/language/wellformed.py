@@ -289,7 +289,7 @@ def speaker_labels(text: str) -> set[str]:
     return labels
 
 
-def _not_a_name(label: str, used: str) -> bool:
+def _not_a_name(label: str, *, used: str) -> bool:
     """Whether ``used`` (a label as it appears in a question) cannot pass for a name:
     initials or letters with no vowel run recased ("MP" as "Mp", "AFCHF" as "Afchf"),
     or a user name with digits, underscores or a cut hyphen ("Citizen-s", "cd38").
@@ -305,7 +305,7 @@ def _speaker_label_flaw(question: str, labels: Iterable[str]) -> Flaw | None:
     for label in labels:
         pattern = rf"(?<![\w-]){re.escape(label)}(?![\w-])"
         for match in re.finditer(pattern, outside, re.IGNORECASE):
-            if _not_a_name(label, match.group(0)):
+            if _not_a_name(label, used=match.group(0)):
                 return Flaw("speaker-label", f"the speaker label {label!r} used as a name")
     return None
 

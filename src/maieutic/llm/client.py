@@ -113,16 +113,16 @@ def _redact_pieces(text: str, secrets: Sequence[str], only=None) -> str:
     return "".join(out)
 
 
-def _result(reply: BackendReply, latency: float, cached: bool, key: str, redacted: bool):
+def _result(reply: BackendReply, latency: float, cached: bool, *, key: str, redacted: bool):
     return ChatResult(
-        reply.text,
-        reply.model,
-        reply.prompt_tokens,
-        reply.completion_tokens,
-        latency,
-        cached,
-        key,
-        redacted,
+        text=reply.text,
+        model=reply.model,
+        prompt_tokens=reply.prompt_tokens,
+        completion_tokens=reply.completion_tokens,
+        latency_s=latency,
+        cached=cached,
+        key=key,
+        redacted=redacted,
     )
 
 
@@ -224,7 +224,7 @@ class LLMClient:
             if redacted:
                 self.store.put(key, hit)
             self._log(request, key, hit, latency=0.0, cache_hit=True, attempts=0, error=None)
-            return _result(hit, 0.0, True, key, redacted)
+            return _result(hit, 0.0, True, key=key, redacted=redacted)
         attempts = empties = 0
         sent = request  # what the next attempt sends: another seed after an empty reply
         while True:
@@ -255,7 +255,7 @@ class LLMClient:
                     if sent is not request:
                         self.store.put(self.key(sent), reply)
                 self._log(request, key, reply, **log, error=None)
-                return _result(reply, latency, False, key, redacted)
+                return _result(reply, latency, False, key=key, redacted=redacted)
             if error == EMPTY_REPLY:
                 empties += 1
                 sent = replace(request, params=request.params.after_empty(empties))

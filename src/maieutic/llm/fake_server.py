@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Fault:
     """One scripted misbehaviour, used for one request."""
 
@@ -42,7 +42,7 @@ def default_reply(body: dict) -> str:
     )
 
 
-def echo_request(text: str, request_line: str, headers: dict[str, str], body: dict) -> str:
+def echo_request(text: str, *, request_line: str, headers: dict[str, str], body: dict) -> str:
     """``text`` with the path and Authorization header of the request written into each
     of its question lines (so a parser that keeps questions keeps the echo too), and the
     whole request (request line, headers, body) on a line of its own at the end."""
@@ -192,7 +192,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         text = "" if fault and fault.kind == "empty" else owner.reply(body)
         if text and owner.echo:
-            text = echo_request(text, self.requestline, dict(self.headers), body)
+            text = echo_request(
+                text, request_line=self.requestline, headers=dict(self.headers), body=body
+            )
         self._send(200, _completion(body, text))
 
     def _fail(self, fault) -> bool:

@@ -7,15 +7,16 @@ show the same defaults."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from maieutic.llm.client import LLMClient
+from maieutic.llm.backends.factory import make_backend
+from maieutic.llm.client import LLMClient, RetryPolicy
+from maieutic.llm.store import CallStore
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LLMOptions:
-    """The language model and how it is called."""
+    """The language model and how it is called (by keyword: ``concurrency`` and
+    ``retries`` are both counts, and swapped they would pass unnoticed)."""
 
     llm: str | None = None
     """The model: None for the embedded one, a name at ``base_url``, a GGUF file…"""
@@ -27,21 +28,24 @@ class LLMOptions:
     retries: int = 4
 
     @classmethod
-    def defaults_of(cls, kind: str, task: str, name: str) -> LLMOptions:
+    def defaults_of(cls, kind: str, *, task: str, name: str) -> LLMOptions:
         """The defaults of a registered factory (one that waits longer per call…)."""
         from dataclasses import fields
 
         from maieutic.registry import factory_defaults
 
-        found = factory_defaults(kind, task, name)
+        found = factory_defaults(kind, task=task, name=name)
         return cls(**{f.name: found.get(f.name, f.default) for f in fields(cls)})
 
     def client(self) -> LLMClient:
         """The shared client (cache, log, retries) for this model."""
-        from maieutic.llm.factory import llm_client
-
-        return llm_client(
-            self.llm, self.base_url, self.llm_backend, self.concurrency, self.timeout, self.retries
+        backend = make_backend(self.llm_backend, model=self.llm, base_url=self.base_url)
+        return LLMClient(
+            backend,
+            CallStore(),
+            concurrency=self.concurrency,
+            timeout_s=self.timeout,
+            retry=RetryPolicy(retries=self.retries),
         )
 
 

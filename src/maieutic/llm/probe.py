@@ -28,7 +28,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from maieutic.errors import RunError
-from maieutic.llm.backends.local import llama_threads
+from maieutic.llm.threads import llama_threads
 from maieutic.paths import maieutic_home
 
 PORTABLE_CMAKE_ARGS = (

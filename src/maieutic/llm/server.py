@@ -17,8 +17,9 @@ from pathlib import Path
 import httpx
 
 from maieutic.errors import RunError
-from maieutic.llm.backends.local import LLAMACPP_HINT, llama_threads, smollm2_gguf_path
+from maieutic.llm.backends.local import LLAMACPP_HINT, smollm2_gguf_path
 from maieutic.llm.probe import REBUILD_HINT, require_llamacpp, signal_name
+from maieutic.llm.threads import llama_threads
 from maieutic.paths import maieutic_home
 
 SERVED_MODEL_NAME = "SmolLM2-135M-Instruct"
@@ -31,7 +32,7 @@ def free_port(host: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
-def server_command(model_path: Path, host: str, port: int, n_ctx: int = 4096) -> list[str]:
+def server_command(model_path: Path, host: str, port: int, *, n_ctx: int = 4096) -> list[str]:
     """The command line that runs llama-cpp-python's server for ``model_path``."""
     return [
         sys.executable,
@@ -90,6 +91,7 @@ class LocalServer:
         model_path: str | Path | None = None,
         host: str = "127.0.0.1",
         port: int | None = None,
+        *,
         startup_timeout_s: float = 180.0,
     ) -> None:
         self.model_path = Path(model_path) if model_path else smollm2_gguf_path()

@@ -14,7 +14,7 @@ SEED_RANGE = 2**31
 """Seeds stay below this: what every OpenAI-compatible server and llama.cpp accept."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class GenerationParams:
     """Settings that change what a model writes (and so belong in the cache key)."""
 
@@ -26,7 +26,9 @@ class GenerationParams:
     def for_sample(self, sample_index: int) -> GenerationParams:
         """The parameters of the ``sample_index``-th draw: its own seed, when seeded."""
         seed = None if self.seed is None else self.seed + sample_index
-        return GenerationParams(self.temperature, self.top_p, self.max_tokens, seed)
+        return GenerationParams(
+            temperature=self.temperature, top_p=self.top_p, max_tokens=self.max_tokens, seed=seed
+        )
 
     def after_empty(self, retry: int) -> GenerationParams:
         """The parameters of the ``retry``-th try (1-based) after an empty reply: a seed
@@ -38,7 +40,7 @@ class GenerationParams:
         return replace(self, seed=(self.seed + retry * RETRY_SEED_STEP) % SEED_RANGE)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ChatRequest:
     """One chat call: messages, parameters, and which repeated draw this is."""
 
@@ -51,14 +53,14 @@ class ChatRequest:
     @staticmethod
     def of(messages: list[dict[str, str]], **kwargs: Any) -> ChatRequest:
         """Build from OpenAI-style ``[{"role", "content"}]`` messages."""
-        return ChatRequest(tuple((m["role"], m["content"]) for m in messages), **kwargs)
+        return ChatRequest(messages=tuple((m["role"], m["content"]) for m in messages), **kwargs)
 
     def openai_messages(self) -> list[dict[str, str]]:
         """The messages in OpenAI's wire format."""
         return [{"role": role, "content": content} for role, content in self.messages]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BackendReply:
     """What a backend returns for one call."""
 
@@ -68,7 +70,7 @@ class BackendReply:
     completion_tokens: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ChatResult:
     """A finished call as the client hands it out."""
 

@@ -95,7 +95,7 @@ class Record:
         for f in cls.declared():
             path = f"{at}.{f.name}" if at else f.name
             if f.name in data:
-                values[f.name] = decode(data[f.name], hints[f.name], path, where)
+                values[f.name] = decode(data[f.name], hint=hints[f.name], at=path, where=where)
             elif f.name in cls.required_fields():
                 within = f"{at}: " if at else ""
                 raise DataError(

@@ -51,24 +51,24 @@ def describe(hint: Any) -> str:
     return "an object"
 
 
-def _fail(at: str, expected: str, value: Any, where: str | None) -> DataError:
+def _fail(at: str, *, expected: str, value: Any, where: str | None) -> DataError:
     return DataError(f"{at}: expected {expected}, found {json_type(value)}", where=where)
 
 
-def _scalar(value: Any, hint: type, at: str, where: str | None) -> Any:
+def _scalar(value: Any, hint: type, at: str, *, where: str | None) -> Any:
     # JSON has one number type: an integral float field may be written as 1
     if isinstance(value, bool) and hint is not bool:
-        raise _fail(at, _NAMES[hint], value, where)
+        raise _fail(at, expected=_NAMES[hint], value=value, where=where)
     ok = isinstance(value, int | float) if hint is float else isinstance(value, hint)
     if not ok:
-        raise _fail(at, _NAMES[hint], value, where)
+        raise _fail(at, expected=_NAMES[hint], value=value, where=where)
     return value
 
 
-def require_object(value: Any, at: str, where: str | None, names: tuple[str, ...] = ()) -> dict:
+def require_object(value: Any, at: str, where: str | None, *, names: tuple[str, ...] = ()) -> dict:
     """``value`` if it is an object with every key in ``names``, else a ``DataError``."""
     if not isinstance(value, dict):
-        raise _fail(at, "an object", value, where)
+        raise _fail(at, expected="an object", value=value, where=where)
     for name in names:
         if name not in value:
             raise DataError(f"{at}: missing field {name!r}", where=where)
@@ -77,14 +77,14 @@ def require_object(value: Any, at: str, where: str | None, names: tuple[str, ...
 
 def decode_spec(value: Any, at: str, where: str | None) -> Spec:
     """A component's ``Spec`` from its JSON (kind, task, name, args)."""
-    require_object(value, at, where, ("kind", "task", "name"))
+    require_object(value, at, where, names=("kind", "task", "name"))
     for name in ("kind", "task", "name"):
-        decode(value[name], str, f"{at}.{name}", where)
-    decode(value.get("args", {}), dict[str, Any], f"{at}.args", where)
+        decode(value[name], hint=str, at=f"{at}.{name}", where=where)
+    decode(value.get("args", {}), hint=dict[str, Any], at=f"{at}.args", where=where)
     return Spec.from_json(value)
 
 
-def _union(value: Any, hint: Any, at: str, where: str | None) -> Any:
+def _union(value: Any, *, hint: Any, at: str, where: str | None) -> Any:
     options = get_args(hint)
     if value is None and type(None) in options:
         return None
@@ -92,34 +92,34 @@ def _union(value: Any, hint: Any, at: str, where: str | None) -> Any:
         if option is type(None):
             continue
         try:
-            return decode(value, option, at, where)
+            return decode(value, hint=option, at=at, where=where)
         except DataError:
             continue
-    raise _fail(at, describe(hint), value, where)
+    raise _fail(at, expected=describe(hint), value=value, where=where)
 
 
-def decode(value: Any, hint: Any, at: str, where: str | None = None) -> Any:
+def decode(value: Any, *, hint: Any, at: str, where: str | None = None) -> Any:
     """``value`` checked against ``hint``; specs and nested records built from their JSON."""
     origin = get_origin(hint)
     if hint is Any:
         return value
     if origin in (Union, types.UnionType):
-        return _union(value, hint, at, where)
+        return _union(value, hint=hint, at=at, where=where)
     if hint is list or origin is list:
         if not isinstance(value, list):
-            raise _fail(at, "a list", value, where)
+            raise _fail(at, expected="a list", value=value, where=where)
         (item,) = get_args(hint) or (Any,)
         if item is Any:
             return value
-        return [decode(v, item, f"{at}[{i}]", where) for i, v in enumerate(value)]
+        return [decode(v, hint=item, at=f"{at}[{i}]", where=where) for i, v in enumerate(value)]
     if hint is dict or origin is dict:
         require_object(value, at, where)
         _, item = get_args(hint) or (str, Any)
         if item is Any:
             return value
-        return {k: decode(v, item, f"{at}.{k}", where) for k, v in value.items()}
+        return {k: decode(v, hint=item, at=f"{at}.{k}", where=where) for k, v in value.items()}
     if hint in _NAMES:
-        return _scalar(value, hint, at, where)
+        return _scalar(value, hint, at, where=where)
     if hint is Spec:
         return decode_spec(value, at, where)
     if hasattr(hint, "from_json"):

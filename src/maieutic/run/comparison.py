@@ -68,7 +68,9 @@ def compare(
     if task.paired_units is None:
         raise DataError(f"the task {task.name!r} does not say how its score is made from units")
     systems = build_systems(found, task.paired_units)
-    settings = Settings(n_resamples, n_trials, confidence, seed)
+    settings = Settings(
+        n_resamples=n_resamples, n_trials=n_trials, confidence=confidence, seed=seed
+    )
     return compare_systems(
         task.name, systems, baseline=baseline, every_pair=pairwise, settings=settings
     )

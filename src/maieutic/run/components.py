@@ -12,11 +12,11 @@ SCORER_PREFIX = "scorer:"
 """``scorer:DIR`` names a learned scorer's directory in place of a registered name."""
 
 
-def registered_name(kind: str, task: str, name: str | None, options: dict[str, Any]) -> str:
+def registered_name(kind: str, *, task: str, name: str | None, options: dict[str, Any]) -> str:
     """The registered name to build: ``name`` itself, the only one registered when it is
     None, or ``scorer`` for ``scorer:DIR`` (DIR then goes to ``options['scorer']``)."""
     if name is None:
-        known = names(kind, task)
+        known = names(kind, task=task)
         if len(known) != 1:
             raise DataError(f"name the {kind} of task {task!r}: one of {', '.join(known)}")
         return known[0]
@@ -37,7 +37,11 @@ def needs_references(task: str, name: Any, options: dict[str, Any]) -> bool:
     if options.get("nae_fallback"):
         return False
     try:
-        found = entry("evaluator", task, registered_name("evaluator", task, name, dict(options)))
+        found = entry(
+            "evaluator",
+            task=task,
+            name=registered_name("evaluator", task=task, name=name, options=dict(options)),
+        )
     except DataError:
         return True  # no such evaluator: building it says so, after the data is read
     return not found.metadata.get("reference_free", False)
@@ -48,8 +52,8 @@ def references_hint(task: str, name: Any) -> str:
     ``task`` that judge without them."""
     free = [
         n
-        for n in names("evaluator", task)
-        if entry("evaluator", task, n).metadata.get("reference_free")
+        for n in names("evaluator", task=task)
+        if entry("evaluator", task=task, name=n).metadata.get("reference_free")
     ]
     if not free:
         return ""
@@ -61,7 +65,7 @@ def references_hint(task: str, name: Any) -> str:
     )
 
 
-def build(kind: str, task: str, name: Any, options: dict[str, Any]) -> tuple[Any, list[str]]:
+def build(kind: str, *, task: str, name: Any, options: dict[str, Any]) -> tuple[Any, list[str]]:
     """The registered component built with ``options`` (its factory's arguments), and
     warnings about them. An option the factory does not take is an error, never
     ignored; one set to None counts as not given, so the factory's default applies; a
@@ -75,8 +79,8 @@ def build(kind: str, task: str, name: Any, options: dict[str, Any]) -> tuple[Any
             raise DataError(f"a {kind} built outside the registry (it has no spec)")
         return name, []
     options = dict(options)
-    name = registered_name(kind, task, name, options)
-    found = entry(kind, task, name)
+    name = registered_name(kind, task=task, name=name, options=options)
+    found = entry(kind, task=task, name=name)
     warnings = []
     threshold = options.get("threshold")
     if threshold is not None:
@@ -93,4 +97,4 @@ def build(kind: str, task: str, name: Any, options: dict[str, Any]) -> tuple[Any
             f"{kind} {name!r} takes no option {unknown[0]!r} (it takes: "
             f"{', '.join(found.parameters) or 'none'})"
         )
-    return create(kind, task, name, **options), warnings
+    return create(kind, task=task, name=name, **options), warnings

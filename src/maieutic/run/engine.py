@@ -32,7 +32,7 @@ SPEED_ONLY = ("concurrency", "timeout", "retries")
 """Generator arguments that change how fast outputs come, never what they are."""
 
 
-def shard_manifest(context: Any, component: Any, items: dict, run_index: int) -> dict:
+def shard_manifest(context: Any, *, component: Any, items: dict, run_index: int) -> dict:
     """What shards are made for: the signature, every generator argument that can change
     an output (a run resumed with other speed settings still uses its shards), and the
     ids in input order (shards are matched to rows by position)."""
@@ -87,7 +87,12 @@ class Engine:
     def choice(self) -> EngineChoice:
         """Which engine, and how many model replicas it runs."""
         options = self.options
-        return EngineChoice(self.name, options.actors, options.num_cpus, options.gpus_per_actor)
+        return EngineChoice(
+            name=self.name,
+            actors=options.actors,
+            num_cpus=options.num_cpus,
+            gpus_per_actor=options.gpus_per_actor,
+        )
 
     def piece_mapper(self) -> Any:
         """What an evaluator's encoders encode through (``maieutic.embed.encoder.
@@ -116,6 +121,7 @@ class Engine:
         generation: GeneratingFor,
         component: Any,
         run_index: int,
+        *,
         update: Callable[[int, int], None],
         context: RecordContext,
         out: str | Path | None,
@@ -130,15 +136,31 @@ class Engine:
                 io.generator_input(generation.data), run_index=run_index, on_progress=update
             )
         if out is None:
-            return self._on_ray(io, generation.data, component, run_index, update, context, None)
+            return self._on_ray(
+                io,
+                data=generation.data,
+                component=component,
+                run_index=run_index,
+                update=update,
+                context=context,
+                folder=None,
+            )
         from maieutic.engines.shard_lock import lock_folder
         from maieutic.engines.shards import shard_folder
 
         folder = shard_folder(Path(out), run_index)
         # held until written() has removed the shards: one run at a time writes them
-        self._locks[run_index] = lock_folder(folder, Path(out))
+        self._locks[run_index] = lock_folder(folder, out=Path(out))
         try:
-            return self._on_ray(io, generation.data, component, run_index, update, context, folder)
+            return self._on_ray(
+                io,
+                data=generation.data,
+                component=component,
+                run_index=run_index,
+                update=update,
+                context=context,
+                folder=folder,
+            )
         except BaseException:
             _drop_if_bare(folder)  # while still locked: no other run is in it
             self._unlock(run_index)
@@ -147,6 +169,7 @@ class Engine:
     def _on_ray(
         self,
         io: Any,
+        *,
         data: Any,
         component: Any,
         run_index: int,
@@ -157,7 +180,7 @@ class Engine:
         from maieutic.engines.ray_generate import generate_on_ray
 
         items = io.items(data)
-        manifest = shard_manifest(context, component, items, run_index)
+        manifest = shard_manifest(context, component=component, items=items, run_index=run_index)
         arguments = {
             "run_index": run_index,
             "folder": folder,
@@ -169,8 +192,10 @@ class Engine:
         if store is not None:  # a corpus read into a store: never held whole
             from maieutic.engines.ray_corpus import generate_corpus_on_ray
 
-            return generate_corpus_on_ray(io, component, data, store, **arguments)
-        return generate_on_ray(io, component, data, **arguments)
+            return generate_corpus_on_ray(
+                io, component=component, data=data, store=store, **arguments
+            )
+        return generate_on_ray(io, component=component, data=data, **arguments)
 
     def release(self, run_index: int) -> None:
         """Drop run ``run_index``'s shard lock and keep its shards: writing its files

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Evaluation:
     """Every submission of one run scored by one evaluator."""
 
@@ -95,7 +95,7 @@ class Evaluation:
 
     def to_json(self) -> dict[str, Any]:
         """The results file's content (as ``maieutic evaluate --out`` writes it)."""
-        results = ResultsFile(None, self.task, self.provenance, self.run_figures)
+        results = ResultsFile(None, self.task, self.provenance, run_figures=self.run_figures)
         results.results = list(self.results)
         return results.payload()
 
@@ -106,7 +106,7 @@ class Evaluation:
 
 
 def _call_options(
-    task: str, data: Any, submissions: Sequence[Any], evaluator: Any, options: dict
+    task: str, data: Any, submissions: Sequence[Any], *, evaluator: Any, options: dict
 ) -> dict[str, Any]:
     """The call, as the provenance of its results records it."""
     call = {"task": task, "data": data, "submissions": submissions, "evaluator": evaluator}
@@ -117,9 +117,9 @@ def _call_options(
 def evaluate(
     task: str,
     data: Any,
+    *,
     submissions: Any = (),
     evaluator: Any = None,
-    *,
     strict: bool = False,
     skip_unknown: bool = False,
     out: str | Path | None = None,
@@ -150,14 +150,22 @@ def evaluate(
     chosen = Engine.for_name(engine, ray)
     found = get_task(task)
     io = task_io(found)
-    reference = reference_for(found, data, evaluator, options)
-    loaded = load_submissions(found, io, submissions, reference, strict=strict, on_loaded=on_loaded)
+    reference = reference_for(found, data, evaluator=evaluator, options=options)
+    loaded = load_submissions(
+        found, io, submissions, reference=reference, strict=strict, on_loaded=on_loaded
+    )
     inputs = [data, getattr(reference, "source", None), *(s.source for s in loaded)]
     refuse_overwriting_inputs(out, inputs)
-    component, warnings = _built(task, evaluator, options, reference, strict)
-    recorded = provenance or _call_options(task, data, as_list(submissions), evaluator, options)
+    component, warnings = _built(task, evaluator, options, reference=reference, strict=strict)
+    recorded = provenance or _call_options(
+        task, data, as_list(submissions), evaluator=evaluator, options=options
+    )
     results = ResultsFile(
-        out, task, chosen.provenance(recorded), found.run_figures, expected=len(loaded) or None
+        out,
+        task,
+        chosen.provenance(recorded),
+        run_figures=found.run_figures,
+        expected=len(loaded) or None,
     )
 
     def keep(result: EvalResult) -> None:
@@ -172,7 +180,14 @@ def evaluate(
         complete = True
     finally:
         results.close(complete)
-    return _evaluation(task, component, results, reference, warnings, found.run_figures)
+    return _evaluation(
+        task,
+        component,
+        results,
+        reference=reference,
+        warnings=warnings,
+        run_figures=found.run_figures,
+    )
 
 
 def _encoding_on(engine: Engine) -> Any:
@@ -184,17 +199,17 @@ def _encoding_on(engine: Engine) -> Any:
     return mapping_pieces(engine.piece_mapper())
 
 
-def _built(task, evaluator, options, reference, strict: bool) -> tuple[Any, list[str]]:
+def _built(task, evaluator, options, *, reference, strict: bool) -> tuple[Any, list[str]]:
     """The evaluator and its warnings; with ``strict``, what the references hold that is
     read as the benchmark reads it but flagged (the evaluator's own extra references
     included) is refused before any model work."""
-    component, warnings = build("evaluator", task, evaluator, options)
+    component, warnings = build("evaluator", task=task, name=evaluator, options=options)
     if strict:
         refuse_flags([*getattr(reference, "flags", []), *getattr(component, "reference_flags", [])])
     return component, warnings
 
 
-def _evaluation(task, component, results, reference, warnings, run_figures) -> Evaluation:
+def _evaluation(task, component, results, *, reference, warnings, run_figures) -> Evaluation:
     own = _evaluator_warnings(component)
     return Evaluation(
         task=task,

@@ -34,7 +34,7 @@ Progress = Callable[[str], contextlib.AbstractContextManager[Callable[[int, int]
 (``maieutic.progress.progress`` is one)."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Generation:
     """What one generator wrote for one input, in one or more runs."""
 
@@ -137,7 +137,7 @@ def _quiet(label: str) -> Iterator[Callable[[int, int], None]]:
     yield lambda done, total: None
 
 
-def _call_options(task: str, data: Any, generator: Any, options: dict) -> dict[str, Any]:
+def _call_options(task: str, data: Any, *, generator: Any, options: dict) -> dict[str, Any]:
     """The call, as the provenance of what it writes records it."""
     call = {"task": task, "data": data, "generator": generator, **options}
     return {**described(call), "via": "maieutic.generate"}
@@ -147,6 +147,7 @@ def _run_all(
     generation: Generation,
     component: Any,
     context: RecordContext,
+    *,
     runs: int,
     progress: Progress | None,
     writing: tuple[str | Path | None, dict[str, Any]],
@@ -160,7 +161,7 @@ def _run_all(
     for k in range(runs):
         label = f"run {k + 1}/{runs}" if runs > 1 else "generating"
         with (progress or _quiet)(label) as update:
-            run = engine.run(generation, component, k, update, context, out)
+            run = engine.run(generation, component, k, update=update, context=context, out=out)
         try:
             parts = io.parts(
                 run, generation.data, dataclasses.replace(context, run_index=k, n_runs=runs)
@@ -181,7 +182,7 @@ def _corpus(engine: Engine, out: str | Path | None) -> Path | None:
     return corpus_folder() if engine.name == "ray" and out is not None else None
 
 
-def _input(task, data, limit, options, on_flags, strict, corpus) -> tuple[Any, list[Flag]]:
+def _input(task, data, limit, *, options, on_flags, strict, corpus) -> tuple[Any, list[Flag]]:
     """The input, loaded and cut to ``limit`` (read a record at a time into a store in
     the ``corpus`` folder, when given and the task can), and its flags (refused when
     ``strict``)."""
@@ -208,8 +209,8 @@ def _input(task, data, limit, options, on_flags, strict, corpus) -> tuple[Any, l
 def generate(
     task: str,
     data: Any,
-    generator: Any = None,
     *,
+    generator: Any = None,
     runs: int = 1,
     limit: int | None = None,
     strict: bool = False,
@@ -244,10 +245,20 @@ def generate(
         raise DataError("out must be a path: the outputs get a .meta.json record beside them")
     refuse_generating_over(out, [data])
     io = task_io(get_task(task))
-    loaded, flags = _input(task, data, limit, options, on_flags, strict, _corpus(chosen, out))
-    component, warnings = build("generator", task, generator, options)
+    loaded, flags = _input(
+        task,
+        data,
+        limit,
+        options=options,
+        on_flags=on_flags,
+        strict=strict,
+        corpus=_corpus(chosen, out),
+    )
+    component, warnings = build("generator", task=task, name=generator, options=options)
     signature = component.signature(io.generator_input(loaded))
-    recorded = chosen.provenance(provenance or _call_options(task, data, generator, options))
+    recorded = chosen.provenance(
+        provenance or _call_options(task, data, generator=generator, options=options)
+    )
     generation = Generation(
         task=task,
         generator=component.spec,
@@ -261,6 +272,8 @@ def generate(
     )
     context = RecordContext(task, signature, component.spec, provenance=recorded, flags=flags)
     writing = (out, write_options or {})
-    _run_all(generation, component, context, runs, progress, writing, chosen)
+    _run_all(
+        generation, component, context, runs=runs, progress=progress, writing=writing, engine=chosen
+    )
     generation.warnings += generation.runs[0].warnings
     return generation

@@ -46,7 +46,7 @@ def load_reference(
 
 
 def reference_for(
-    task: Task, data: Any, evaluator: Any, options: dict[str, Any], *, why: str = ""
+    task: Task, data: Any, *, evaluator: Any, options: dict[str, Any], why: str = ""
 ) -> Any:
     """The reference data for ``evaluator`` (with its factory ``options``): the texts
     alone when it needs no references (``needs_references``). ``why``: what to say
@@ -93,8 +93,8 @@ def load_submissions(
     task: Task,
     io: TaskIO,
     given: Any,
-    reference: Any,
     *,
+    reference: Any,
     strict: bool = False,
     on_loaded: Callable[[Any], None] | None = None,
 ) -> list[Any]:
@@ -120,7 +120,7 @@ def load_submissions(
             on_loaded(submission)
         if strict:
             refuse_flags(submission.flags)
-    names = unique_names([s.name for s in loaded], [s.source for s in loaded])
+    names = unique_names([s.name for s in loaded], sources=[s.source for s in loaded])
     for submission, name in zip(loaded, names, strict=True):
         submission.name = name
     return loaded

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Examples:
     """Pairs with their labels and groups."""
 
@@ -40,10 +40,10 @@ class Examples:
     def add(
         self,
         context: str,
+        *,
         question: str,
         label: str,
         ordinal: float,
-        *,
         group: str,
         scheme: str = "",
         system: str = "",
@@ -72,12 +72,12 @@ class Examples:
         """The pairs at ``rows``, in that order."""
         pick = lambda values: [values[i] for i in rows]  # noqa: E731
         return Examples(
-            pick(self.contexts),
-            pick(self.questions),
-            pick(self.schemes),
-            pick(self.groups),
-            pick(self.labels),
-            pick(self.ordinal),
-            pick(self.systems),
-            self.positive,
+            contexts=pick(self.contexts),
+            questions=pick(self.questions),
+            schemes=pick(self.schemes),
+            groups=pick(self.groups),
+            labels=pick(self.labels),
+            ordinal=pick(self.ordinal),
+            systems=pick(self.systems),
+            positive=self.positive,
         )

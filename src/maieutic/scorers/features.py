@@ -59,18 +59,18 @@ def wh_class(question: str) -> str:
     return "aux" if first in _AUX else "other"
 
 
-def overlap(context: str, question: str) -> float:
+def overlap(context: str, *, question: str) -> float:
     """Share of the question's content words (4+ letters) that occur in the context."""
     context_words = set(_WORD.findall(context.lower()))
     words = _WORD.findall(question.lower())
     return sum(w in context_words for w in words) / len(words) if words else 0.0
 
 
-def surface(context: str, question: str, scheme: str = "") -> np.ndarray:
+def surface(context: str, *, question: str, scheme: str = "") -> np.ndarray:
     """The surface features of one pair."""
     out = np.zeros(N_SURFACE, dtype=np.float32)
     out[0] = np.log1p(len(question.split()))
-    out[1] = overlap(context, question)
+    out[1] = overlap(context, question=question)
     out[2] = float(question.rstrip().endswith("?"))
     out[3 + WH_CLASSES.index(wh_class(question))] = 1.0
     if scheme:
@@ -136,6 +136,7 @@ class QuestionNgrams:
 def pair_features(
     encoder,
     contexts: Sequence[str],
+    *,
     questions: Sequence[str],
     schemes: Sequence[str] | None = None,
     store: EmbeddingStore | None = None,
@@ -157,7 +158,10 @@ def pair_features(
     c = np.stack([vectors[t] for t in contexts]).astype(np.float32)
     cosine = np.sum(q * c, axis=1, keepdims=True)
     rest = np.stack(
-        [surface(ct, qt, s) for ct, qt, s in zip(contexts, questions, schemes, strict=True)]
+        [
+            surface(ct, question=qt, scheme=s)
+            for ct, qt, s in zip(contexts, questions, schemes, strict=True)
+        ]
     )
     if version == "pair-v1":
         return np.hstack([q, c, q * c, cosine, rest])

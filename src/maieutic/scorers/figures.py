@@ -32,8 +32,10 @@ def _rho(x, y) -> float:
     return float(spearmanr(x, y).statistic)
 
 
-def _grouped(statistic, groups: Sequence[str], *columns: np.ndarray, seed: int) -> dict:
-    """The statistic with a bootstrap interval over groups."""
+def _grouped(
+    statistic, groups: Sequence[str], columns: tuple[np.ndarray, ...], *, seed: int
+) -> dict:
+    """The statistic of ``columns`` with a bootstrap interval over groups."""
     by_group: dict[str, list[int]] = {}
     for i, g in enumerate(groups):
         by_group.setdefault(g, []).append(i)
@@ -52,6 +54,7 @@ def _grouped(statistic, groups: Sequence[str], *columns: np.ndarray, seed: int) 
 
 def binary_figures(
     truth: np.ndarray,
+    *,
     scores: np.ndarray,
     decided: np.ndarray,
     ordinal: np.ndarray,
@@ -63,21 +66,21 @@ def binary_figures(
         "n": len(truth),
         "n_groups": len(set(groups)),
         "positive_rate": float(np.mean(truth)),
-        "kappa": _grouped(_kappa, groups, truth.astype(int), decided.astype(int), seed=seed),
-        "auc": _grouped(_auc, groups, truth.astype(int), scores, seed=seed),
-        "spearman": _grouped(_rho, groups, ordinal, scores, seed=seed),
+        "kappa": _grouped(_kappa, groups, (truth.astype(int), decided.astype(int)), seed=seed),
+        "auc": _grouped(_auc, groups, (truth.astype(int), scores), seed=seed),
+        "spearman": _grouped(_rho, groups, (ordinal, scores), seed=seed),
     }
 
 
 def three_class_kappa(
-    truth: Sequence[str], predicted: Sequence[str], groups, seed: int = 0
+    truth: Sequence[str], *, predicted: Sequence[str], groups, seed: int = 0
 ) -> dict:
     """Three-class κ with a group-bootstrap interval."""
-    return _grouped(_kappa, groups, np.asarray(truth), np.asarray(predicted), seed=seed)
+    return _grouped(_kappa, groups, (np.asarray(truth), np.asarray(predicted)), seed=seed)
 
 
 def top_k_rate(
-    truth: np.ndarray, scores: np.ndarray, groups: Sequence[str], k: int, seed: int = 0
+    truth: np.ndarray, *, scores: np.ndarray, groups: Sequence[str], k: int, seed: int = 0
 ) -> dict:
     """The positive rate of the ``k`` highest-scored items of each group (a reranker's
     choice), with a bootstrap interval over groups."""

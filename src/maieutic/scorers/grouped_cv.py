@@ -10,12 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
 
+class ThresholdChooser(Protocol):
+    """Chooses a fold's threshold from its training side's scores and targets."""
+
+    def __call__(self, scores: np.ndarray, *, target: np.ndarray) -> float: ...
+
+
 def grouped_folds(
-    groups: Sequence[str], k: int, seed: int, strata: Mapping[str, str] | None = None
+    groups: Sequence[str], k: int, *, seed: int, strata: Mapping[str, str] | None = None
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """``k`` (train indices, test indices) pairs; each group is tested exactly once.
 
@@ -51,10 +58,11 @@ class OutOfFold:
 
 def out_of_fold(
     features: np.ndarray,
+    *,
     target: np.ndarray,
     groups: Sequence[str],
     fit: Callable[[np.ndarray, np.ndarray], Callable[[np.ndarray], np.ndarray]],
-    choose_threshold: Callable[[np.ndarray, np.ndarray], float],
+    choose_threshold: ThresholdChooser,
     k: int = 5,
     seed: int = 0,
     strata: Mapping[str, str] | None = None,
@@ -64,9 +72,9 @@ def out_of_fold(
     scores = np.zeros(len(target))
     fold = np.zeros(len(target), dtype=int)
     thresholds = []
-    for f, (train, test) in enumerate(grouped_folds(groups, k, seed, strata)):
+    for f, (train, test) in enumerate(grouped_folds(groups, k, seed=seed, strata=strata)):
         predict = fit(features[train], target[train])
-        thresholds.append(choose_threshold(predict(features[train]), target[train]))
+        thresholds.append(choose_threshold(predict(features[train]), target=target[train]))
         scores[test] = predict(features[test])
         fold[test] = f
     return OutOfFold(scores, fold, thresholds)

@@ -61,7 +61,7 @@ def context_hash(text: str) -> str:
     return hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:12]
 
 
-@dataclass
+@dataclass(kw_only=True)
 class LinearModel:
     """Standardisation then a (multinomial) logistic regression."""
 
@@ -87,11 +87,11 @@ class LinearModel:
         """From a fitted ``make_pipeline(StandardScaler(), LogisticRegression())``."""
         scaler, regression = pipeline[0], pipeline[-1]
         return cls(
-            scaler.mean_.astype(np.float64),
-            np.where(scaler.scale_ == 0, 1.0, scaler.scale_).astype(np.float64),
-            regression.coef_.astype(np.float64),
-            regression.intercept_.astype(np.float64),
-            [str(c) for c in regression.classes_],
+            mean=scaler.mean_.astype(np.float64),
+            scale=np.where(scaler.scale_ == 0, 1.0, scaler.scale_).astype(np.float64),
+            coef=regression.coef_.astype(np.float64),
+            intercept=regression.intercept_.astype(np.float64),
+            classes=[str(c) for c in regression.classes_],
         )
 
 
@@ -118,10 +118,12 @@ class LearnedScorer:
         """P(positive) per pair."""
         return self.model.probabilities(features)[:, self.model.classes.index(self.positive)]
 
-    def score(self, encoder, contexts, questions, schemes=None, store=None) -> np.ndarray:
+    def score(self, encoder, contexts, questions, *, schemes=None, store=None) -> np.ndarray:
         """P(positive) of each (context, question) pair."""
         version = dense_version(self.manifest["features"]["version"])
-        dense = pair_features(encoder, contexts, questions, schemes, store, version)
+        dense = pair_features(
+            encoder, contexts, questions=questions, schemes=schemes, store=store, version=version
+        )
         if self.ngrams is None:
             return self.probability(dense)
         # The n-gram block can be tens of thousands of columns wide: build the full rows
@@ -329,11 +331,11 @@ def read_weights(path: Path) -> tuple[LinearModel, QuestionNgrams | None]:
     """The model (and n-gram vocabulary) in ``model.npz``, checked before use."""
     arrays = read_arrays(path)
     model = LinearModel(
-        arrays["mean"],
-        arrays["scale"],
-        arrays["coef"],
-        arrays["intercept"],
-        [str(c) for c in arrays["classes"]],
+        mean=arrays["mean"],
+        scale=arrays["scale"],
+        coef=arrays["coef"],
+        intercept=arrays["intercept"],
+        classes=[str(c) for c in arrays["classes"]],
     )
     ngrams = None
     if "ngram_terms" in arrays:

@@ -1,5 +1,5 @@
 """What a task's scorers learn from: each task registers its example sources under the
-registry kind ``scorer-examples`` (``@register("scorer-examples", task, name)``), and
+registry kind ``scorer-examples`` (``@register("scorer-examples", task=task, name=name)``), and
 ``maieutic train scorer --task T --examples NAME`` finds them there, so this package
 names no task.
 
@@ -30,7 +30,7 @@ ManyReader = Callable[[list[Path], Any, Any], Examples]
 """``(paths, encoder or None, embedding store or None) -> Examples``."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ExampleSource:
     """How a task's scorer learns: the pairs a file gives, and the feature set."""
 
@@ -52,42 +52,42 @@ class ExampleSource:
 
 def scorer_tasks() -> list[str]:
     """The tasks that register at least one example source."""
-    return [task for task in tasks() if names(KIND, task)]
+    return [task for task in tasks() if names(KIND, task=task)]
 
 
 def _option_flags(options: list[str]) -> str:
     return " and ".join("--" + name.replace("_", "-") for name in options)
 
 
-def _check_kind(task: str, kind: str) -> None:
+def _check_kind(task: str, *, kind: str) -> None:
     """A usage error when ``task`` has no source ``kind`` (naming where it is)."""
     trainable = scorer_tasks()
     if task not in trainable:
         raise DataError(f"--task must be one of {', '.join(trainable)}")
-    kinds = names(KIND, task)
+    kinds = names(KIND, task=task)
     if kind not in kinds:
-        elsewhere = [t for t in trainable if kind in names(KIND, t)]
+        elsewhere = [t for t in trainable if kind in names(KIND, task=t)]
         if elsewhere:
             raise DataError(f"--examples {kind} is for --task {' or '.join(elsewhere)}")
         raise DataError(f"--examples must be one of {', '.join(kinds)}")
 
 
-def example_source(task: str, kind: str = DEFAULT, **options: Any) -> ExampleSource:
+def example_source(task: str, *, kind: str = DEFAULT, **options: Any) -> ExampleSource:
     """The registered source ``kind`` of ``task`` built with ``options`` (options left
     as None are not given); a usage error for an unknown task or kind, or an option the
     source does not take."""
-    _check_kind(task, kind)
+    _check_kind(task, kind=kind)
     given = {name: value for name, value in options.items() if value is not None}
-    extra = [name for name in given if name not in entry(KIND, task, kind).parameters]
+    extra = [name for name in given if name not in entry(KIND, task=task, name=kind).parameters]
     if extra:
         owners = [
             n
-            for n in names(KIND, task)
-            if all(name in entry(KIND, task, n).parameters for name in extra)
+            for n in names(KIND, task=task)
+            if all(name in entry(KIND, task=task, name=n).parameters for name in extra)
         ]
         where = f"--examples {' or '.join(owners)}" if owners else f"--task {task}"
         raise DataError(f"{_option_flags(extra)}: only with {where}")
-    return create(KIND, task, kind, **given)
+    return create(KIND, task=task, name=kind, **given)
 
 
 def checked(examples: Examples, where: str | Path) -> Examples:

@@ -54,13 +54,13 @@ def default_c(features_version: str) -> float:
     return NGRAM_C if features_version in WITH_NGRAMS else DEFAULT_C
 
 
-def base_rate_threshold(scores: np.ndarray, target: np.ndarray) -> float:
+def base_rate_threshold(scores: np.ndarray, *, target: np.ndarray) -> float:
     """The score above which the share of pairs equals the positive rate."""
     rate = float(np.mean(target))
     return float(np.quantile(scores, 1 - rate)) if 0 < rate < 1 else 0.5
 
 
-def fit_linear(features: np.ndarray, labels: list[str], c: float, seed: int, weights=None):
+def fit_linear(features: np.ndarray, labels: list[str], c: float, *, seed: int, weights=None):
     """A fitted scaler + logistic regression pipeline (``weights``: one per pair)."""
     pipeline = make_pipeline(
         StandardScaler(), LogisticRegression(C=c, max_iter=3000, random_state=seed)
@@ -71,6 +71,7 @@ def fit_linear(features: np.ndarray, labels: list[str], c: float, seed: int, wei
 def fit_with_ngrams(
     dense: np.ndarray,
     questions: list[str],
+    *,
     labels: list[str],
     c: float,
     seed: int,
@@ -89,11 +90,11 @@ def fit_with_ngrams(
     regression = LogisticRegression(C=c, max_iter=3000, random_state=seed)
     regression.fit(z.tocsr(), labels, sample_weight=weights)
     model = LinearModel(
-        np.concatenate([mean, np.zeros(len(ngrams))]),
-        np.concatenate([scale, np.ones(len(ngrams))]),
-        regression.coef_.astype(np.float64),
-        regression.intercept_.astype(np.float64),
-        [str(k) for k in regression.classes_],
+        mean=np.concatenate([mean, np.zeros(len(ngrams))]),
+        scale=np.concatenate([scale, np.ones(len(ngrams))]),
+        coef=regression.coef_.astype(np.float64),
+        intercept=regression.intercept_.astype(np.float64),
+        classes=[str(k) for k in regression.classes_],
     )
     return model, ngrams
 
@@ -101,6 +102,7 @@ def fit_with_ngrams(
 def _fit(
     dense: np.ndarray,
     questions: list[str],
+    *,
     labels: list[str],
     ngrams: bool,
     c: float,
@@ -108,14 +110,15 @@ def _fit(
     weights: np.ndarray | None = None,
 ) -> tuple[LinearModel, QuestionNgrams | None]:
     if ngrams:
-        return fit_with_ngrams(dense, questions, labels, c, seed, weights)
-    return LinearModel.from_sklearn(fit_linear(dense, labels, c, seed, weights)), None
+        return fit_with_ngrams(dense, questions, labels=labels, c=c, seed=seed, weights=weights)
+    return LinearModel.from_sklearn(fit_linear(dense, labels, c, seed=seed, weights=weights)), None
 
 
 def fit_model(
     examples: Examples,
     features: np.ndarray,
     features_version: str,
+    *,
     c: float,
     seed: int,
     weights: np.ndarray | None = None,
@@ -123,7 +126,15 @@ def fit_model(
     """The model fitted on all of ``examples`` (``features``: their dense part), and the
     n-gram vocabulary when the feature set has one."""
     ngrams = features_version in WITH_NGRAMS
-    return _fit(features, examples.questions, examples.labels, ngrams, c, seed, weights)
+    return _fit(
+        features,
+        examples.questions,
+        labels=examples.labels,
+        ngrams=ngrams,
+        c=c,
+        seed=seed,
+        weights=weights,
+    )
 
 
 def system_weights(examples: Examples, weight: float) -> np.ndarray | None:
@@ -174,14 +185,22 @@ when the threshold follows the systems' outputs (in-sample scores of a model are
 higher than on unseen texts: a threshold set on them accepts too much)."""
 
 
-def _fitter(examples: Examples, features: np.ndarray, c, seed, ngrams, weights):
+def _fitter(examples: Examples, features: np.ndarray, c, *, seed, ngrams, weights):
     """``fit(rows) -> predict(query rows)``, with ``predict.classes`` for the class."""
     labels = np.array(examples.labels)
 
     def fit(rows):
         questions = [examples.questions[i] for i in rows]
         w = None if weights is None else weights[rows]
-        model, vocabulary = _fit(features[rows], questions, list(labels[rows]), ngrams, c, seed, w)
+        model, vocabulary = _fit(
+            features[rows],
+            questions,
+            labels=list(labels[rows]),
+            ngrams=ngrams,
+            c=c,
+            seed=seed,
+            weights=w,
+        )
         column = model.classes.index(examples.positive)
 
         def probabilities(query):
@@ -197,21 +216,22 @@ def _fitter(examples: Examples, features: np.ndarray, c, seed, ngrams, weights):
     return fit
 
 
-def _inner_threshold(examples: Examples, fit, rows: np.ndarray, seed: int) -> float:
+def _inner_threshold(examples: Examples, fit, rows: np.ndarray, *, seed: int) -> float:
     """The threshold accepting the positive rate of the systems' outputs among ``rows``,
     on inner out-of-fold scores."""
     inner = np.zeros(len(rows))
     groups = [examples.groups[i] for i in rows]
-    for inner_train, inner_test in grouped_folds(groups, INNER_FOLDS, seed):
+    for inner_train, inner_test in grouped_folds(groups, INNER_FOLDS, seed=seed):
         inner[inner_test] = fit(rows[inner_train])(rows[inner_test])
     chosen = threshold_rows(examples)[rows]
-    return base_rate_threshold(inner[chosen], examples.target[rows][chosen])
+    return base_rate_threshold(inner[chosen], target=examples.target[rows][chosen])
 
 
 def cross_validate(
     examples: Examples,
     features: np.ndarray,
     c: float,
+    *,
     seed: int,
     ngrams: bool = False,
     weights: np.ndarray | None = None,
@@ -227,7 +247,7 @@ def cross_validate(
     target = examples.target
     from_systems = examples.from_systems
     strata = {g: "systems" for g, s in zip(examples.groups, from_systems, strict=True) if s}
-    fit = _fitter(examples, features, c, seed, ngrams, weights)
+    fit = _fitter(examples, features, c, seed=seed, ngrams=ngrams, weights=weights)
 
     # The fold loop hands out rows of its feature matrix; passing row indices keeps the
     # three-class labels aligned with them (the model learns all classes).
@@ -242,57 +262,59 @@ def cross_validate(
             return predict_rows(query_rows[:, 0])
 
         predict.classes = predict_rows.classes
-        predict.threshold = _inner_threshold(examples, fit, rows, seed) if strata else None
+        predict.threshold = _inner_threshold(examples, fit, rows, seed=seed) if strata else None
         fitted.append(predict)
         update(len(fitted), FOLDS)
         return predict
 
-    def choose_threshold(scores, truth):
+    def choose_threshold(scores, *, target):
         chosen = fitted[-1].threshold
-        return base_rate_threshold(scores, truth) if chosen is None else chosen
+        return base_rate_threshold(scores, target=target) if chosen is None else chosen
 
     fitted: list = []
     with progress(f"cross-validating ({FOLDS} grouped folds)", FOLDS) as update:
         oof = out_of_fold(
             index,
-            target,
-            examples.groups,
-            fit_rows,
-            choose_threshold,
-            FOLDS,
-            seed,
-            strata or None,
+            target=target,
+            groups=examples.groups,
+            fit=fit_rows,
+            choose_threshold=choose_threshold,
+            k=FOLDS,
+            seed=seed,
+            strata=strata or None,
         )
-    return _cv_figures(examples, fitted, oof, bool(strata), seed)
+    return _cv_figures(examples, fitted, oof, with_outputs=bool(strata), seed=seed)
 
 
 def _cv_figures(
-    examples: Examples, fitted: list, oof, with_outputs: bool, seed: int
+    examples: Examples, fitted: list, oof, *, with_outputs: bool, seed: int
 ) -> dict[str, Any]:
     """The cross-validated figures, with the out-of-fold scores and decisions."""
     figures = binary_figures(
         examples.target,
-        oof.scores,
-        oof.decisions(),
-        np.array(examples.ordinal),
-        examples.groups,
-        seed,
+        scores=oof.scores,
+        decided=oof.decisions(),
+        ordinal=np.array(examples.ordinal),
+        groups=examples.groups,
+        seed=seed,
     )
     if len(set(examples.labels)) > 2:
-        figures["kappa_3class"] = _three_class(examples, fitted, oof, seed)
+        figures["kappa_3class"] = _three_class(examples, fitted, oof, seed=seed)
     if with_outputs:
         figures["system_outputs"] = _system_figures(examples, oof, seed)
     figures["folds"] = FOLDS
     return {"figures": figures, "oof_scores": oof.scores, "oof_decisions": oof.decisions()}
 
 
-def _three_class(examples: Examples, fitted: list, oof, seed: int) -> dict[str, Any]:
+def _three_class(examples: Examples, fitted: list, oof, *, seed: int) -> dict[str, Any]:
     """Three-class κ of each fold's class decisions on its test side."""
     predicted_class = np.empty(len(examples), dtype=object)
     for f, predict in enumerate(fitted):
         test = np.flatnonzero(oof.fold == f)
         predicted_class[test] = predict.classes(test)
-    return three_class_kappa(examples.labels, list(predicted_class), examples.groups, seed)
+    return three_class_kappa(
+        examples.labels, predicted=list(predicted_class), groups=examples.groups, seed=seed
+    )
 
 
 def _system_figures(examples: Examples, oof, seed: int) -> dict[str, Any]:
@@ -303,13 +325,15 @@ def _system_figures(examples: Examples, oof, seed: int) -> dict[str, Any]:
     target = examples.target[rows]
     figures = binary_figures(
         target,
-        oof.scores[rows],
-        oof.decisions()[rows],
-        np.array(examples.ordinal)[rows],
-        groups,
-        seed,
+        scores=oof.scores[rows],
+        decided=oof.decisions()[rows],
+        ordinal=np.array(examples.ordinal)[rows],
+        groups=groups,
+        seed=seed,
     )
-    figures["top3_positive_rate"] = top_k_rate(target, oof.scores[rows], groups, 3, seed)
+    figures["top3_positive_rate"] = top_k_rate(
+        target, scores=oof.scores[rows], groups=groups, k=3, seed=seed
+    )
     return figures
 
 
@@ -353,10 +377,10 @@ def train(
         examples = examples.binary()
     weights = system_weights(examples, recipe.get("system_weight", 1.0))
     with_ngrams = features_version in WITH_NGRAMS
-    cv = cross_validate(examples, features, c, seed, ngrams=with_ngrams, weights=weights)
-    model, ngrams = fit_model(examples, features, features_version, c, seed, weights)
+    cv = cross_validate(examples, features, c, seed=seed, ngrams=with_ngrams, weights=weights)
+    model, ngrams = fit_model(examples, features, features_version, c=c, seed=seed, weights=weights)
     chosen = threshold_rows(examples)
-    threshold = base_rate_threshold(cv["oof_scores"][chosen], examples.target[chosen])
+    threshold = base_rate_threshold(cv["oof_scores"][chosen], target=examples.target[chosen])
     whose = "the data's" if chosen.all() else "the labelled system outputs'"
     manifest = ScorerManifest(
         task=task,

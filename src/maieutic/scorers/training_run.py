@@ -23,7 +23,7 @@ def _paths(path: str | Path | Sequence[str | Path]) -> list[Path]:
     return [Path(path)] if isinstance(path, str | Path) else [Path(p) for p in path]
 
 
-def _read(source: ExampleSource, paths: list[Path], encoder, store) -> Examples:
+def _read(source: ExampleSource, paths: list[Path], encoder, *, store) -> Examples:
     """The pairs of one file, or of several read as one by a source that can."""
     if len(paths) == 1:
         return checked(source.read(paths[0], encoder, store), paths[0])
@@ -44,8 +44,8 @@ def read_examples(
     """The labelled pairs of ``path`` (or several files) for ``task``, read by its
     example source ``kind`` built with ``options`` (a source that embeds its candidates
     needs ``encoder``)."""
-    source = example_source(task, kind, **options)
-    return _read(source, _paths(path), encoder, store)
+    source = example_source(task, kind=kind, **options)
+    return _read(source, _paths(path), encoder, store=store)
 
 
 def train_from_file(
@@ -63,10 +63,10 @@ def train_from_file(
 
     ``kind`` names the task's example source and ``options`` are its own (None means
     not given), e.g. a scheme file for a source built from templates."""
-    source = example_source(task, kind, **options)
+    source = example_source(task, kind=kind, **options)
     store = EmbeddingStore() if cache else None
     paths = _paths(path)
-    examples = _read(source, paths, encoder, store)
+    examples = _read(source, paths, encoder, store=store)
     recorded = dict(source.source)
     if len(paths) > 1:  # each file's hash, beside the hash of them all
         recorded["files"] = [
@@ -75,10 +75,10 @@ def train_from_file(
     features = pair_features(
         encoder,
         examples.contexts,
-        examples.questions,
-        examples.schemes,
-        store,
-        dense_version(source.features),  # an n-gram block is learned per fold
+        questions=examples.questions,
+        schemes=examples.schemes,
+        store=store,
+        version=dense_version(source.features),  # an n-gram block is learned per fold
     )
     return train(
         examples,

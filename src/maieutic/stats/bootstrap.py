@@ -12,7 +12,7 @@ from maieutic.stats._errors import UndefinedStatistic
 DEFAULT_SEED = 12345
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Interval:
     """A point estimate with its confidence interval."""
 
@@ -56,4 +56,11 @@ def bootstrap_ci(
         raise UndefinedStatistic(f"statistic undefined on {undefined} of {n_resamples} resamples")
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(values, [tail, 100 - tail])
-    return Interval(float(estimate), float(low), float(high), confidence, n_resamples, undefined)
+    return Interval(
+        estimate=float(estimate),
+        low=float(low),
+        high=float(high),
+        confidence=confidence,
+        n_resamples=n_resamples,
+        n_undefined=undefined,
+    )

@@ -91,7 +91,7 @@ def ratio(sums: np.ndarray) -> np.ndarray:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PairedTest:
     """``other − baseline`` with its paired-bootstrap interval and randomization p-value."""
 
@@ -116,7 +116,7 @@ class PairedTest:
         return self.p_value < (1 - self.confidence if alpha is None else alpha)
 
 
-def _check_pair(baseline: AdditiveStatistic, other: AdditiveStatistic) -> int:
+def _check_pair(baseline: AdditiveStatistic, *, other: AdditiveStatistic) -> int:
     n = baseline.counts.shape[0]
     if other.counts.shape != baseline.counts.shape:
         raise ValueError(
@@ -127,7 +127,7 @@ def _check_pair(baseline: AdditiveStatistic, other: AdditiveStatistic) -> int:
     return n
 
 
-def _blocks(total: int, n: int) -> Iterator[int]:
+def _blocks(total: int, *, n: int) -> Iterator[int]:
     """Sizes of the blocks of ``total`` resamples of ``n`` units (the last one short)."""
     rows = max(1, _BLOCK_CELLS // n)
     for start in range(0, total, rows):
@@ -144,7 +144,7 @@ def _sums(columns: Iterable[np.ndarray]) -> np.ndarray:
     return np.stack([np.add.reduce(column, axis=1) for column in columns], axis=1)
 
 
-def _swapped(swap: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+def _swapped(swap: np.ndarray, *, mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     """Each shuffle's values of one column ``(m, n)``: ``theirs`` where units are
     swapped, ``mine`` elsewhere. A column the two systems share (a mean's count of
     units with a value, mostly) is the same whatever the swaps: it is not copied."""
@@ -155,8 +155,8 @@ def _swapped(swap: np.ndarray, mine: np.ndarray, theirs: np.ndarray) -> np.ndarr
 
 def paired_bootstrap(
     baseline: AdditiveStatistic,
-    other: AdditiveStatistic,
     *,
+    other: AdditiveStatistic,
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
     seed: int = DEFAULT_SEED,
@@ -164,12 +164,12 @@ def paired_bootstrap(
     """The percentile interval of ``other − baseline`` over units resampled together,
     and how many resamples left the difference undefined. Indices are drawn as
     ``rng.integers(0, n, (n_resamples, n))`` from ``numpy.random.default_rng(seed)``."""
-    n = _check_pair(baseline, other)
+    n = _check_pair(baseline, other=other)
     rng = np.random.default_rng(seed)
     a, b = _columns(baseline), _columns(other)
     found = np.empty(n_resamples)
     done = 0
-    for size in _blocks(n_resamples, n):
+    for size in _blocks(n_resamples, n=n):
         drawn = rng.integers(0, n, (size, n))
         base = baseline.finish(_sums(column[drawn] for column in a))
         found[done : done + size] = other.finish(_sums(column[drawn] for column in b)) - base
@@ -185,48 +185,48 @@ def paired_bootstrap(
     return float(low), float(high), undefined
 
 
-def is_exact(n_units: int, n_trials: int) -> bool:
+def is_exact(n_units: int, *, n_trials: int) -> bool:
     """Whether every one of the ``2**n_units`` shuffles is made (no more than asked)."""
     return n_units <= 20 and 2**n_units <= n_trials
 
 
-def _swaps(n: int, n_trials: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+def _swaps(n: int, *, n_trials: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
     """Swap masks ``(m, n)``, block after block: every pattern when there are no more
     than ``n_trials`` of them (``is_exact``), else ``n_trials`` random ones."""
-    if is_exact(n, n_trials):
+    if is_exact(n, n_trials=n_trials):
         # pattern i swaps unit j when bit n-1-j of i is set (itertools.product's order)
         bits = np.arange(n - 1, -1, -1)
         start = 0
-        for size in _blocks(2**n, n):
+        for size in _blocks(2**n, n=n):
             yield (np.arange(start, start + size)[:, None] >> bits) & 1 == 1
             start += size
         return
-    for size in _blocks(n_trials, n):
+    for size in _blocks(n_trials, n=n):
         yield rng.random((size, n)) < 0.5
 
 
 def approximate_randomization(
     baseline: AdditiveStatistic,
-    other: AdditiveStatistic,
     *,
+    other: AdditiveStatistic,
     n_trials: int = N_TRIALS,
     seed: int = DEFAULT_SEED,
 ) -> tuple[float, int, bool, int]:
     """The two-sided p-value of ``other − baseline`` under random swaps of each unit's
     rows, with the number of shuffles, whether it is exact, and how many shuffles were
     undefined."""
-    n = _check_pair(baseline, other)
+    n = _check_pair(baseline, other=other)
     observed = abs(other.value() - baseline.value())
     # ties of the absolute difference count as extreme; sums in another order differ
     # in the last bits, so "equal" is equal up to a relative 1e-9 (scipy does the same)
     bar = observed - 1e-9 * max(observed, 1.0)
     rng = np.random.default_rng(seed)
-    exact = is_exact(n, n_trials)
+    exact = is_exact(n, n_trials=n_trials)
     extreme = made = undefined = 0
     a, b = _columns(baseline), _columns(other)
-    for swap in _swaps(n, n_trials, rng):
-        sums_a = _sums(_swapped(swap, x, y) for x, y in zip(a, b, strict=True))
-        sums_b = _sums(_swapped(swap, y, x) for x, y in zip(a, b, strict=True))
+    for swap in _swaps(n, n_trials=n_trials, rng=rng):
+        sums_a = _sums(_swapped(swap, mine=x, theirs=y) for x, y in zip(a, b, strict=True))
+        sums_b = _sums(_swapped(swap, mine=y, theirs=x) for x, y in zip(a, b, strict=True))
         difference = np.abs(other.finish(sums_b) - baseline.finish(sums_a))
         defined = ~np.isnan(difference)
         undefined += int((~defined).sum())
@@ -240,8 +240,8 @@ def approximate_randomization(
 
 def paired_test(
     baseline: AdditiveStatistic,
-    other: AdditiveStatistic,
     *,
+    other: AdditiveStatistic,
     n_resamples: int = N_RESAMPLES,
     n_trials: int = N_TRIALS,
     confidence: float = CONFIDENCE,
@@ -250,10 +250,10 @@ def paired_test(
     """Both tests on one pair of systems (the same seed for each)."""
     a, b = baseline.value(), other.value()
     low, high, boot_undefined = paired_bootstrap(
-        baseline, other, n_resamples=n_resamples, confidence=confidence, seed=seed
+        baseline, other=other, n_resamples=n_resamples, confidence=confidence, seed=seed
     )
     p, made, exact, ar_undefined = approximate_randomization(
-        baseline, other, n_trials=n_trials, seed=seed
+        baseline, other=other, n_trials=n_trials, seed=seed
     )
     return PairedTest(
         baseline=a,

@@ -43,7 +43,7 @@ def load_leaderboard_inputs(
         if task.check_submission:
             task.check_submission(submission, dataset)
         LEADERBOARDS.get(task.name).check_ids(dataset, submission, skip_unknown)
-    names = unique_names([s.name for s in loaded], [s.source for s in loaded])
+    names = unique_names([s.name for s in loaded], sources=[s.source for s in loaded])
     for submission, name in zip(loaded, names, strict=True):
         submission.name = name
     return dataset, loaded
@@ -58,7 +58,7 @@ def _evaluator(task: Task, name: str) -> tuple[Any, bool]:
     offered = LEADERBOARDS.get(task.name).evaluators
     if name not in offered:
         raise DataError(f"unknown evaluator {name!r} (known: {', '.join(offered)})")
-    built = create("evaluator", task.name, name)
+    built = create("evaluator", task=task.name, name=name)
     matcher = getattr(built, "matcher", None)
     encoder = getattr(matcher, "encoder", None)
     if isinstance(encoder, Encoder) and encoder.backend == "torch":
@@ -121,7 +121,7 @@ def run_leaderboard(
     run = evaluate(
         task.name,
         dataset,
-        list(submissions),
+        submissions=list(submissions),
         evaluator=built,
         skip_unknown=skip_unknown,
         provenance=options,

@@ -82,7 +82,7 @@ def read_ask_input(text: str, upload: Path | None) -> tuple[str, str]:
             raise DataError("paste a text or choose a file, not both")
         read, _ = read_input(str(upload))
         return read, upload.name
-    return check_text(text, "the pasted text"), "pasted text"
+    return check_text(text, where="the pasted text"), "pasted text"
 
 
 def run_ask(text: str, *, source: str, step: Step) -> dict[str, Any]:

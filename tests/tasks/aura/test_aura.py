@@ -372,7 +372,7 @@ def test_cross_encoder_reranking_uses_raw_logits():
     path = str(embedded_model_path())
     doc = Document("The pump moves water through the pipes every morning. It is loud.", "d.md")
     torch.manual_seed(0)  # the untrained head is drawn when the model is first used
-    evaluator = create("evaluator", "aura", "aura-cross", cross_encoder=path)
+    evaluator = create("evaluator", task="aura", name="aura-cross", cross_encoder=path)
     [result] = evaluator.evaluate(doc, [QuestionSet(["What moves water?"], "q", "q")])
     [item] = result.items
     assert result.signature.extra["scale"] == "logit" and result.signature.threshold == 2.5

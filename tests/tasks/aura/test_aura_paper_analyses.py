@@ -71,7 +71,7 @@ def test_nrs_variant_outside_the_set_is_refused():
     with pytest.raises(ValueError, match="non-redundancy variant"):
         non_redundancy([], "all")
     with pytest.raises(DataError, match="--non-redundancy must be one of paper, answerable"):
-        create("evaluator", "aura", "aura", non_redundancy="all")
+        create("evaluator", task="aura", name="aura", non_redundancy="all")
 
 
 # --- balanced structural entropy (section 4.3.4) ------------------------------------

@@ -123,7 +123,7 @@ def _questions(tmp_path):
 
 def test_generate_command_with_flags_strict_and_a_failed_call(cli, tmp_path):
     with FakeOpenAIServer(reply=lambda body: "Tea wins.") as server:
-        server.fail_matching("BOOM", *[Fault("status", 500)] * 10)
+        server.fail_matching("BOOM", *[Fault(kind="status", status=500)] * 10)
         out = tmp_path / "answers"
         base = ("generate", "compqa", "--questions", _questions(tmp_path), "--out", out)
         remote = ("--base-url", server.base_url, "--llm", "m", "--retries", "0")

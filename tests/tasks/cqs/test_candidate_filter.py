@@ -91,7 +91,7 @@ def test_the_filter_scores_every_candidate_from_its_features():
 
 
 def test_the_registered_selector_and_its_signature():
-    generator = create("generator", "cqs", "claims", selector="filter")
+    generator = create("generator", task="cqs", name="claims", selector="filter")
     assert generator.candidate_filter is builtin_filter()
     from maieutic.tasks.cqs.data import CQDataset
 

@@ -120,7 +120,10 @@ def test_llm_generation_pools_strategies_and_samples_and_keeps_order():
     )
     generator = LLMCQGenerator(
         LLMClient(backend),
-        [create("strategy", "cqs", "baseline"), create("strategy", "cqs", "detailed")],
+        [
+            create("strategy", task="cqs", name="baseline"),
+            create("strategy", task="cqs", name="detailed"),
+        ],
         PromptContext(),
         first_k,
         GenerationParams(seed=5),
@@ -153,7 +156,7 @@ def test_second_run_index_shifts_every_seed_by_the_stride():
     backend = ScriptedBackend(default="Is it so? Is it true? Is it right?")
     generator = LLMCQGenerator(
         LLMClient(backend),
-        [create("strategy", "cqs", "baseline")],
+        [create("strategy", task="cqs", name="baseline")],
         PromptContext(),
         first_k,
         GenerationParams(seed=5),
@@ -209,7 +212,7 @@ def _fewshot_generator(pool=None):
     backend = ScriptedBackend(default="Is A so? Is B so? Is C so?")
     generator = LLMCQGenerator(
         LLMClient(backend),
-        [create("strategy", "cqs", "fewshot")],
+        [create("strategy", task="cqs", name="fewshot")],
         PromptContext(pool=pool),
         first_k,
         GenerationParams(seed=0),
@@ -260,8 +263,8 @@ def test_shots_from_option_reaches_the_generator(tmp_path):
     )
     generator = create(
         "generator",
-        "cqs",
-        "llm",
+        task="cqs",
+        name="llm",
         strategies=["fewshot"],
         shots_from=str(path),
         llm_backend="openai",
@@ -332,7 +335,7 @@ def test_llm_candidates_that_are_ill_formed_are_never_chosen():
     )
     generator = LLMCQGenerator(
         LLMClient(ScriptedBackend(default=reply)),
-        [create("strategy", "cqs", "baseline")],
+        [create("strategy", task="cqs", name="baseline")],
         PromptContext(),
         first_k,
         GenerationParams(seed=0),

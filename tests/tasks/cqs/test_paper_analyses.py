@@ -132,7 +132,7 @@ def test_agreement_on_system_outputs_matches_the_independent_computation(
 ):
     dataset, outputs = released
     items = judge_outputs(
-        dataset, outputs, create("evaluator", "cqs", evaluator, threshold=threshold)
+        dataset, outputs, create("evaluator", task="cqs", name=evaluator, threshold=threshold)
     )
     result = report(items)
     golden = GOLDEN["evaluation"]["A_references_only"][evaluator][f"{threshold:g}"]
@@ -148,7 +148,7 @@ def test_the_references_curve_starts_and_ends_at_the_independent_figures(
     released, evaluator, threshold
 ):
     dataset, outputs = released
-    built = create("evaluator", "cqs", evaluator, threshold=threshold)
+    built = create("evaluator", task="cqs", name=evaluator, threshold=threshold)
     rows = references_curve(dataset, outputs, built, batch=5, draws=3, seed=0)
     assert [r["extra_references"] for r in rows] == [0, 5, 10, 15, 20, 25, 30, 35, 40, 42]
     start = GOLDEN["evaluation"]["A_references_only"][evaluator][f"{threshold:g}"]
@@ -229,7 +229,7 @@ def test_curve_by_hand_with_every_other_block_added():
 
 def test_the_curve_is_the_same_for_the_same_seed_and_needs_a_similarity(released):
     dataset, outputs = released
-    built = create("evaluator", "cqs", "chrf", threshold=30.0)
+    built = create("evaluator", task="cqs", name="chrf", threshold=30.0)
     small = LabelledOutputs([o for o in outputs.outputs if o.intervention_id == "REBacon_165"], "x")
     one = references_curve(dataset, small, built, batch=10, draws=2, seed=7)
     again = references_curve(dataset, small, built, batch=10, draws=2, seed=7)
@@ -237,7 +237,7 @@ def test_the_curve_is_the_same_for_the_same_seed_and_needs_a_similarity(released
     from maieutic.errors import DataError
 
     with pytest.raises(DataError, match="needs sts or chrf"):
-        references_curve(dataset, small, create("evaluator", "cqs", "llm-label"))
+        references_curve(dataset, small, create("evaluator", task="cqs", name="llm-label"))
 
 
 # --- the command ------------------------------------------------------------------

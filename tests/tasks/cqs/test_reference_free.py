@@ -78,8 +78,8 @@ def test_an_evaluator_that_compares_with_references_says_which_do_not(cli, tmp_p
 
 def test_the_python_api_reads_texts_for_a_reference_free_evaluator(tmp_path):
     texts = _texts(tmp_path)
-    run = maieutic.evaluate("cqs", texts, [SUBMISSION], evaluator="usefulness")
-    full = maieutic.evaluate("cqs", DATASET, [SUBMISSION], evaluator="usefulness")
+    run = maieutic.evaluate("cqs", texts, submissions=[SUBMISSION], evaluator="usefulness")
+    full = maieutic.evaluate("cqs", DATASET, submissions=[SUBMISSION], evaluator="usefulness")
     assert run.results[0].score == full.results[0].score
 
 

@@ -42,7 +42,7 @@ def evaluators():
 
     def get(name: str, threshold: float):
         if (name, threshold) not in built:
-            built[name, threshold] = create("evaluator", "cqs", name, threshold=threshold)
+            built[name, threshold] = create("evaluator", task="cqs", name=name, threshold=threshold)
         return built[name, threshold]
 
     return get

@@ -76,5 +76,5 @@ def test_a_text_of_facts_gets_no_socratic_question_and_the_note_says_why():
         "to the northern suburbs."
     )
     dataset = FocusSet({"p": FocusItem("p", passage, None)}, source="<t>", name="t")
-    [outcome] = create("generator", "focus", "claims").generate(dataset).outcomes
+    [outcome] = create("generator", task="focus", name="claims").generate(dataset).outcomes
     assert outcome.labels == [] and outcome.problems == [FACTS]

@@ -101,7 +101,7 @@ def test_edge_sizes():
 
 def test_offsets_are_exact_on_every_dev_argument_and_the_goal_holds(focus_dir):
     gold = load_gold(focus_dir / "dev_gold.csv")
-    run = create("generator", "focus", "cues").generate(gold)
+    run = create("generator", task="focus", name="cues").generate(gold)
     for outcome in run.outcomes:
         argument = gold.items[outcome.id].argument
         for label in outcome.labels:
@@ -198,7 +198,7 @@ def _generator(backend, strategy="zero-shot", pool=None, rewrite=False, seed=1):
     context = PromptContext(pool, shots=5, seed=0)
     return LLMFocusGenerator(
         client,
-        create("strategy", "focus", strategy),
+        create("strategy", task="focus", name=strategy),
         context,
         GenerationParams(seed=seed),
         rewrite=rewrite,

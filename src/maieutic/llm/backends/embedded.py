@@ -16,6 +16,7 @@ import importlib.util
 import os
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 from maieutic.errors import DataError, RunError
@@ -72,16 +73,14 @@ class TransformersGGUFBackend:
         """One generation, off the event loop."""
         hf = await asyncio.to_thread(self.load)
         reply = await hf.chat(request, timeout)
-        return type(reply)(
-            reply.text, self.display_name, reply.prompt_tokens, reply.completion_tokens
-        )
+        return replace(reply, model=self.display_name)
 
 
 def _warn(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
-def embedded_backend(model: str | None = None, runtime: str | None = None):
+def embedded_backend(model: str | None = None, *, runtime: str | None = None):
     """The embedded model (or ``model``, a GGUF path) with the best working runtime."""
     path = Path(model) if model else smollm2_gguf_path()
     if not path_exists(str(path)):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from maieutic.errors import DataError
+from maieutic.llm.backends.base_url import refuse_fragment
 from maieutic.llm.backends.local import DEFAULT_LOCAL_MODEL, EMBEDDED_LLM, names_embedded
 from maieutic.path_text import clipped
 
@@ -32,7 +33,7 @@ def make_backend(kind: str = "auto", *, model: str | None = None, base_url: str 
 
             shown = redact_url(base_url)
             raise DataError(f"--base-url must start with http:// or https://, got {shown!r}")
-        return OpenAICompatibleBackend(base_url, model or "default")
+        return OpenAICompatibleBackend(base_url, model=model or "default")
     if kind == "local":
         from maieutic.llm.backends.embedded import embedded_backend
 
@@ -62,17 +63,3 @@ def _check_embedded(kind: str, base_url: str | None) -> None:
         )
     if kind not in ("auto", "local"):
         raise DataError(f"--llm {EMBEDDED_LLM} runs with --llm-backend auto or local, not {kind}")
-
-
-def refuse_fragment(base_url: str) -> None:
-    """A base URL has no fragment (``#…``): a client never sends it, so a key written
-    there would reach no server, only the cache and the run's records. Refused, with
-    nothing after the ``#`` shown."""
-    if "#" in base_url:
-        from maieutic.provenance import redact_url
-
-        shown = redact_url(base_url.partition("#")[0])
-        raise DataError(
-            f"--base-url {shown}#…: a base URL has no fragment (nothing after '#' is ever "
-            "sent to the server); leave it out, and give a key in MAIEUTIC_API_KEY"
-        )

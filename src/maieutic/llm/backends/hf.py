@@ -56,7 +56,7 @@ class HFBackend:
     times_its_calls = True
     """One call at a time: the limit counts from a call's turn (``turns``)."""
 
-    def __init__(self, model: str, gguf_file: str | None = None, device: str | None = None):
+    def __init__(self, model: str, gguf_file: str | None = None, *, device: str | None = None):
         _import_transformers()  # fail at construction, with the hint, when missing
         self.model = model
         self.gguf_file = gguf_file

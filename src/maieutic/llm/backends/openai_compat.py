@@ -14,6 +14,7 @@ from urllib.parse import unquote, unquote_plus
 import httpx
 
 from maieutic.errors import DataError
+from maieutic.llm.backends.base_url import refuse_fragment
 from maieutic.llm.client import redact
 from maieutic.llm.types import (
     EMPTY_REPLY,
@@ -43,7 +44,7 @@ def _key_and_source() -> tuple[str, str] | None:
     return None
 
 
-def check_api_key(key: str, source: str) -> None:
+def check_api_key(key: str, *, source: str) -> None:
     """Refuse a key that cannot go in an HTTP header, naming the position of the first
     bad character but never the key: httpx would raise a ``UnicodeEncodeError`` (or a
     protocol error) whose traceback shows the whole key."""
@@ -79,7 +80,7 @@ def url_secrets(url: str) -> list[str]:
     return list(dict.fromkeys(s for s in found if s))
 
 
-def endpoint(base_url: str, path: str) -> str:
+def endpoint(base_url: str, *, path: str) -> str:
     """``path`` under ``base_url``, its query string (where a key may be) kept after it:
     ``http://h/v1?api_key=K`` + ``chat/completions`` → ``http://h/v1/chat/completions?api_key=K``."""
     base, mark, query = base_url.partition("?")
@@ -109,9 +110,7 @@ class OpenAICompatibleBackend:
 
     kind = "openai"
 
-    def __init__(self, base_url: str, model: str, api_key: str | None = None) -> None:
-        from maieutic.llm.backends.factory import refuse_fragment
-
+    def __init__(self, base_url: str, *, model: str, api_key: str | None = None) -> None:
         refuse_fragment(base_url)  # before it is kept, shown or stored anywhere
         self.base_url = base_url.rstrip("/").replace("/?", "?", 1)
         """The URL requests go to (credentials included: never show or store it)."""
@@ -121,7 +120,7 @@ class OpenAICompatibleBackend:
         found = (api_key, "api_key") if api_key is not None else _key_and_source()
         self._api_key = found[0] if found else None
         if found and found[0]:
-            check_api_key(*found)
+            check_api_key(found[0], source=found[1])
         self._check_url()
         self._client: httpx.AsyncClient | None = None
 
@@ -172,8 +171,8 @@ class OpenAICompatibleBackend:
         }
         if params.seed is not None:
             body["seed"] = params.seed
-        url = endpoint(self.base_url, "chat/completions")
-        shown = endpoint(self.shown_url, "chat/completions")
+        url = endpoint(self.base_url, path="chat/completions")
+        shown = endpoint(self.shown_url, path="chat/completions")
         try:
             response = await self._http(timeout).post(url, json=body)
         except httpx.TimeoutException:

@@ -35,7 +35,11 @@ def load_question_set(path: str | Path) -> QuestionSet:
     questions = read_questions(path)
     flags = [
         Flag(
-            str(path), f"questions[{i}]", "not-a-question", f"{q[:50]!r} is not a question", str(i)
+            file=str(path),
+            at=f"questions[{i}]",
+            code="not-a-question",
+            message=f"{q[:50]!r} is not a question",
+            item=str(i),
         )
         for i, q in enumerate(questions)
         if not q.rstrip().endswith("?") and template(q) == "other"
@@ -102,7 +106,7 @@ SUMMARY_ROWS = [
 """A one-submission summary: the four metrics, the set's and the document's sizes."""
 
 
-@register("task", "aura", "aura")
+@register("task", task="aura", name="aura")
 def task() -> Task:
     """Question sets scored against their document, with no reference questions."""
     from maieutic.tasks.aura.run_io import IO

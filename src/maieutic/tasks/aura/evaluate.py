@@ -70,7 +70,7 @@ class AuraEvaluator(BaseEvaluator):
         self.link_threshold = link_threshold
         self.entropy = entropy
         self.non_redundancy = non_redundancy
-        self.spec = Spec("evaluator", "aura", "aura", {})
+        self.spec = Spec(kind="evaluator", task="aura", name="aura", args={})
         self._indexed: dict[str, IndexedDocument] = {}
 
     def index(self, document: Document) -> IndexedDocument:
@@ -170,14 +170,14 @@ class AuraEvaluator(BaseEvaluator):
         if self.learned:
             warnings += self.learned.warnings
         return EvalResult(
-            "aura",
-            submission.name,
-            submission.source,
-            self.signature(reference, len(indexed.units)),
-            self.spec,
-            sum(metrics[m] for m in METRICS) / len(METRICS),
-            summary,
-            records,
+            task="aura",
+            submission=submission.name,
+            source=submission.source,
+            signature=self.signature(reference, len(indexed.units)),
+            evaluator=self.spec,
+            score=sum(metrics[m] for m in METRICS) / len(METRICS),
+            summary=summary,
+            items=records,
             flags=submission.flags,
             warnings=warnings,
         )

@@ -13,8 +13,8 @@ from maieutic.tasks.aura.metrics import ENTROPY_VARIANTS, NON_REDUNDANCY_VARIANT
 from maieutic.tasks.aura.pipeline import Reranker, Threshold
 
 LOGIT = ThresholdScale(
-    -100.0,
-    100.0,
+    low=-100.0,
+    high=100.0,
     # the paper's threshold on cross-encoder logits, with a strict ">" (section 4.3.1;
     # the reference code uses 0 with ">=", which --threshold 0 --threshold-rule ge gives)
     default=2.5,
@@ -22,8 +22,8 @@ LOGIT = ThresholdScale(
     sweep=(0.0, 1.5, 2.5, 3.5, 5.0, 7.5),
 )
 COSINE = ThresholdScale(
-    -1.0,
-    1.0,
+    low=-1.0,
+    high=1.0,
     # chosen by the mean-shift sweep (README, "AURA": maieutic aura sweep)
     default=0.5,
     unit="cosine",
@@ -77,7 +77,7 @@ def _build(
     )
 
 
-@register("evaluator", "aura", "aura", threshold=COSINE)
+@register("evaluator", task="aura", name="aura", threshold=COSINE)
 def aura(
     threshold: float | None = None,
     threshold_rule: str = "gt",
@@ -96,7 +96,11 @@ def aura(
         threshold,
         threshold_rule,
         None,
-        EmbeddingOptions(embedding_model, embedding_backend, batch_size),
+        EmbeddingOptions(
+            embedding_model=embedding_model,
+            embedding_backend=embedding_backend,
+            batch_size=batch_size,
+        ),
         cache=cache,
         top_k=top_k,
         link_threshold=link_threshold,
@@ -106,7 +110,7 @@ def aura(
     )
 
 
-@register("evaluator", "aura", "aura-cross", threshold=LOGIT)
+@register("evaluator", task="aura", name="aura-cross", threshold=LOGIT)
 def aura_cross(
     threshold: float | None = None,
     threshold_rule: str = "gt",
@@ -126,7 +130,11 @@ def aura_cross(
         threshold,
         threshold_rule,
         cross_encoder,
-        EmbeddingOptions(embedding_model, embedding_backend, batch_size),
+        EmbeddingOptions(
+            embedding_model=embedding_model,
+            embedding_backend=embedding_backend,
+            batch_size=batch_size,
+        ),
         cache=cache,
         top_k=top_k,
         link_threshold=link_threshold,

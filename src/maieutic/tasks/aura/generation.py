@@ -142,7 +142,10 @@ class DocumentQuestionGenerator:
                 ChatRequest.of(
                     [
                         {"role": "system", "content": SYSTEM},
-                        {"role": "user", "content": prompt.format(passage=fence("passage", part))},
+                        {
+                            "role": "user",
+                            "content": prompt.format(passage=fence("passage", text=part)),
+                        },
                     ],
                     params=self.params,
                     tag=f"passage-{i}",
@@ -158,7 +161,7 @@ class DocumentQuestionGenerator:
                 outcomes.append(PassageOutcome(i, failure=f"model call failed: {reply.reason}"))
             else:
                 outcomes.append(PassageOutcome(i, parse_generated(reply.text, self.strategy)))
-        return GenerationRun(outcomes, stats)
+        return GenerationRun(outcomes=outcomes, stats=stats)
 
     def signature(self, document) -> Signature:
         """Generator, model, strategy, granularity and document."""

@@ -9,7 +9,7 @@ from maieutic.registry import register
 from maieutic.tasks.aura.generation import GRANULARITIES, STRATEGIES, DocumentQuestionGenerator
 
 
-@register("generator", "aura", "llm", uses_llm=True)
+@register("generator", task="aura", name="llm", uses_llm=True)
 def llm(
     strategy: str = "zero-shot",
     granularity: str = "paragraph",
@@ -29,8 +29,15 @@ def llm(
     if granularity not in GRANULARITIES:
         raise DataError(f"--granularity must be one of {', '.join(GRANULARITIES)}")
     return DocumentQuestionGenerator(
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ).client(),
         strategy,
         granularity,
-        GenerationParams(temperature, 1.0, max_tokens, seed),
+        GenerationParams(temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed),
     )

@@ -61,11 +61,11 @@ def load_cross_encoder(name: str):
     from maieutic.embed.encoder import cached_model_path, hub_unreachable, model_unavailable
 
     if why := hub_unreachable(name):
-        raise model_unavailable("cross-encoder", name, RuntimeError(why))
+        raise model_unavailable("cross-encoder", name=name, exc=RuntimeError(why))
     try:
         return CrossEncoder(cached_model_path(name) or name)
     except Exception as exc:  # the library raises many types for "not found / offline"
-        raise model_unavailable("cross-encoder", name, exc) from None
+        raise model_unavailable("cross-encoder", name=name, exc=exc) from None
 
 
 class Reranker:

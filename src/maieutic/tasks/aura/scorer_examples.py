@@ -30,9 +30,9 @@ def qgeval_examples(instances: list[dict]) -> Examples:
             rating = float(q["answerability"])
             out.add(
                 item["passage"],
-                q["prediction"],
-                "answerable" if rating >= ANSWERABLE_FROM else "unanswerable",
-                rating,
+                question=q["prediction"],
+                label="answerable" if rating >= ANSWERABLE_FROM else "unanswerable",
+                ordinal=rating,
                 group=str(item.get("id", n)),
                 system=system_name(str(q.get("source", "?"))),
             )
@@ -45,7 +45,7 @@ def _read(path, _encoder, _store) -> Examples:
     return qgeval_examples(load_qgeval(path))
 
 
-@register("scorer-examples", "aura", "references")
+@register("scorer-examples", task="aura", name="references")
 def references() -> ExampleSource:
     """QGEval-style answerability ratings: P(answerable)."""
-    return ExampleSource(_read, FEATURES, {"examples": "references"})
+    return ExampleSource(read=_read, features=FEATURES, source={"examples": "references"})

@@ -123,7 +123,7 @@ def _unscored(result) -> str:
     return f"{head}, and every answer misses one (the results file says which, and why)"
 
 
-@register("task", "compqa", "compqa")
+@register("task", task="compqa", name="compqa")
 def task() -> Task:
     """Comparative answers scored on the 15-criterion rubric (0–19)."""
     from maieutic.tasks.compqa.run_io import IO

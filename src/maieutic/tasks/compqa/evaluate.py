@@ -98,26 +98,34 @@ def answer_flags(answers: Sequence[Answer], source: str) -> list[Flag]:
     for i, answer in enumerate(answers):
         at = f"[{i}].comparison"
         if not answer.comparison.strip():
-            flags.append(Flag(source, at, "empty-answer", "the answer is empty", str(i)))
+            flags.append(
+                Flag(
+                    file=source,
+                    at=at,
+                    code="empty-answer",
+                    message="the answer is empty",
+                    item=str(i),
+                )
+            )
         elif len(answer.comparison) > MAX_JUDGED_CHARS:
             flags.append(
                 Flag(
-                    source,
-                    at,
-                    "long-answer",
-                    f"{len(answer.comparison)} characters; the judge sees the first "
+                    file=source,
+                    at=at,
+                    code="long-answer",
+                    message=f"{len(answer.comparison)} characters; the judge sees the first "
                     f"{MAX_JUDGED_CHARS}",
-                    str(i),
+                    item=str(i),
                 )
             )
         if answer.comparison.strip() and not looks_english(answer.comparison):
             flags.append(
                 Flag(
-                    source,
-                    at,
-                    "not-english",
-                    "does not look English; criterion 7 is left to a judge",
-                    str(i),
+                    file=source,
+                    at=at,
+                    code="not-english",
+                    message="does not look English; criterion 7 is left to a judge",
+                    item=str(i),
                 )
             )
     return flags

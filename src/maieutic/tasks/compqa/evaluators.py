@@ -22,14 +22,18 @@ def default_shots() -> str:
     return str(sample_path("compqa/shots.json"))
 
 
-@register("evaluator", "compqa", "rules")
+@register("evaluator", task="compqa", name="rules")
 def rules(
     embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
     embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
     batch_size: int = EMBEDDING_DEFAULTS.batch_size,
 ) -> RubricEvaluator:
     """Text rules for criteria 1–7, 13 and 15; the rest unscored (offline)."""
-    encoder = EmbeddingOptions(embedding_model, embedding_backend, batch_size).encoder()
+    encoder = EmbeddingOptions(
+        embedding_model=embedding_model,
+        embedding_backend=embedding_backend,
+        batch_size=batch_size,
+    ).encoder()
     return RubricEvaluator(RuleJudge(encoder), None, "rules")
 
 
@@ -45,7 +49,7 @@ def _judge(
     return RubricJudge(model.client(), max_tokens=max_tokens, seed=seed), source
 
 
-@register("evaluator", "compqa", "llm", uses_llm=True)
+@register("evaluator", task="compqa", name="llm", uses_llm=True)
 def llm(
     strategy: str = "zero-shot",
     shots: str | None = None,
@@ -66,12 +70,19 @@ def llm(
         n_shots,
         seed,
         max_tokens,
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries),
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ),
     )
     return RubricEvaluator(None, judge, "llm", shot_source=source)
 
 
-@register("evaluator", "compqa", "rules+llm", uses_llm=True)
+@register("evaluator", task="compqa", name="rules+llm", uses_llm=True)
 def rules_llm(
     strategy: str = "zero-shot",
     shots: str | None = None,
@@ -95,7 +106,18 @@ def rules_llm(
         n_shots,
         seed,
         max_tokens,
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries),
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ),
     )
-    encoder = EmbeddingOptions(embedding_model, embedding_backend, batch_size).encoder()
+    encoder = EmbeddingOptions(
+        embedding_model=embedding_model,
+        embedding_backend=embedding_backend,
+        batch_size=batch_size,
+    ).encoder()
     return RubricEvaluator(RuleJudge(encoder), judge, "rules+llm", shot_source=source)

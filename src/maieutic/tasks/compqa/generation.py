@@ -105,7 +105,7 @@ class ComparativeAnswerGenerator:
             else:
                 outcome.comparison = reply.text.strip()
             outcomes.append(outcome)
-        return GenerationRun(outcomes, stats)
+        return GenerationRun(outcomes=outcomes, stats=stats)
 
     def signature(self, dataset: Sequence[ComparativeQuestion]) -> Signature:
         """Generator, model, scenarios and questions."""

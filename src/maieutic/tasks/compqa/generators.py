@@ -11,7 +11,7 @@ from maieutic.tasks.compqa.generation import ComparativeAnswerGenerator
 from maieutic.tasks.compqa.scenarios import SCENARIOS
 
 
-@register("generator", "compqa", "llm", uses_llm=True)
+@register("generator", task="compqa", name="llm", uses_llm=True)
 def llm(
     scenarios: list[str] | None = None,
     llm: str | None = None,
@@ -32,8 +32,15 @@ def llm(
     if unknown:
         raise DataError(f"--scenario must be one of {', '.join(SCENARIOS)}, not {unknown[0]!r}")
     return ComparativeAnswerGenerator(
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ).client(),
         chosen,
-        GenerationParams(temperature, 1.0, max_tokens, seed),
+        GenerationParams(temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed),
         samples,
     )

@@ -74,7 +74,7 @@ def _example(number: int, shot: Shot) -> str:
     scores = json.dumps({str(k): _plain(v) for k, v in sorted(shot.scores.items())})
     return (
         f"Example {number}\nQuestion: {question_text(shot.object1, shot.object2, shot.aspect)}\n"
-        f"{fence('answer', _cut(shot.comparison, MAX_SHOT_CHARS))}\nScores: {scores}"
+        f"{fence('answer', text=_cut(shot.comparison, MAX_SHOT_CHARS))}\nScores: {scores}"
     )
 
 
@@ -95,7 +95,7 @@ def prompt(item: JudgeInput, shots: Sequence[Shot] = ()) -> str:
         )
     parts += [
         f"Question: {question_text(item.object1, item.object2, item.aspect)}",
-        fence("answer", _cut(item.comparison, MAX_JUDGED_CHARS)),
+        fence("answer", text=_cut(item.comparison, MAX_JUDGED_CHARS)),
         'Reply with only a JSON object mapping each criterion number ("1" to "15") to its '
         'points, for example {"1": 1, "2": 0, "3": 1, ...}. Write nothing else.',
     ]

@@ -153,7 +153,12 @@ def read_questions(path: str | Path) -> QuestionSet:
         key = (question.object1.lower(), question.object2.lower(), question.aspect.lower())
         if key in seen:
             flags.append(
-                Flag(str(path), at, "repeated-question", f"{question.text!r} is asked again")
+                Flag(
+                    file=str(path),
+                    at=at,
+                    code="repeated-question",
+                    message=f"{question.text!r} is asked again",
+                )
             )
         seen.add(key)
     return QuestionSet([q for _, q in questions], str(path), flags)

@@ -35,7 +35,12 @@ def question_flags(questions: Any, scenarios: Sequence[str]) -> list[Flag]:
     source = getattr(questions, "source", "<memory>")
     if any(s in NEEDS_ARGUMENTS for s in scenarios):
         flags += [
-            Flag(source, f"[{i}]", "no-arguments", f"{q.text!r} has no arguments")
+            Flag(
+                file=source,
+                at=f"[{i}]",
+                code="no-arguments",
+                message=f"{q.text!r} has no arguments",
+            )
             for i, q in enumerate(items)
             if not q.arguments
         ]

@@ -140,7 +140,7 @@ def _unscored(result) -> str:
     return "no intervention was scored: none submitted, or the judge scored no question"
 
 
-@register("task", "cqs", "cqs")
+@register("task", task="cqs", name="cqs")
 def task() -> Task:
     """Critical questions: three per intervention, scored Useful/3 against references."""
     from maieutic.tasks.cqs.run_io import IO

@@ -181,7 +181,9 @@ class ClaimsCQGenerator(InterventionGenerator):
         model = self.judge.manifest["features"].get("encoder_model") or None
         encoder = shared_encoder(model) if model else shared_encoder()
         questions = [s.candidate.question for s in scored]
-        p = self.judge.score(encoder, [text] * len(questions), questions, None, EmbeddingStore())
+        p = self.judge.score(
+            encoder, [text] * len(questions), questions, schemes=None, store=EmbeddingStore()
+        )
         return [
             Scored(s.candidate, s.score * float(q), s.flaws) for s, q in zip(scored, p, strict=True)
         ]
@@ -241,7 +243,7 @@ class ClaimsCQGenerator(InterventionGenerator):
         """The outcomes with their notes, and a warning for the interventions the claim
         ranker learned from."""
         _, warnings = self.whole_input or self.context_for(dataset)
-        return GenerationRun(outcomes, warnings=warnings, notes=outcome_notes(outcomes))
+        return GenerationRun(outcomes=outcomes, warnings=warnings, notes=outcome_notes(outcomes))
 
     whole_input: tuple[None, list[str]] | None = None
     """Set where the input is generated for in parts (the Ray engine): the warnings of

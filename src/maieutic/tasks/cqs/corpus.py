@@ -36,8 +36,8 @@ def stream_cq_dataset(
         stream_keyed_records(path, "intervention_id", limit),
         lambda where, key, record: parse_intervention(key, record, where, False, warnings),
         fingerprint_element,
-        str(path),
-        "dataset holds no interventions",
+        where=str(path),
+        empty="dataset holds no interventions",
     )
     return StoredCQDataset(
         StoredItems(store, from_plain),  # type: ignore[arg-type]

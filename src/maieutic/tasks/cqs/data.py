@@ -287,7 +287,7 @@ class _EntryReader:
         self.labelled = False
 
     def flag(self, at: str, code: str, message: str, item: str | None = None) -> None:
-        self.flags.append(Flag(self.where, at, code, message, item))
+        self.flags.append(Flag(file=self.where, at=at, code=code, message=message, item=item))
 
     def question(self, key: str, i: int, raw: Any, seen_ids: set[str]) -> SubmittedQuestion:
         at = _path(key, "cqs", i)
@@ -388,10 +388,15 @@ def load_submission(path: str | Path, name: str | None = None) -> Submission:
     """
     path = Path(path)
     duplicates: list[str] = []
-    records = read_keyed_records(path, "intervention_id", "a submission", duplicates)
+    records = read_keyed_records(path, "intervention_id", "a submission", duplicates=duplicates)
     submission = parse_submission(records, str(path), name=name or path.stem)
     for key in dict.fromkeys(duplicates):
         submission.flags.append(
-            Flag(str(path), json.dumps(key), "duplicate-key", "repeated key (the last is used)")
+            Flag(
+                file=str(path),
+                at=json.dumps(key),
+                code="duplicate-key",
+                message="repeated key (the last is used)",
+            )
         )
     return submission

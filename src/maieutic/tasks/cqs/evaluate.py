@@ -114,7 +114,9 @@ class CQEvaluator(BaseEvaluator):
         self.extra_references = list(extra_references)
         self.unscored = check_unscored_rule(unscored)
         # replaced by the registry's record when built through it
-        self.spec = Spec("evaluator", "cqs", matcher.name, {"threshold": threshold})
+        self.spec = Spec(
+            kind="evaluator", task="cqs", name=matcher.name, args={"threshold": threshold}
+        )
         # what ``prepare`` found for the run under way: each submission's unknown ids
         # (by object), and the signature shared when there are no extra references
         self._unknown: dict[int, list[str]] = {}

@@ -24,16 +24,16 @@ from maieutic.tasks.cqs.usefulness import PREFIX as SCORER_PREFIX
 from maieutic.tasks.cqs.usefulness import judge_matcher
 
 COSINE = ThresholdScale(
-    -1.0,
-    1.0,
+    low=-1.0,
+    high=1.0,
     # the benchmark script's default; its paper reports results at 0.65
     default=0.6,
     unit="cosine",
     sweep=tuple(round(0.40 + 0.05 * i, 4) for i in range(11)),
 )
 CHRF = ThresholdScale(
-    0.0,
-    100.0,
+    low=0.0,
+    high=100.0,
     # From the leave-one-out sweep on the development references (README, "Choosing an
     # evaluator"): at 30, kappa 0.351 with NAE kept and 0.377 with NAE dropped at 4.5%
     # NAE. The sweep's balance rule picks 20, but a match sharing a fifth of its
@@ -50,7 +50,7 @@ def _extras(paths: Sequence[str]):
     return [load_labelled_submission(p) for p in paths]
 
 
-@register("evaluator", "cqs", "sts", threshold=COSINE)
+@register("evaluator", task="cqs", name="sts", threshold=COSINE)
 def sts(
     threshold: float | None = None,
     embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
@@ -61,13 +61,17 @@ def sts(
     nae_fallback: str | None = None,
 ) -> CQEvaluator:
     """Cosine similarity of sentence embeddings to the most similar reference."""
-    encoder = EmbeddingOptions(embedding_model, embedding_backend, batch_size).encoder()
+    encoder = EmbeddingOptions(
+        embedding_model=embedding_model,
+        embedding_backend=embedding_backend,
+        batch_size=batch_size,
+    ).encoder()
     matcher = EmbeddingMatcher(encoder, EmbeddingStore() if cache else None)
     fallback = judge_matcher(nae_fallback, batch_size, cache) if nae_fallback else None
     return CQEvaluator(matcher, threshold, _extras(extra_references), nae_fallback=fallback)
 
 
-@register("evaluator", "cqs", "chrf", threshold=CHRF)
+@register("evaluator", task="cqs", name="chrf", threshold=CHRF)
 def chrf(
     threshold: float | None = None,
     extra_references: Sequence[str] = (),
@@ -87,11 +91,18 @@ def _register_judge(kind: str, summary: str) -> None:
         timeout: float = LLM_DEFAULTS.timeout,
         retries: int = LLM_DEFAULTS.retries,
     ) -> JudgeMatcher:
-        client = LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client()
+        client = LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ).client()
         return JudgeMatcher(kind, client)
 
     judge.__doc__ = summary
-    build_judge = register("judge", "cqs", kind, uses_llm=True)(judge)
+    build_judge = register("judge", task="cqs", name=kind, uses_llm=True)(judge)
 
     def evaluator(
         llm: str | None = None,
@@ -109,7 +120,9 @@ def _register_judge(kind: str, summary: str) -> None:
 
     evaluator.__doc__ = summary
     # a judge that labels the question from the text alone reads texts without references
-    register("evaluator", "cqs", kind, uses_llm=True, reference_free=kind != "llm-match")(evaluator)
+    register("evaluator", task="cqs", name=kind, uses_llm=True, reference_free=kind != "llm-match")(
+        evaluator
+    )
 
 
 _register_judge(
@@ -128,7 +141,7 @@ _register_judge(
 )
 
 
-@register("evaluator", "cqs", "scorer", reference_free=True)
+@register("evaluator", task="cqs", name="scorer", reference_free=True)
 def scorer(
     scorer: str | None = None, batch_size: int = EMBEDDING_DEFAULTS.batch_size, cache: bool = True
 ) -> CQEvaluator:
@@ -141,7 +154,7 @@ def scorer(
     return CQEvaluator(judge_matcher(SCORER_PREFIX + scorer, batch_size, cache), None)
 
 
-@register("evaluator", "cqs", "usefulness", reference_free=True)
+@register("evaluator", task="cqs", name="usefulness", reference_free=True)
 def usefulness(batch_size: int = EMBEDDING_DEFAULTS.batch_size, cache: bool = True) -> CQEvaluator:
     """The shipped usefulness judge labels each question without references: Useful
     when its P(Useful) reaches the judge's threshold."""

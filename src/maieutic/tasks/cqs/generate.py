@@ -201,7 +201,12 @@ class LLMCQGenerator:
         """Every (intervention id, request) of a run, in a fixed order."""
         params = self.params
         base = None if params.seed is None else params.seed + RUN_SEED_STRIDE * run_index
-        run_params = GenerationParams(params.temperature, params.top_p, params.max_tokens, base)
+        run_params = GenerationParams(
+            temperature=params.temperature,
+            top_p=params.top_p,
+            max_tokens=params.max_tokens,
+            seed=base,
+        )
         out = []
         for iid, item in dataset.interventions.items():
             for strategy in self.strategies:
@@ -250,7 +255,9 @@ class LLMCQGenerator:
             if self.fill_from:
                 outcome = fill_up(outcome, item, self.fill_from)
             outcomes.append(outcome)
-        return GenerationRun(outcomes, stats, warnings, outcome_notes(outcomes))
+        return GenerationRun(
+            outcomes=outcomes, stats=stats, warnings=warnings, notes=outcome_notes(outcomes)
+        )
 
     def signature(self, dataset: CQDataset) -> Signature:
         """Generator, model, strategies, sampling settings and dataset."""

@@ -27,7 +27,7 @@ def scheme_library(schemes: str | None, scheme_mapping: str | None) -> SchemeLib
     )
 
 
-@register("generator", "cqs", "claims")
+@register("generator", task="cqs", name="claims")
 def claims(selector: str = "first") -> ClaimsCQGenerator:
     """Model-free (the default): the text's own claims, read with a syntactic parser,
     each challenged in the framings that fit it; three chosen for usefulness,
@@ -55,7 +55,7 @@ def claims(selector: str = "first") -> ClaimsCQGenerator:
     return ClaimsCQGenerator(judge=load_judge(selector))
 
 
-@register("generator", "cqs", "template")
+@register("generator", task="cqs", name="template")
 def template(
     selector: str = "first",
     schemes: str | None = None,
@@ -77,7 +77,7 @@ def template(
     )
 
 
-@register("generator", "cqs", "llm", uses_llm=True)
+@register("generator", task="cqs", name="llm", uses_llm=True)
 def llm(
     strategies: Sequence[str] = ("detailed",),
     llm: str | None = None,
@@ -106,11 +106,18 @@ def llm(
         pool = load_cq_dataset(shots_from)
     context = PromptContext(scheme_library(schemes, scheme_mapping), pool, shots, seed)
     return LLMCQGenerator(
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
-        [create("strategy", "cqs", s) for s in dict.fromkeys(strategies)],
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ).client(),
+        [create("strategy", task="cqs", name=s) for s in dict.fromkeys(strategies)],
         context,
         make_selector(selector),
-        GenerationParams(temperature, top_p, max_tokens, seed),
+        GenerationParams(temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed),
         candidates,
         fill_from,
     )
@@ -132,4 +139,4 @@ def pooled(*args, **kwargs):
 
 
 pooled.__signature__ = inspect.signature(llm)  # the llm generator's options, declared once
-pooled = register("generator", "cqs", "pooled", uses_llm=True)(pooled)
+pooled = register("generator", task="cqs", name="pooled", uses_llm=True)(pooled)

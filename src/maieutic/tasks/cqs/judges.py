@@ -56,7 +56,8 @@ def match_prompt(references: Sequence[str], question: str) -> str:
         "Below are reference questions, each with an id, and one new question. Decide "
         "whether one of the references asks for the same information as the new question, "
         "even if it is worded differently: compare what each question wants to know, not "
-        f"its wording.\n\n{fence('references', listed)}\n\n{fence('new_question', question)}"
+        f"its wording.\n\n{fence('references', text=listed)}\n\n"
+        f"{fence('new_question', text=question)}"
         f"\n\nIf a reference asks for the same information, reply with its id only (for "
         f"example R2). If none does, reply exactly: {NO_MATCH}\nReply with nothing else."
     )
@@ -66,7 +67,7 @@ def label_prompt(intervention: str, question: str) -> str:
     """The direct-labelling prompt."""
     return (
         "Judge whether the question below is a useful critical question for the text.\n\n"
-        f"{fence('text', intervention)}\n\n{fence('question', question)}\n\n{_GUIDELINES}"
+        f"{fence('text', text=intervention)}\n\n{fence('question', text=question)}\n\n{_GUIDELINES}"
         "\n\nReply with exactly one word: Useful, Unhelpful or Invalid."
     )
 
@@ -75,7 +76,7 @@ def rubric_prompt(intervention: str, question: str) -> str:
     """The rubric-with-feedback prompt (score after a [RESULT] marker)."""
     return (
         "Judge whether the question below is a useful critical question for the text.\n\n"
-        f"{fence('text', intervention)}\n\n{fence('question', question)}\n\n{_GUIDELINES}"
+        f"{fence('text', text=intervention)}\n\n{fence('question', text=question)}\n\n{_GUIDELINES}"
         "\n\nScore: 1 = Invalid, 2 = Unhelpful, 3 = Useful. First write short feedback that "
         "applies the labels above, then end with a line of the form\n[RESULT] N\nwhere N "
         "is 1, 2 or 3. Write nothing after it."

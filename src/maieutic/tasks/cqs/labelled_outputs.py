@@ -283,7 +283,13 @@ def _intervention(
     """One intervention's outputs, and how many leading references were skipped."""
     if isinstance(record, dict) and record.get("cqs") == MISSING_CQS:
         flags.append(
-            Flag(where, f"{key!r}.cqs", "no-questions", "Missing CQs: no question to judge", key)
+            Flag(
+                file=where,
+                at=f"{key!r}.cqs",
+                code="no-questions",
+                message="Missing CQs: no question to judge",
+                item=key,
+            )
         )
         return [], 0
     raw = _checked_record(key, record, dataset, where)
@@ -298,11 +304,11 @@ def _intervention(
     same = {_same(q.cq) for q in references}
     flags += [
         Flag(
-            where,
-            f"{key!r}.cqs[{skipped + o.position}]",
-            "output-is-a-reference",
-            "repeats a reference of its intervention word for word: it matches itself",
-            key,
+            file=where,
+            at=f"{key!r}.cqs[{skipped + o.position}]",
+            code="output-is-a-reference",
+            message="repeats a reference of its intervention word for word: it matches itself",
+            item=key,
         )
         for o in outputs
         if _same(o.cq) in same
@@ -311,13 +317,14 @@ def _intervention(
         positions = ", ".join(str(skipped + p) for p in short_at)
         flags.append(
             Flag(
-                where,
-                f"{key!r}.cqs",
-                "uneven-blocks",
-                f"{len(outputs)} generated questions, not a multiple of {EXPECTED_QUESTIONS}: "
+                file=where,
+                at=f"{key!r}.cqs",
+                code="uneven-blocks",
+                message=f"{len(outputs)} generated questions, not a multiple of "
+                f"{EXPECTED_QUESTIONS}: "
                 f"the short submission(s) start at cqs[{positions}], where every "
                 "submission's ids count up",
-                key,
+                item=key,
             )
         )
     return outputs, skipped

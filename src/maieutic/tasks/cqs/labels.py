@@ -35,11 +35,12 @@ def read_label(label: Any, at: str, where: str, flags: list[Flag], item: str) ->
         mapped = KNOWN_REASONS[label]
         flags.append(
             Flag(
-                where,
-                at,
-                "label-is-a-reason",
-                f"label {label!r} is one of the paper's reasons for {mapped}: read as {mapped}",
-                item,
+                file=where,
+                at=at,
+                code="label-is-a-reason",
+                message=f"label {label!r} is one of the paper's reasons for {mapped}: "
+                f"read as {mapped}",
+                item=item,
             )
         )
         return mapped

@@ -94,7 +94,7 @@ class EmbeddingMatcher:
         if not intervention.cqs:
             return unmatched(questions)
         refs = self._matrix([q.cq for q in intervention.cqs])
-        best, sims = cosine_best(self._matrix(questions), refs)
+        best, sims = cosine_best(self._matrix(questions), references=refs)
         return [Match(int(i), float(s)) for i, s in zip(best, sims, strict=True)]
 
     def similarities(self, questions: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
@@ -116,12 +116,12 @@ class ChrfMatcher:
     def match(self, intervention: Intervention, questions: Sequence[str]) -> list[Match]:
         if not intervention.cqs:
             return unmatched(questions)
-        best, sims = chrf_best(list(questions), [q.cq for q in intervention.cqs])
+        best, sims = chrf_best(list(questions), references=[q.cq for q in intervention.cqs])
         return [Match(int(i), float(s)) for i, s in zip(best, sims, strict=True)]
 
     def similarities(self, questions: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
         """chrF of every (question, candidate) pair, shape ``(questions, candidates)``."""
-        return chrf_matrix(list(questions), list(candidates))
+        return chrf_matrix(list(questions), references=list(candidates))
 
     def signature_fields(self) -> dict[str, object]:
         return {"model": None, "backend": None}

@@ -124,7 +124,7 @@ def report(items: Sequence[LooItem], unscored: str = AS_NAE) -> dict[str, Any]:
     if unscored == AS_NAE:
         predicted = as_nae(predicted)
     human = [i.human for i in items]
-    result = agreement_report(human, predicted, labels=LABELS, abstain=NAE)
+    result = agreement_report(human, predicted=predicted, labels=LABELS, abstain=NAE)
     result["n_unscored"] = sum(i.predicted == UNSCORED for i in items)
     result.update(useful_vs_rest(human, predicted))
     return result
@@ -233,7 +233,9 @@ def compare(
         overall[PEOPLE] = _people_scores(people, submissions)
         signatures[PEOPLE] = people_signature
     for name, evaluator in evaluators.items():
-        results = evaluate("cqs", dataset, submissions, evaluator=evaluator, skip_unknown=True)
+        results = evaluate(
+            "cqs", dataset, submissions=submissions, evaluator=evaluator, skip_unknown=True
+        )
         labels[name] = [label for r in results for label in _question_labels(r)]
         if evaluator.unscored == AS_NAE:
             labels[name] = as_nae(labels[name])

@@ -49,7 +49,7 @@ class InterventionGenerator(PerItemGenerator[str, Intervention, ItemOutcome]):
 
     def finish(self, dataset: CQDataset, outcomes: list[ItemOutcome]) -> GenerationRun:
         """The outcomes with their notes."""
-        return GenerationRun(outcomes, notes=outcome_notes(outcomes))
+        return GenerationRun(outcomes=outcomes, notes=outcome_notes(outcomes))
 
 
 def outcome_notes(outcomes: Sequence[ItemOutcome]) -> list[str]:

@@ -271,7 +271,13 @@ class PooledCQGenerator:
             f"{filled} in an empty slot",
         ]
         notes = outcome_notes(outcomes)
-        return GenerationRun(outcomes, run.stats, warnings, notes, this_run=run.this_run)
+        return GenerationRun(
+            outcomes=outcomes,
+            stats=run.stats,
+            warnings=warnings,
+            notes=notes,
+            this_run=run.this_run,
+        )
 
     def signature(self, dataset: CQDataset) -> Signature:
         """The model generator's signature, named ``pooled``, with the claims ranker,

@@ -58,14 +58,14 @@ class PromptContext:
 def _baseline(item: Intervention, context: PromptContext) -> str:
     return (
         "List three or more critical questions that should be asked before accepting "
-        f"the arguments in this text.\n\n{fence('text', item.intervention)}\n\n{_FORMAT}"
+        f"the arguments in this text.\n\n{fence('text', text=item.intervention)}\n\n{_FORMAT}"
     )
 
 
 def _detailed(item: Intervention, context: PromptContext) -> str:
     return (
         "Write critical questions that could reduce how acceptable the arguments in "
-        f"this text are.\n\n{fence('text', item.intervention)}\n\n{_GUIDANCE}\n\n"
+        f"this text are.\n\n{fence('text', text=item.intervention)}\n\n{_GUIDANCE}\n\n"
         f"Give exactly three critical questions. {_FORMAT}"
     )
 
@@ -97,11 +97,13 @@ def _fewshot(item: Intervention, context: PromptContext) -> str:
     parts = []
     for n, (text, questions) in enumerate(examples_for(item, context), start=1):
         lines = "\n".join(questions)
-        parts.append(f"Example {n}:\n{fence('text', text)}\nUseful critical questions:\n{lines}")
+        parts.append(
+            f"Example {n}:\n{fence('text', text=text)}\nUseful critical questions:\n{lines}"
+        )
     shown = "\n\n".join(parts)
     return (
         "Here are examples of useful critical questions for other texts.\n\n"
-        f"{shown}\n\nNow do the same for this text.\n\n{fence('text', item.intervention)}\n\n"
+        f"{shown}\n\nNow do the same for this text.\n\n{fence('text', text=item.intervention)}\n\n"
         f"{_GUIDANCE}\n\nGive exactly three critical questions. {_FORMAT}"
     )
 
@@ -119,7 +121,7 @@ def _schemes(item: Intervention, context: PromptContext) -> str:
     return (
         "The text below uses these kinds of argument. For each kind, these template "
         f"questions show what can go wrong with it:\n\n{shown}\n\n"
-        f"{fence('text', item.intervention)}\n\n"
+        f"{fence('text', text=item.intervention)}\n\n"
         "Adapt the templates to this text: name the actual claims, people and events it "
         f"mentions.\n\n{_GUIDANCE}\n\nGive exactly three critical questions. {_FORMAT}"
     )
@@ -139,7 +141,7 @@ register_strategies(
 
 def strategies() -> list[str]:
     """The registered strategy names."""
-    return names("strategy", "cqs")
+    return names("strategy", task="cqs")
 
 
 STRATEGIES = ("baseline", "detailed", "fewshot", "schemes")
@@ -158,7 +160,9 @@ class PromptBuilder:
         seed: int = 0,
     ) -> None:
         self.strategy = strategy
-        self._strategy: Strategy[Intervention, PromptContext] = create("strategy", "cqs", strategy)
+        self._strategy: Strategy[Intervention, PromptContext] = create(
+            "strategy", task="cqs", name=strategy
+        )
         self.context = PromptContext(library or SchemeLibrary.builtin(), dataset, shots, seed)
 
     def messages(self, intervention: Intervention) -> list[dict[str, str]]:

@@ -55,9 +55,9 @@ def cqs_examples(dataset: CQDataset, outputs: LabelledOutputs | None = None) -> 
             continue
         out.add(
             item.intervention,
-            question,
-            label,
-            ORDINAL[label],
+            question=question,
+            label=label,
+            ordinal=ORDINAL[label],
             group=item.intervention_id,
             scheme=item.schemes[0] if item.schemes else "",
             system=system,
@@ -90,7 +90,7 @@ def pooled_dataset(paths: list[Path]) -> CQDataset:
     return CQDataset(interventions, source=", ".join(str(p) for p in paths))
 
 
-@register("scorer-examples", "cqs", "references")
+@register("scorer-examples", task="cqs", name="references")
 def references(outputs: str | None = None) -> ExampleSource:
     """The labelled reference questions: a usefulness judge, P(Useful). With
     ``outputs`` (generated questions people labelled, the benchmark's extended layout,
@@ -103,15 +103,15 @@ def references(outputs: str | None = None) -> ExampleSource:
 
     if outputs is None:
         return ExampleSource(
-            lambda path, _encoder, _store: cqs_examples(load_cq_dataset(path)),
-            FEATURES,
-            {"examples": "references"},
+            read=lambda path, _encoder, _store: cqs_examples(load_cq_dataset(path)),
+            features=FEATURES,
+            source={"examples": "references"},
             read_many=read_many,
         )
     return ExampleSource(
-        lambda path, encoder, store: read_many([path], encoder, store),
-        FEATURES,
-        {
+        read=lambda path, encoder, store: read_many([path], encoder, store),
+        features=FEATURES,
+        source={
             "examples": "references",
             "outputs": Path(outputs).name,
             "outputs_sha256": hashlib.sha256(read_bytes(outputs)).hexdigest(),
@@ -121,7 +121,7 @@ def references(outputs: str | None = None) -> ExampleSource:
     )
 
 
-@register("scorer-examples", "cqs", "templates")
+@register("scorer-examples", task="cqs", name="templates")
 def templates(schemes: str | None = None, scheme_mapping: str | None = None) -> ExampleSource:
     """The template generator's candidates, labelled by the reference each matches: a
     selector for ``generate cqs --generator template``. The built-in templates, and
@@ -143,4 +143,4 @@ def templates(schemes: str | None = None, scheme_mapping: str | None = None) -> 
         "templates": ["built-in"] + ([Path(schemes).name] if schemes else []),
         "match": f"sts cosine > {MATCH_THRESHOLD}",
     }
-    return ExampleSource(read, SELECTOR_FEATURES, source)
+    return ExampleSource(read=read, features=SELECTOR_FEATURES, source=source)

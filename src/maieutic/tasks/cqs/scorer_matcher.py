@@ -52,7 +52,9 @@ class ScorerMatcher:
         contexts = [i.intervention for i, _ in pairs]
         schemes = [i.schemes[0] if i.schemes else "" for i, _ in pairs]
         questions = [q for _, q in pairs]
-        scores = self.scorer.score(self.encoder, contexts, questions, schemes, self.store)
+        scores = self.scorer.score(
+            self.encoder, contexts, questions, schemes=schemes, store=self.store
+        )
         for (intervention, q), p in zip(pairs, scores, strict=True):
             self._probability[(intervention.intervention_id, q)] = float(p)
         texts = {i.intervention for i, _ in pairs}

@@ -55,7 +55,7 @@ def candidate_labels(
         return ["NAE"] * len(candidates)
     best, top = cosine_best(
         np.stack([vectors[c] for c in candidates]),
-        np.stack([vectors[text] for text, _ in references]),
+        references=np.stack([vectors[text] for text, _ in references]),
     )
     return [references[b][1] if s > threshold else "NAE" for b, s in zip(best, top, strict=True)]
 
@@ -86,9 +86,9 @@ def template_examples(
             useful = label == USEFUL
             out.add(
                 item.intervention,
-                candidate,
-                USEFUL if useful else OTHER,
-                1.0 if useful else 0.0,
+                question=candidate,
+                label=USEFUL if useful else OTHER,
+                ordinal=1.0 if useful else 0.0,
                 group=item.intervention_id,
                 scheme=scheme,
             )

@@ -3,7 +3,7 @@
 A selector takes the candidates for one intervention (in generation order) and
 returns ``k`` of them whenever at least ``k`` exist: preferring some candidates over
 others never costs an intervention its questions. Selectors register by name
-(``@register("selector", "cqs", NAME)``); a learned usefulness scorer is one more.
+(``@register("selector", task="cqs", name=NAME)``); a learned usefulness scorer is one more.
 """
 
 from __future__ import annotations
@@ -63,13 +63,13 @@ def make_score_selector(scorer: Callable[[Intervention, str], float] = overlap_s
     return select
 
 
-@register("selector", "cqs", "first")
+@register("selector", task="cqs", name="first")
 def first() -> Selector:
     """The first three candidates."""
     return first_k
 
 
-@register("selector", "cqs", "dedup")
+@register("selector", task="cqs", name="dedup")
 def dedup(max_similarity: float = 0.85, cache: bool = True) -> Selector:
     """Avoid near-duplicates: greedy by embedding cosine (embedded model), topped up
     with the least similar remaining candidates."""
@@ -88,7 +88,7 @@ def dedup(max_similarity: float = 0.85, cache: bool = True) -> Selector:
     return select
 
 
-@register("selector", "cqs", "overlap")
+@register("selector", task="cqs", name="overlap")
 def overlap() -> Selector:
     """Prefer questions whose content words occur in the text."""
     return make_score_selector(overlap_score)
@@ -119,7 +119,7 @@ def ranked_diverse_k(
     return kept
 
 
-@register("selector", "cqs", "scorer")
+@register("selector", task="cqs", name="scorer")
 def scorer(scorer: str | None = None, max_similarity: float = 0.85) -> Selector:
     """The most useful candidates by a learned scorer (``--selector scorer:DIR``), no two
     above a cosine of ``max_similarity``."""
@@ -141,14 +141,14 @@ def scorer(scorer: str | None = None, max_similarity: float = 0.85) -> Selector:
         store = EmbeddingStore()
         contexts = [intervention.intervention] * len(candidates)
         schemes = [intervention.schemes[0] if intervention.schemes else ""] * len(candidates)
-        scores = learned.score(encoder, contexts, candidates, schemes, store)
+        scores = learned.score(encoder, contexts, candidates, schemes=schemes, store=store)
         vectors = embed_texts(candidates, encoder, store)
         return ranked_diverse_k(candidates, scores, vectors, k, max_similarity)
 
     return select
 
 
-@register("selector", "cqs", "usefulness")
+@register("selector", task="cqs", name="usefulness")
 def usefulness(max_similarity: float = 0.85) -> Selector:
     """The most useful candidates by the shipped usefulness judge, no two above a cosine
     of ``max_similarity``."""
@@ -157,7 +157,7 @@ def usefulness(max_similarity: float = 0.85) -> Selector:
     return scorer(str(DIRECTORY), max_similarity)
 
 
-@register("selector", "cqs", "filter")
+@register("selector", task="cqs", name="filter")
 def candidate_filter() -> Selector:
     """The precision filter learned from strict ratings
     (``maieutic.tasks.cqs.candidate_filter``). It chooses among the claims generator's
@@ -176,5 +176,5 @@ def make_selector(name: str) -> Selector:
     from maieutic.registry import create
 
     if name.startswith("scorer:"):
-        return create("selector", "cqs", "scorer", scorer=name.removeprefix("scorer:"))
-    return create("selector", "cqs", name)
+        return create("selector", task="cqs", name="scorer", scorer=name.removeprefix("scorer:"))
+    return create("selector", task="cqs", name=name)

@@ -113,7 +113,7 @@ SUMMARY_ROWS = [
 per-mode precision and recall stay in the results file)."""
 
 
-@register("task", "focus", "focus")
+@register("task", task="focus", name="focus")
 def task() -> Task:
     """Weakness types and spans of arguments, with Socratic questions."""
     from maieutic.tasks.focus.run_io import IO

@@ -117,11 +117,11 @@ def _join_one(path: Path, gold: FocusSet, flags: list[Flag]) -> dict[str, tuple[
                 n_missing += 1
                 flags.append(
                     Flag(
-                        str(path),
-                        f"row {number}, {column}",
-                        "span-not-found",
-                        f"span {span.strip()[:60]!r} is not in argument {item.id}",
-                        item.id,
+                        file=str(path),
+                        at=f"row {number}, {column}",
+                        code="span-not-found",
+                        message=f"span {span.strip()[:60]!r} is not in argument {item.id}",
+                        item=item.id,
                     )
                 )
             type_id = category.types[slot - 1]

@@ -51,7 +51,11 @@ def stream_focus_arguments(
 
     records = stream_keyed_records(path, "id", limit)
     store.fill(
-        records, parse, fingerprint_element, str(path), "no rows: the file holds no arguments"
+        records,
+        parse,
+        fingerprint_element,
+        where=str(path),
+        empty="no rows: the file holds no arguments",
     )
     return StoredFocusSet(
         StoredItems(store, from_plain),  # type: ignore[arg-type]

@@ -63,7 +63,7 @@ class Reader:
         self.snapped = 0
 
     def flag(self, at: str, code: str, message: str, item: str | None) -> None:
-        self.flags.append(Flag(self.source, at, code, message, item))
+        self.flags.append(Flag(file=self.source, at=at, code=code, message=message, item=item))
 
     def label(
         self, item_id: str, argument: str, at: str, raw_type: str, span: str, **extra: Any

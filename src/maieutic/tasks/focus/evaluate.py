@@ -115,11 +115,11 @@ def _predictions_for(
         if predicted is None:
             flags.append(
                 Flag(
-                    submission.source,
-                    key,
-                    "missing-prediction",
-                    "no prediction (scored as None of the Above)",
-                    key,
+                    file=submission.source,
+                    at=key,
+                    code="missing-prediction",
+                    message="no prediction (scored as None of the Above)",
+                    item=key,
                 )
             )
             out.append((gold_item, FocusItem(key, gold_item.argument, gold_item.category), True))
@@ -148,7 +148,12 @@ class FocusEvaluator(BaseEvaluator):
         self.pairing = pairing
         self.embedding = embedding
         """A ``TokenEmbeddingSimilarity`` (or None: no embedding score)."""
-        self.spec = Spec("evaluator", "focus", "type-span", {"mode": mode, "pairing": pairing})
+        self.spec = Spec(
+            kind="evaluator",
+            task="focus",
+            name="type-span",
+            args={"mode": mode, "pairing": pairing},
+        )
         # what ``prepare`` found for the run under way: each submission's pairs with
         # the gold arguments (by object), and the run's signature
         self._prepared: dict[int, tuple[list, list[Flag], list[str]]] = {}
@@ -253,14 +258,14 @@ class FocusEvaluator(BaseEvaluator):
         }
         all_flags = submission.flags + flags
         return EvalResult(
-            "focus",
-            submission.name,
-            submission.source,
-            self._signature,
-            self.spec,
-            classification[self.mode]["with_none"]["macro"]["f1"],
-            summary,
-            items,
+            task="focus",
+            submission=submission.name,
+            source=submission.source,
+            signature=self._signature,
+            evaluator=self.spec,
+            score=classification[self.mode]["with_none"]["macro"]["f1"],
+            summary=summary,
+            items=items,
             flags=all_flags,
             warnings=[*submission.warnings, *warnings, *(f.short for f in all_flags)],
         )

@@ -8,7 +8,7 @@ from maieutic.registry import register
 from maieutic.tasks.focus.evaluate import FocusEvaluator
 
 
-@register("evaluator", "focus", "type-span")
+@register("evaluator", task="focus", name="type-span")
 def type_span(
     mode: str = "category",
     pairing: str = "type",
@@ -23,6 +23,10 @@ def type_span(
     if span_embedding:
         from maieutic.tasks.focus.span_metrics import TokenEmbeddingSimilarity
 
-        encoder = EmbeddingOptions(embedding_model, embedding_backend, batch_size).encoder()
+        encoder = EmbeddingOptions(
+            embedding_model=embedding_model,
+            embedding_backend=embedding_backend,
+            batch_size=batch_size,
+        ).encoder()
         similarity = TokenEmbeddingSimilarity(encoder)
     return FocusEvaluator(mode, pairing, similarity)

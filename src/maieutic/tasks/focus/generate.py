@@ -92,10 +92,10 @@ class CueFocusGenerator(FocusItemGenerator):
         self.wording = wording
         self.require_question = require_question
         self.spec = Spec(
-            "generator",
-            "focus",
-            "cues",
-            {
+            kind="generator",
+            task="focus",
+            name="cues",
+            args={
                 "use_categories": use_categories,
                 "wording": wording,
                 "require_question": require_question,

@@ -14,14 +14,14 @@ from maieutic.tasks.focus.llm_focus import LLMFocusGenerator
 from maieutic.tasks.focus.llm_prompts import PromptContext
 
 
-@register("generator", "focus", "claims")
+@register("generator", task="focus", name="claims")
 def claims() -> ClaimsFocusGenerator:
     """Model-free (``ask``'s default): the text's own claims, restated, each with the
     weakness type its kind of claim calls for; span = the claim's words in the text."""
     return ClaimsFocusGenerator()
 
 
-@register("generator", "focus", "cues")
+@register("generator", task="focus", name="cues")
 def cues(
     use_categories: bool = True, wording: str = "restated", require_question: bool = False
 ) -> CueFocusGenerator:
@@ -35,7 +35,7 @@ def cues(
     return CueFocusGenerator(use_categories, wording, require_question)
 
 
-@register("generator", "focus", "llm", uses_llm=True)
+@register("generator", task="focus", name="llm", uses_llm=True)
 def llm(
     strategy: str = "zero-shot",
     llm: str | None = None,
@@ -58,10 +58,17 @@ def llm(
         pool = load_gold(shots_from) if shots_from else load_gold(sample_path("focus/shots.jsonl"))
     context = PromptContext(pool, shots, seed)
     return LLMFocusGenerator(
-        LLMOptions(llm, base_url, llm_backend, concurrency, timeout, retries).client(),
-        create("strategy", "focus", strategy),
+        LLMOptions(
+            llm=llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        ).client(),
+        create("strategy", task="focus", name=strategy),
         context,
-        GenerationParams(temperature, 1.0, max_tokens, seed),
+        GenerationParams(temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed),
         use_categories,
         rewrite,
     )

@@ -142,7 +142,7 @@ class LLMFocusGenerator:
             outcomes.append(FocusOutcome(key, labels, problems, raw=reply.text))
         if self.rewrite:
             self._rewrite(outcomes, params, stats)
-        return GenerationRun(outcomes, stats, warnings)
+        return GenerationRun(outcomes=outcomes, stats=stats, warnings=warnings)
 
     def _rewrite(
         self, outcomes: list[FocusOutcome], params: GenerationParams, stats: FanOutStats

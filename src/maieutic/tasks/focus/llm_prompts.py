@@ -90,19 +90,19 @@ def examples_for(item: FocusItem, context: PromptContext) -> list[FocusItem]:
 def _zero_shot(item: FocusItem, context: PromptContext) -> str:
     return (
         "Find where this argument is weakest, so that a Socratic question can target it."
-        f"\n\n{typology_text(item)}\n\n{fence('argument', item.argument)}\n\n{ANSWER_FORM}"
+        f"\n\n{typology_text(item)}\n\n{fence('argument', text=item.argument)}\n\n{ANSWER_FORM}"
     )
 
 
 def _few_shot(item: FocusItem, context: PromptContext) -> str:
     shown = "\n\n".join(
-        f"Example {n}:\n{fence('argument', other.argument)}\n{_answer(other.labels)}"
+        f"Example {n}:\n{fence('argument', text=other.argument)}\n{_answer(other.labels)}"
         for n, other in enumerate(examples_for(item, context), start=1)
     )
     return (
         "Find where an argument is weakest, so that a Socratic question can target it. "
         f"Some analysed arguments first.\n\n{shown}\n\nNow this one.\n\n"
-        f"{typology_text(item)}\n\n{fence('argument', item.argument)}\n\n{ANSWER_FORM}"
+        f"{typology_text(item)}\n\n{fence('argument', text=item.argument)}\n\n{ANSWER_FORM}"
     )
 
 
@@ -110,7 +110,7 @@ def _cot(item: FocusItem, context: PromptContext) -> str:
     return (
         "Analyse this argument step by step, then say where it is weakest, so that a "
         f"Socratic question can target it.\n\n{typology_text(item)}\n\n"
-        f"{fence('argument', item.argument)}\n\n"
+        f"{fence('argument', text=item.argument)}\n\n"
         "First write four short lines: Conclusion (the sentence that states it), "
         "Premises (what supports it), Assumptions (what it takes for granted), Flaw (the "
         f"main problem in the reasoning). Then give the answer.\n\n{ANSWER_FORM}"

@@ -88,4 +88,6 @@ def paired_units(result: Any) -> Units | str:
         return _macro_f1(sums[:, :k], sums[:, k:])
 
     ids = tuple(str(r.get("id")) for r in result.records())
-    return Units(ids, AdditiveStatistic(np.hstack([tp, wrong]), finish), "arguments")
+    return Units(
+        ids=ids, statistic=AdditiveStatistic(np.hstack([tp, wrong]), finish), unit="arguments"
+    )

@@ -79,7 +79,7 @@ def fits(type_id: str, clause: str) -> bool:
     roots = [t for t in doc if t.dep_ == "ROOT"]
     if not roots:
         return False
-    kinds = set(claim_kinds(roots[0], list(doc), doc[:], clause))
+    kinds = set(claim_kinds(roots[0], list(doc), doc[:], text=clause))
     if type_id == "LE" and doc[0].lower_ in ("you", "your"):
         return False  # the author's own experience or plan: no data would show it
     if type_id in ("TC", "OSP", "IE") and tense_of(roots[0]) == "past":

@@ -125,7 +125,7 @@ def load_sets(task, document, paths: tuple[str, ...], strict: bool) -> list[Ques
         if strict:
             refuse_flags(question_set.flags)
     for question_set, name in zip(
-        sets, unique_names([s.name for s in sets], [s.source for s in sets]), strict=True
+        sets, unique_names([s.name for s in sets], sources=[s.source for s in sets]), strict=True
     ):
         question_set.name = name
     return sets
@@ -153,7 +153,7 @@ def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
     run = evaluate(
         "aura",
         document,
-        list(sets),
+        submissions=list(sets),
         evaluator=evaluator,
         strict=strict,
         out=out_path,
@@ -184,7 +184,9 @@ def compare(ctx, document, sets, evaluator, out_path, **options):
     if given and given != 2:
         raise click.UsageError(f"compare needs exactly two question sets, got {given}")
     args = component_options(ctx, "evaluator", "aura", evaluator, options)
-    scored = evaluate("aura", doc, list(sets), evaluator=evaluator, on_loaded=echo_flags, **args)
+    scored = evaluate(
+        "aura", doc, submissions=list(sets), evaluator=evaluator, on_loaded=echo_flags, **args
+    )
     first, second = scored.results
     verdict = preference(first, second)
     console_for(out_path).print(compare_table(first, second, verdict))

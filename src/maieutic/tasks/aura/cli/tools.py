@@ -50,7 +50,7 @@ def sweep(ctx, document, sets, qgeval_path, evaluator, out_path, **options):
     if not pairs:
         raise click.UsageError("give a DOCUMENT (with SETS) or --qgeval")
     built = build(ctx, "evaluator", "aura", evaluator, options)
-    grid = entry("evaluator", "aura", evaluator).threshold.sweep
+    grid = entry("evaluator", task="aura", name=evaluator).threshold.sweep
     report = mean_shift(built, pairs, grid)
     table = Table(
         title=f"aura · mean shift over {report['n_sets']} question sets", title_justify="left"

@@ -121,7 +121,7 @@ def evaluate_compqa(ctx, answers, evaluator, out_path, strict, **options):
     run = evaluate(
         "compqa",
         None,
-        list(answers),
+        submissions=list(answers),
         evaluator=evaluator,
         strict=strict,
         out=out_path,

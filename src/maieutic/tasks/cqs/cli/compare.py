@@ -87,7 +87,7 @@ def _build_scorers(ctx, names: list[str], thresholds: dict, options: dict) -> di
     own = {n: {**options, "threshold": thresholds.get(n)} for n in names}
     registered = {n: split_evaluator(n, own[n]) for n in names}
     refuse_options_none_take(
-        ctx, [entry("evaluator", "cqs", r) for r in registered.values()], options
+        ctx, [entry("evaluator", task="cqs", name=r) for r in registered.values()], options
     )
     return {
         n: build(ctx, "evaluator", "cqs", registered[n], own[n], refuse_unused=False) for n in names
@@ -108,7 +108,7 @@ def _compared(task, dataset, submissions, outputs_path):
     """The submissions to compare on, people's labels of them with their signature (or
     None), and the inputs' flags."""
     if not outputs_path:
-        loaded = load_submissions(task, task_io(task), list(submissions), dataset)
+        loaded = load_submissions(task, task_io(task), list(submissions), reference=dataset)
         return loaded, (None, ""), list(dataset.flags)
     outputs = load_labelled_outputs(outputs_path, dataset)
     echo_warnings(Path(outputs_path).name, [f.short for f in outputs.flags])

@@ -114,7 +114,7 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
     evaluator = apply_preset(ctx, preset, evaluator, options)
     task = get_task("cqs")
     # a reference-free judge reads texts without reference questions too
-    dataset = reference_for(task, data_path, evaluator, options)
+    dataset = reference_for(task, data_path, evaluator=evaluator, options=options)
     echo_warnings(Path(data_path).name, dataset.warnings)
     strict, skip_unknown = options.pop("strict"), options.pop("skip_unknown")
     refuse_overwriting_inputs(out_path, [data_path, *submissions])
@@ -133,7 +133,7 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
     run = evaluate(
         "cqs",
         dataset,
-        list(submissions),
+        submissions=list(submissions),
         evaluator=registered,
         strict=strict,
         skip_unknown=skip_unknown,

@@ -42,7 +42,7 @@ _COMPONENT_OPTIONS = [
         "--strategy",
         "strategies",
         multiple=True,
-        type=click.Choice(names("strategy", "cqs")),
+        type=click.Choice(names("strategy", task="cqs")),
         help="Prompting strategy of the llm generator; repeat to pool candidates "
         "(default: detailed).",
     ),

@@ -283,7 +283,7 @@ def meta_eval_cqs(
     and labelled against the others, or (--outputs) generated questions people labelled."""
     evaluator = apply_preset(ctx, preset, evaluator, options)
     registered = split_evaluator(evaluator, options)
-    scale = entry("evaluator", "cqs", registered).threshold
+    scale = entry("evaluator", task="cqs", name=registered).threshold
     if options.get("nae_fallback") and (do_sweep or do_curve):
         # both relabel from the stored similarities alone: their figures would not be
         # the fallback's, under a signature that says it
@@ -293,7 +293,9 @@ def meta_eval_cqs(
     # people's labels on generated questions (--outputs) need the texts alone when the
     # evaluator needs no references; left out in turn, the references are what is judged
     why = "" if outputs_path else "without --outputs, the references are the questions judged"
-    dataset = reference_for(get_task("cqs"), data_path, evaluator, options, why=why)
+    dataset = reference_for(
+        get_task("cqs"), data_path, evaluator=evaluator, options=options, why=why
+    )
     outputs = load_labelled_outputs(outputs_path, dataset) if outputs_path else None
     echo_warnings(Path(outputs_path or data_path).name, _input_warnings(dataset, outputs))
     scorer = build(ctx, "evaluator", "cqs", registered, options)

@@ -102,7 +102,7 @@ def evaluate_focus(ctx, gold_path, submissions, annotators, out_path, **options)
     run = evaluate(
         "focus",
         gold,
-        list(submissions),
+        submissions=list(submissions),
         evaluator="type-span",
         strict=strict,
         skip_unknown=skip_unknown,

@@ -40,7 +40,7 @@ def _llm_generation_options(func):
     options = [
         click.option(
             "--strategy",
-            type=click.Choice(names("strategy", "focus")),
+            type=click.Choice(names("strategy", task="focus")),
             default="zero-shot",
             show_default=True,
             help="Prompting strategy of the llm generator (cot: conclusion, premises, "
@@ -91,7 +91,7 @@ _COMMAND_OPTIONS = [
     ),
     click.option(
         "--generator",
-        type=click.Choice(names("generator", "focus")),
+        type=click.Choice(names("generator", task="focus")),
         default="cues",
         show_default=True,
         help="cues: linguistic cues, no model; llm: a language model.",
