@@ -30,6 +30,7 @@ def test_an_option_of_one_task_goes_in_its_command_module():
 
 
 def test_an_evaluator_is_a_registered_factory_in_the_task_evaluators_module():
-    assert '@register("evaluator", task="cqs"' in (CQS / "evaluators.py").read_text(encoding="utf-8")
+    evaluators = (CQS / "evaluators.py").read_text(encoding="utf-8")
+    assert '@register("evaluator", task="cqs"' in evaluators
     assert "class CQEvaluator(BaseEvaluator)" in (CQS / "evaluate.py").read_text(encoding="utf-8")
     assert "class Matcher(Protocol)" in (CQS / "matchers.py").read_text(encoding="utf-8")
