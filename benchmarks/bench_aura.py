@@ -78,9 +78,9 @@ def peak_rss_mb() -> float:
 def main() -> None:
     os.environ.setdefault("MAIEUTIC_HOME", tempfile.mkdtemp(prefix="bench-aura-"))
     rng = random.Random(0)
-    doc = Document(document(rng), "generated.md")
-    first = QuestionSet(questions(rng, 500, ""), "q1", "first")
-    second = QuestionSet(questions(rng, 500, " exactly"), "q2", "second")
+    doc = Document(text=document(rng), source="generated.md")
+    first = QuestionSet(questions=questions(rng, 500, ""), source="q1", name="first")
+    second = QuestionSet(questions=questions(rng, 500, " exactly"), source="q2", name="second")
 
     started = time.perf_counter()
     evaluator = create("evaluator", task="aura", name="aura")

@@ -239,7 +239,7 @@ def assessed_questions(text: str, options: AskOptions) -> tuple[dict, str]:
     the registered evaluator that gave them)."""
     from maieutic.tasks.aura.api import Document
 
-    document = Document(text, "<ask>")
+    document = Document(text=text, source="<ask>")
     if options.uses_llm:
         generator = create("generator", task="aura", name="llm", **llm_args(options))
         run = generator.generate(document)
@@ -301,7 +301,7 @@ def _aura_evaluator():
 def _question_set(questions: list[str]):
     from maieutic.tasks.aura.api import QuestionSet
 
-    return QuestionSet(questions, "<ask>", "ask")
+    return QuestionSet(questions=questions, source="<ask>", name="ask")
 
 
 def ask_text(

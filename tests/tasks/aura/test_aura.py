@@ -65,31 +65,43 @@ def test_units_windows_and_bullets():
 
 
 UNITS = [
-    Unit(0, "a", "necessary", "paragraph", 0),
-    Unit(1, "b", "necessary", "paragraph", 0),
-    Unit(2, "c", "necessary", "list", 1, items=("x", "y")),
-    Unit(3, "a b", "optional", "window", 0, (0, 1)),
-    Unit(4, "x", "optional", "bullet", 1, (2,)),
+    Unit(chunk_id=0, text="a", type="necessary", subtype="paragraph", block=0),
+    Unit(chunk_id=1, text="b", type="necessary", subtype="paragraph", block=0),
+    Unit(chunk_id=2, text="c", type="necessary", subtype="list", block=1, items=("x", "y")),
+    Unit(
+        chunk_id=3, text="a b", type="optional", subtype="window", block=0, parent_chunk_ids=(0, 1)
+    ),
+    Unit(chunk_id=4, text="x", type="optional", subtype="bullet", block=1, parent_chunk_ids=(2,)),
 ]
 
 
 def test_two_questions_on_one_unit_give_nrs_one_half():
-    mappings = [Mapping("What is a?", 0, 0.9, True), Mapping("What about a?", 0, 0.8, True)]
+    mappings = [
+        Mapping(question="What is a?", chunk_id=0, score=0.9, answerable=True),
+        Mapping(question="What about a?", chunk_id=0, score=0.8, answerable=True),
+    ]
     assert non_redundancy(mappings) == 0.5
     assert non_redundancy([]) == 1.0  # nothing repeated
 
 
 def test_coverage_through_a_window_and_through_a_list_item():
-    assert coverage(UNITS, [Mapping("q", 3, 0.9, True)]) == pytest.approx(2 / 3)
-    assert coverage(UNITS, [Mapping("q", 4, 0.9, True)]) == pytest.approx(1 / 3)
+    assert coverage(
+        UNITS, [Mapping(question="q", chunk_id=3, score=0.9, answerable=True)]
+    ) == pytest.approx(2 / 3)
+    assert coverage(
+        UNITS, [Mapping(question="q", chunk_id=4, score=0.9, answerable=True)]
+    ) == pytest.approx(1 / 3)
     # an unanswerable question covers nothing
-    assert coverage(UNITS, [Mapping("q", 0, 0.1, False)]) == 0.0
+    assert coverage(UNITS, [Mapping(question="q", chunk_id=0, score=0.1, answerable=False)]) == 0.0
     with pytest.raises(ValueError, match="no content units"):
         coverage([], [])
 
 
 def test_answerability_counts_all_questions():
-    mappings = [Mapping("q", 0, 0.9, True), Mapping("r", 1, 0.2, False)]
+    mappings = [
+        Mapping(question="q", chunk_id=0, score=0.9, answerable=True),
+        Mapping(question="r", chunk_id=1, score=0.2, answerable=False),
+    ]
     assert answerability(mappings) == 0.5 and answerability([]) == 0.0
 
 
@@ -99,7 +111,10 @@ def test_entropy_by_hand():
     expected = (1 * 2 / 11) / (1 * 2 / 11 + 11)
     assert balanced_entropy(["What is a?", "Why is b?"]) == pytest.approx(expected)
     # the reference code's variant: answerable questions, observed classes (|C| = 2)
-    mappings = [Mapping("What is a?", 0, 1, True), Mapping("Why is b?", 1, 1, True)]
+    mappings = [
+        Mapping(question="What is a?", chunk_id=0, score=1, answerable=True),
+        Mapping(question="Why is b?", chunk_id=1, score=1, answerable=True),
+    ]
     # SE = 1, |Q| = 2, |C| = 2: 1 / (1 + 2)
     assert structural_entropy(mappings, "observed") == pytest.approx(1 / 3)
     assert structural_entropy([], "observed") == 0.0 and structural_entropy([]) == 0.0
@@ -193,14 +208,25 @@ def test_bad_documents_are_one_line(cli, tmp_path):
 def test_list_refinement_takes_a_window_only_when_strictly_better():
     from maieutic.tasks.aura.pipeline import _refine_list
 
-    unit = Unit(0, "- a\n- bb\n- c", "necessary", "list", 0, items=("a", "bb", "c"))
+    unit = Unit(
+        chunk_id=0,
+        text="- a\n- bb\n- c",
+        type="necessary",
+        subtype="list",
+        block=0,
+        items=("a", "bb", "c"),
+    )
 
     class Fixed:
         def score(self, question, spans):
             return [{"a bb": 3.0, "bb c": 1.0}[s] for s in spans]
 
-    assert _refine_list("q", unit, 2.0, Fixed()) == (3.0, 0, "a bb")
-    assert _refine_list("q", unit, 3.0, Fixed()) == (3.0, None, unit.text)  # a tie keeps the list
+    assert _refine_list("q", unit, 2.0, reranker=Fixed()) == (3.0, 0, "a bb")
+    assert _refine_list("q", unit, 3.0, reranker=Fixed()) == (
+        3.0,
+        None,
+        unit.text,
+    )  # a tie keeps the list
 
 
 def test_nothing_is_downloaded_at_import(monkeypatch):
@@ -370,10 +396,14 @@ def test_cross_encoder_reranking_uses_raw_logits():
     from maieutic.tasks.aura.evaluate import QuestionSet
 
     path = str(embedded_model_path())
-    doc = Document("The pump moves water through the pipes every morning. It is loud.", "d.md")
+    doc = Document(
+        text="The pump moves water through the pipes every morning. It is loud.", source="d.md"
+    )
     torch.manual_seed(0)  # the untrained head is drawn when the model is first used
     evaluator = create("evaluator", task="aura", name="aura-cross", cross_encoder=path)
-    [result] = evaluator.evaluate(doc, [QuestionSet(["What moves water?"], "q", "q")])
+    [result] = evaluator.evaluate(
+        doc, [QuestionSet(questions=["What moves water?"], source="q", name="q")]
+    )
     [item] = result.items
     assert result.signature.extra["scale"] == "logit" and result.signature.threshold == 2.5
     torch.manual_seed(0)

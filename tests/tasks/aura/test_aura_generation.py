@@ -25,10 +25,15 @@ TEXT = (
 
 
 def test_passages_per_granularity():
-    assert len(passages(TEXT, "paragraph")) == 3
-    assert passages(TEXT, "page") == ["\n\n".join(passages(TEXT, "paragraph"))]
-    assert passages(TEXT, "document") == [TEXT]
-    assert passages(TEXT, "page", ["page one", " ", "page two"]) == ["page one", "page two"]
+    assert len(passages(TEXT, granularity="paragraph")) == 3
+    assert passages(TEXT, granularity="page") == [
+        "\n\n".join(passages(TEXT, granularity="paragraph"))
+    ]
+    assert passages(TEXT, granularity="document") == [TEXT]
+    assert passages(TEXT, granularity="page", pages=["page one", " ", "page two"]) == [
+        "page one",
+        "page two",
+    ]
 
 
 def test_answer_first_replies_keep_only_the_questions():
@@ -36,11 +41,11 @@ def test_answer_first_replies_keep_only_the_questions():
         "Answer: the pump moves water\nQuestion: What moves water through the pipes?\n"
         "Answer: monthly\nQuestion 2: How often must the filter be cleaned?"
     )
-    assert parse_generated(reply, "answer-first") == [
+    assert parse_generated(reply, strategy="answer-first") == [
         "What moves water through the pipes?",
         "How often must the filter be cleaned?",
     ]
-    assert parse_generated("1. What moves water?\n2. Why clean it?", "zero-shot") == [
+    assert parse_generated("1. What moves water?\n2. Why clean it?", strategy="zero-shot") == [
         "What moves water?",
         "Why clean it?",
     ]
@@ -49,9 +54,12 @@ def test_answer_first_replies_keep_only_the_questions():
 def test_generator_prompts_each_passage_and_reports_failures():
     backend = ScriptedBackend(default=lambda r: f"What is in {r.tag}?")
     generator = DocumentQuestionGenerator(
-        LLMClient(backend, CallStore()), "answer-first", "paragraph", GenerationParams(seed=3)
+        LLMClient(backend, CallStore()),
+        "answer-first",
+        granularity="paragraph",
+        params=GenerationParams(seed=3),
     )
-    run = generator.generate(Document(TEXT, "doc.md"))
+    run = generator.generate(Document(text=TEXT, source="doc.md"))
     assert [o.questions for o in run.outcomes] == [
         ["What is in passage-0?"],
         ["What is in passage-1?"],
@@ -59,7 +67,7 @@ def test_generator_prompts_each_passage_and_reports_failures():
     ]
     prompt = backend.history[0].messages[1][1]
     assert "Answer:" in prompt and "<passage>" in prompt and "Pump" not in prompt  # heading dropped
-    assert generator.signature(Document(TEXT, "d")).extra["granularity"] == "paragraph"
+    assert generator.signature(Document(text=TEXT, source="d")).extra["granularity"] == "paragraph"
 
 
 @pytest.mark.slow

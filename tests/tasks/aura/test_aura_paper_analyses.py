@@ -31,11 +31,17 @@ SAMPLE = SHARED_DATA / "aura" / "sample_input.json"
 
 def test_nrs_by_hand_under_both_variants():
     mappings = [
-        Mapping("What is a?", 0, 0.9, True),
-        Mapping("What about a?", 0, 0.8, True),  # redundant: unit 0 already used
-        Mapping("Who won?", 1, 0.1, False),  # unanswerable: neither redundant nor a first use
-        Mapping("What is b?", 1, 0.7, True),  # not redundant: the earlier unit-1 question failed
-        Mapping("What is c?", 2, 0.2, False),
+        Mapping(question="What is a?", chunk_id=0, score=0.9, answerable=True),
+        Mapping(
+            question="What about a?", chunk_id=0, score=0.8, answerable=True
+        ),  # redundant: unit 0 already used
+        Mapping(
+            question="Who won?", chunk_id=1, score=0.1, answerable=False
+        ),  # unanswerable: neither redundant nor a first use
+        Mapping(
+            question="What is b?", chunk_id=1, score=0.7, answerable=True
+        ),  # not redundant: the earlier unit-1 question failed
+        Mapping(question="What is c?", chunk_id=2, score=0.2, answerable=False),
     ]
     assert redundant_questions(mappings) == 1
     # paper: 1 − |R|/|Q| = 1 − 1/5; answerable: 1 − |R|/|answerable| = 1 − 1/3
@@ -45,12 +51,16 @@ def test_nrs_by_hand_under_both_variants():
 
 
 def test_nrs_with_no_answerable_question_and_with_all_answerable():
-    none_answerable = [Mapping("q", 0, 0.1, False), Mapping("r", 0, 0.1, False)]
+    none_answerable = [
+        Mapping(question="q", chunk_id=0, score=0.1, answerable=False),
+        Mapping(question="r", chunk_id=0, score=0.1, answerable=False),
+    ]
     # R is empty: 1 − 0/2 for the paper; the reference code scores 1.0 as well
     assert non_redundancy(none_answerable, "paper") == 1.0
     assert non_redundancy(none_answerable, "answerable") == 1.0
     all_answerable = [
-        Mapping(q, unit, 0.9, True) for q, unit in zip("abcd", (0, 0, 0, 1), strict=True)
+        Mapping(question=q, chunk_id=unit, score=0.9, answerable=True)
+        for q, unit in zip("abcd", (0, 0, 0, 1), strict=True)
     ]
     # two questions repeat unit 0: 1 − 2/4 under both (|Q| = |answerable|)
     assert non_redundancy(all_answerable, "paper") == 0.5
@@ -60,9 +70,13 @@ def test_nrs_with_no_answerable_question_and_with_all_answerable():
 
 def test_nrs_counts_a_list_window_as_its_own_unit():
     mappings = [
-        Mapping("a", 5, 0.9, True, window=0),
-        Mapping("b", 5, 0.9, True, window=1),  # another window of list 5: not redundant
-        Mapping("c", 5, 0.9, True, window=1),  # the same window again: redundant
+        Mapping(question="a", chunk_id=5, score=0.9, answerable=True, window=0),
+        Mapping(
+            question="b", chunk_id=5, score=0.9, answerable=True, window=1
+        ),  # another window of list 5: not redundant
+        Mapping(
+            question="c", chunk_id=5, score=0.9, answerable=True, window=1
+        ),  # the same window again: redundant
     ]
     assert non_redundancy(mappings, "paper") == pytest.approx(1 - 1 / 3)
 
@@ -89,8 +103,13 @@ def test_entropy_by_hand_with_log2():
     assert se == 1.5
     # paper: |Q| = 4, |C| = 11 template classes: (1.5·4/11) / (1.5·4/11 + 11)
     assert balanced_entropy(questions) == pytest.approx((6 / 11) / (6 / 11 + 11))
-    mappings = [Mapping(q, n, 0.9, True) for n, q in enumerate(questions[:3])]
-    mappings.append(Mapping("Is it safe?", 3, 0.1, False))  # left out by observed
+    mappings = [
+        Mapping(question=q, chunk_id=n, score=0.9, answerable=True)
+        for n, q in enumerate(questions[:3])
+    ]
+    mappings.append(
+        Mapping(question="Is it safe?", chunk_id=3, score=0.1, answerable=False)
+    )  # left out by observed
     # observed: the 3 answerable (what, what, why), |C| = 2 classes seen
     se_observed = -(2 / 3 * math.log2(2 / 3) + 1 / 3 * math.log2(1 / 3))
     expected = (se_observed * 3 / 2) / (se_observed * 3 / 2 + 2)
@@ -119,8 +138,12 @@ def test_the_paper_variant_cannot_reach_table_2_at_paragraph_level():
     # observed, the same 7 answerable questions (Ans 86.5%) split over two templates
     # (4 what, 3 why): SE = H(4/7, 3/7), |C| = 2
     se = -(4 / 7 * math.log2(4 / 7) + 3 / 7 * math.log2(3 / 7))
-    seven = [Mapping("What is x?", n, 0.9, True) for n in range(4)]
-    seven += [Mapping("Why is x?", n, 0.9, True) for n in range(4, 7)]
+    seven = [
+        Mapping(question="What is x?", chunk_id=n, score=0.9, answerable=True) for n in range(4)
+    ]
+    seven += [
+        Mapping(question="Why is x?", chunk_id=n, score=0.9, answerable=True) for n in range(4, 7)
+    ]
     value = structural_entropy(seven, "observed")
     assert value == pytest.approx((se * 7 / 2) / (se * 7 / 2 + 2))
     assert value > 0.426  # the observed variant reaches Table 2's magnitudes

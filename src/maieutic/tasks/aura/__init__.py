@@ -44,7 +44,7 @@ def load_question_set(path: str | Path) -> QuestionSet:
         for i, q in enumerate(questions)
         if not q.rstrip().endswith("?") and template(q) == "other"
     ]
-    return QuestionSet(questions, str(path), Path(path).stem, flags)
+    return QuestionSet(questions=questions, source=str(path), name=Path(path).stem, flags=flags)
 
 
 def _metric(name: str):

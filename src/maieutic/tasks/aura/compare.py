@@ -19,7 +19,7 @@ def _choice(a: float, b: float) -> int:
     return 1 if a > b else 2 if b > a else 0
 
 
-def preference(first: EvalResult, second: EvalResult) -> dict[str, Any]:
+def preference(first: EvalResult, *, second: EvalResult) -> dict[str, Any]:
     """Which set each metric prefers, the majority of the four (a 2–2 split or ties:
     no preference), and the set with the higher mean."""
     per_metric = {m: _choice(first.summary[m], second.summary[m]) for m in METRICS}
@@ -36,7 +36,7 @@ def preference(first: EvalResult, second: EvalResult) -> dict[str, Any]:
     }
 
 
-def compare_table(first: EvalResult, second: EvalResult, verdict: dict[str, Any]) -> Table:
+def compare_table(first: EvalResult, *, second: EvalResult, verdict: dict[str, Any]) -> Table:
     """The two sets side by side with the preferred one per row."""
     table = Table(title="aura · compare", title_justify="left")
     for header in ("metric", first.submission, second.submission, "preferred"):

@@ -62,7 +62,7 @@ class Block:
     items: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Unit:
     """An Information Unit: a candidate answer span with its place in the document."""
 
@@ -90,7 +90,7 @@ class Unit:
         }
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Document:
     """A cleaned document, and the question sets that came with it (sample JSON)."""
 
@@ -195,7 +195,15 @@ def build_units(document_blocks: list[Block]) -> list[Unit]:
             text = block.text if block.kind == "paragraph" else " ".join((block.text, *block.items))
             kept = [s for s in sentences(text) if len(re.findall(r"[A-Za-z]{2,}", s)) >= MIN_WORDS]
             for sentence in kept:
-                necessary.append(Unit(len(necessary), sentence, "necessary", "paragraph", index))
+                necessary.append(
+                    Unit(
+                        chunk_id=len(necessary),
+                        text=sentence,
+                        type="necessary",
+                        subtype="paragraph",
+                        block=index,
+                    )
+                )
             for size in (2, 3):
                 for start in range(len(kept) - size + 1):
                     part = tuple(kept[start : start + size])
@@ -203,14 +211,39 @@ def build_units(document_blocks: list[Block]) -> list[Unit]:
         else:
             chunk = len(necessary)
             necessary.append(
-                Unit(chunk, _list_text(block), "necessary", "list", index, items=block.items)
+                Unit(
+                    chunk_id=chunk,
+                    text=_list_text(block),
+                    type="necessary",
+                    subtype="list",
+                    block=index,
+                    items=block.items,
+                )
             )
             bullets += [(item, index, chunk) for item in block.items if item.strip()]
     units = list(necessary)
     for text, block, part in pending:
-        units.append(Unit(len(units), text, "optional", "window", block, sentences=part))
+        units.append(
+            Unit(
+                chunk_id=len(units),
+                text=text,
+                type="optional",
+                subtype="window",
+                block=block,
+                sentences=part,
+            )
+        )
     for text, block, parent in bullets:
-        units.append(Unit(len(units), text, "optional", "bullet", block, (parent,)))
+        units.append(
+            Unit(
+                chunk_id=len(units),
+                text=text,
+                type="optional",
+                subtype="bullet",
+                block=block,
+                parent_chunk_ids=(parent,),
+            )
+        )
     return units
 
 
@@ -240,18 +273,18 @@ def read_document(path: str | Path) -> Document:
     path = Path(path)
     if path.suffix.lower() == ".pdf":
         pdf = read_pdf(path, MAX_DOCUMENT_CHARS, "MAIEUTIC_AURA_MAX_CHARS")
-        return Document(pdf.text, str(path), pages=pdf.pages)
+        return Document(text=pdf.text, source=str(path), pages=pdf.pages)
     if path.suffix.lower() == ".json":
-        return _json_document(read_text(path), str(path))
+        return _json_document(read_text(path), where=str(path))
     text = read_text(path)
     if "\x00" in text:
         raise DataError("binary file, expected text, Markdown, PDF or JSON", where=str(path))
-    return Document(text, str(path))
+    return Document(text=text, source=str(path))
 
 
-def _json_document(text: str, where: str) -> Document:
+def _json_document(text: str, *, where: str) -> Document:
     """The sample layout: ``{"passage": "...", "questions1": [...], ...}``."""
-    data = _json(text, where)
+    data = _json(text, where=where)
     if not isinstance(data, dict) or not isinstance(data.get("passage"), str):
         raise DataError('expected {"passage": "...", "questions1": [...], ...}', where=where)
     sets = {}
@@ -263,10 +296,10 @@ def _json_document(text: str, where: str) -> Document:
                 f"{key}: expected a list of strings, found {type_name(value)}", where=where
             )
         sets[key] = value
-    return Document(data["passage"], where, sets)
+    return Document(text=data["passage"], source=where, question_sets=sets)
 
 
-def _json(text: str, where: str) -> Any:
+def _json(text: str, *, where: str) -> Any:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -288,7 +321,7 @@ def read_questions(path: str | Path) -> list[str]:
     path = Path(path)
     text = read_text(path)
     if path.suffix.lower() == ".json":
-        data = _json(text, str(path))
+        data = _json(text, where=str(path))
         if isinstance(data, dict):
             data = data.get("questions")
         if not isinstance(data, list) or not all(isinstance(q, str) for q in data):

@@ -35,7 +35,7 @@ from maieutic.tasks.aura.templates import template
 METRICS = ("answerability", "coverage", "non_redundancy", "entropy")
 
 
-@dataclass
+@dataclass(kw_only=True)
 class QuestionSet:
     """One system's questions about a document."""
 
@@ -58,6 +58,7 @@ class AuraEvaluator(BaseEvaluator):
         reranker: Reranker,
         threshold: Threshold,
         top_k: int = 5,
+        *,
         link_threshold: float = 0.85,
         entropy: str = "paper",
         learned: LearnedAnswerability | None = None,
@@ -113,7 +114,7 @@ class AuraEvaluator(BaseEvaluator):
         """Each question's unit, span and answerable decision (and the learned scorer's
         probability when one decides answerability)."""
         mappings, spans = map_questions(
-            indexed, questions, self.reranker, self.threshold, self.top_k
+            indexed, questions, self.reranker, threshold=self.threshold, top_k=self.top_k
         )
         if self.learned is None:
             return mappings, spans, None

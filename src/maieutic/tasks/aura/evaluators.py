@@ -37,8 +37,8 @@ def _build(
     threshold: float | None,
     threshold_rule: str,
     cross_encoder: str | None,
-    embedding: EmbeddingOptions,
     *,
+    embedding: EmbeddingOptions,
     cache: bool,
     top_k: int,
     link_threshold: float,
@@ -70,10 +70,10 @@ def _build(
         reranker,
         Threshold(threshold, threshold_rule),
         top_k,
-        link_threshold,
-        entropy,
-        learned,
-        non_redundancy,
+        link_threshold=link_threshold,
+        entropy=entropy,
+        learned=learned,
+        non_redundancy=non_redundancy,
     )
 
 
@@ -81,6 +81,7 @@ def _build(
 def aura(
     threshold: float | None = None,
     threshold_rule: str = "gt",
+    *,
     embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
     embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
     batch_size: int = EMBEDDING_DEFAULTS.batch_size,
@@ -96,7 +97,7 @@ def aura(
         threshold,
         threshold_rule,
         None,
-        EmbeddingOptions(
+        embedding=EmbeddingOptions(
             embedding_model=embedding_model,
             embedding_backend=embedding_backend,
             batch_size=batch_size,
@@ -114,6 +115,7 @@ def aura(
 def aura_cross(
     threshold: float | None = None,
     threshold_rule: str = "gt",
+    *,
     cross_encoder: str = CROSS_ENCODER,
     embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
     embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
@@ -130,7 +132,7 @@ def aura_cross(
         threshold,
         threshold_rule,
         cross_encoder,
-        EmbeddingOptions(
+        embedding=EmbeddingOptions(
             embedding_model=embedding_model,
             embedding_backend=embedding_backend,
             batch_size=batch_size,

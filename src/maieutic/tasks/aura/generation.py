@@ -54,7 +54,7 @@ _QUESTION_LINE = re.compile(
 )
 
 
-def passages(text: str, granularity: str, pages: list[str] | None = None) -> list[str]:
+def passages(text: str, *, granularity: str, pages: list[str] | None = None) -> list[str]:
     """The passages questions are written for."""
     if granularity == "document":
         return [text]
@@ -76,7 +76,7 @@ def passages(text: str, granularity: str, pages: list[str] | None = None) -> lis
     return grouped + ([current] if current else [])
 
 
-def parse_generated(reply: str, strategy: str) -> list[str]:
+def parse_generated(reply: str, *, strategy: str) -> list[str]:
     """The questions of a reply ('Question:' lines for answer-first, when present)."""
     if strategy == "answer-first":
         marked = [m.group(1).strip() for m in _QUESTION_LINE.finditer(reply)]
@@ -110,7 +110,7 @@ class DocumentQuestionGenerator:
     spec: Spec
 
     def __init__(
-        self, client: LLMClient, strategy: str, granularity: str, params: GenerationParams
+        self, client: LLMClient, strategy: str, *, granularity: str, params: GenerationParams
     ) -> None:
         self.client = client
         self.strategy = strategy
@@ -130,7 +130,9 @@ class DocumentQuestionGenerator:
         any model call."""
         where = getattr(document, "source", None)
         document_units(document.text, where)  # questions it could never score: none asked
-        parts = passages(document.text, self.granularity, getattr(document, "pages", None))
+        parts = passages(
+            document.text, granularity=self.granularity, pages=getattr(document, "pages", None)
+        )
         if not parts:
             raise DataError(
                 "the document has no content to ask about (no paragraph or list)", where=where
@@ -160,7 +162,9 @@ class DocumentQuestionGenerator:
             if isinstance(reply, CallFailed):
                 outcomes.append(PassageOutcome(i, failure=f"model call failed: {reply.reason}"))
             else:
-                outcomes.append(PassageOutcome(i, parse_generated(reply.text, self.strategy)))
+                outcomes.append(
+                    PassageOutcome(i, parse_generated(reply.text, strategy=self.strategy))
+                )
         return GenerationRun(outcomes=outcomes, stats=stats)
 
     def signature(self, document) -> Signature:

@@ -12,6 +12,7 @@ from maieutic.tasks.aura.generation import GRANULARITIES, STRATEGIES, DocumentQu
 @register("generator", task="aura", name="llm", uses_llm=True)
 def llm(
     strategy: str = "zero-shot",
+    *,
     granularity: str = "paragraph",
     llm: str | None = None,
     base_url: str | None = None,
@@ -38,6 +39,8 @@ def llm(
             retries=retries,
         ).client(),
         strategy,
-        granularity,
-        GenerationParams(temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed),
+        granularity=granularity,
+        params=GenerationParams(
+            temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed
+        ),
     )

@@ -29,7 +29,7 @@ under 2,000 characters)."""
 class LearnedAnswerability:
     """Decides answerability with a learned scorer (see the module docstring)."""
 
-    def __init__(self, scorer: LearnedScorer, directory: str, encoder, store=None) -> None:
+    def __init__(self, scorer: LearnedScorer, directory: str, encoder, *, store=None) -> None:
         if scorer.manifest.get("task") != "aura":
             raise DataError(
                 f"the scorer was trained for {scorer.manifest.get('task')!r}, not aura: "
@@ -54,7 +54,7 @@ class LearnedAnswerability:
         scorer = load_scorer(directory)
         model = scorer.manifest["features"].get("encoder_model")
         same = not model or model == retriever.model_name
-        return cls(scorer, directory, retriever if same else shared_encoder(model), store)
+        return cls(scorer, directory, retriever if same else shared_encoder(model), store=store)
 
     def decide(
         self, document_text: str, mappings: Sequence[Mapping], spans: Sequence[str]

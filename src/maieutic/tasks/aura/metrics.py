@@ -31,7 +31,7 @@ ENTROPY_VARIANTS = ("paper", "observed")
 NON_REDUNDANCY_VARIANTS = ("paper", "answerable")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Mapping:
     """Where one question landed: its best unit (a refined list window counts as its
     list with ``window`` set), the score and whether it clears the threshold."""

@@ -44,7 +44,7 @@ class Threshold:
         return score > self.value if self.rule == "gt" else score >= self.value
 
 
-@dataclass
+@dataclass(kw_only=True)
 class IndexedDocument:
     """A document's units, their vectors and the search index."""
 
@@ -129,7 +129,7 @@ def document_units(text: str, where: str | None) -> tuple[list[Block], list[Unit
 
 
 def index_document(
-    text: str, reranker: Reranker, link_threshold: float = 0.85, where: str | None = None
+    text: str, reranker: Reranker, link_threshold: float = 0.85, *, where: str | None = None
 ) -> IndexedDocument:
     """Units of ``text`` with their vectors, windows linked, and a faiss index
     (``where``, the document's path, names it in an error)."""
@@ -152,11 +152,11 @@ def index_document(
     unit_matrix = np.stack([vectors[u.text] for u in units]).astype(np.float32)
     index = faiss.IndexFlatIP(unit_matrix.shape[1])
     index.add(unit_matrix)
-    return IndexedDocument(units, unit_matrix, index, document_blocks)
+    return IndexedDocument(units=units, vectors=unit_matrix, index=index, blocks=document_blocks)
 
 
 def _refine_list(
-    question: str, unit: Unit, score: float, reranker: Reranker
+    question: str, unit: Unit, score: float, *, reranker: Reranker
 ) -> tuple[float, int | None, str]:
     items = list(unit.items)
     windows = [" ".join(items[i : i + LIST_WINDOW]) for i in range(len(items) - LIST_WINDOW + 1)]
@@ -173,6 +173,7 @@ def map_questions(
     document: IndexedDocument,
     questions: Sequence[str],
     reranker: Reranker,
+    *,
     threshold: Threshold,
     top_k: int = 5,
 ) -> tuple[list[Mapping], list[str]]:
@@ -193,7 +194,15 @@ def map_questions(
         best = int(np.argmax(scores))
         unit, score, window, span = candidates[best], scores[best], None, candidates[best].text
         if unit.subtype == "list" and not threshold.passes(score):
-            score, window, span = _refine_list(question, unit, score, reranker)
-        mappings.append(Mapping(question, unit.chunk_id, score, threshold.passes(score), window))
+            score, window, span = _refine_list(question, unit, score, reranker=reranker)
+        mappings.append(
+            Mapping(
+                question=question,
+                chunk_id=unit.chunk_id,
+                score=score,
+                answerable=threshold.passes(score),
+                window=window,
+            )
+        )
         spans.append(span)
     return mappings, spans

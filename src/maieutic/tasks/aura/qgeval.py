@@ -106,7 +106,7 @@ def qgeval_agreement(evaluator: AuraEvaluator, instances: list[dict[str, Any]]) 
     scores, human, unanswerable, learned = [], [], [], []
     per_system: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for item in instances:
-        document = Document(item["passage"], str(item.get("id", "")))
+        document = Document(text=item["passage"], source=str(item.get("id", "")))
         indexed = evaluator.index(document)
         questions = [q["prediction"] for q in item["questions"]]
         mappings, _, probability = evaluator.map(document, indexed, questions)

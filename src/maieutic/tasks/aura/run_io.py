@@ -21,7 +21,7 @@ class AuraIO(TaskIO):
         if not reference.question_sets:
             raise DataError("no question sets: give SETS, or a JSON document with question lists")
         return [
-            QuestionSet(list(questions), reference.source, name)
+            QuestionSet(questions=list(questions), source=reference.source, name=name)
             for name, questions in reference.question_sets.items()
         ]
 

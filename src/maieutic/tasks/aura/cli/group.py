@@ -110,13 +110,14 @@ def qgeval_option(help: str, *, required: bool = True):
     )
 
 
-def load_sets(task, document, paths: tuple[str, ...], strict: bool) -> list[QuestionSet]:
+def load_sets(task, document, paths: tuple[str, ...], *, strict: bool) -> list[QuestionSet]:
     """The question sets: the files given, else those inside the document's JSON."""
     if paths:
         sets = [task.load_submission(p) for p in paths]
     elif document.question_sets:
         sets = [
-            QuestionSet(qs, document.source, name) for name, qs in document.question_sets.items()
+            QuestionSet(questions=qs, source=document.source, name=name)
+            for name, qs in document.question_sets.items()
         ]
     else:
         raise DataError("no question sets: give SETS, or a JSON document with question lists")
@@ -144,12 +145,12 @@ def echo_flags(question_set: QuestionSet) -> None:
 @strict_option_for("a line of a question set that is not a question")
 @engine_options
 @click.pass_context
-def evaluate_aura(ctx, document, sets, evaluator, out_path, strict, **options):
+def evaluate_aura(ctx, document, sets, *, evaluator, out_path, strict, **options):
     """Score question SETS (JSON lists or one question per line) against DOCUMENT
     (Markdown, text, PDF, or a JSON with "passage" and question lists)."""
     refuse_overwriting_inputs(out_path, [document, *sets])
     engine = engine_arguments(options)
-    args = component_options(ctx, "evaluator", "aura", evaluator, options)
+    args = component_options(ctx, "evaluator", "aura", name=evaluator, options=options)
     run = evaluate(
         "aura",
         document,
@@ -176,20 +177,20 @@ def aura() -> None:
 @aura_options
 @out_option
 @click.pass_context
-def compare(ctx, document, sets, evaluator, out_path, **options):
+def compare(ctx, document, sets, *, evaluator, out_path, **options):
     """Which of two question sets on DOCUMENT is better, per metric and overall (the
     majority of the four metrics, and their mean)."""
     doc = get_task("aura").load_reference(document)
     given = len(sets) or len(doc.question_sets)
     if given and given != 2:
         raise click.UsageError(f"compare needs exactly two question sets, got {given}")
-    args = component_options(ctx, "evaluator", "aura", evaluator, options)
+    args = component_options(ctx, "evaluator", "aura", name=evaluator, options=options)
     scored = evaluate(
         "aura", doc, submissions=list(sets), evaluator=evaluator, on_loaded=echo_flags, **args
     )
     first, second = scored.results
-    verdict = preference(first, second)
-    console_for(out_path).print(compare_table(first, second, verdict))
+    verdict = preference(first, second=second)
+    console_for(out_path).print(compare_table(first, second=second, verdict=verdict))
     write_record(
         out_path,
         AuraCompare,

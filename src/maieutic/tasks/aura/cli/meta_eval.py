@@ -94,16 +94,16 @@ def _agreement_lines(report: dict) -> list[tuple[str, str]]:
 @aura_options
 @out_option
 @click.pass_context
-def meta_eval_aura(ctx, qgeval_path, evaluator, out_path, **options):
+def meta_eval_aura(ctx, qgeval_path, evaluator, *, out_path, **options):
     """How well AURA's answerability agrees with people: per question (Spearman, ROC
     AUC for unanswerable questions) and per system (Spearman of the rankings)."""
     instances = load_qgeval(qgeval_path)
-    scorer = build(ctx, "evaluator", "aura", evaluator, options)
+    scorer = build(ctx, "evaluator", "aura", name=evaluator, options=options)
     report = qgeval_agreement(scorer, instances)
     console = console_for(out_path)
     # the data's signature is the hash of the whole QGEval file
     signature = scorer.signature(
-        Document(read_text(Path(qgeval_path)), qgeval_path), report["n_questions"]
+        Document(text=read_text(Path(qgeval_path)), source=qgeval_path), report["n_questions"]
     )
     lines = _agreement_lines(report)
     table = Table(

@@ -39,7 +39,7 @@ TIE_RULES = (
 )
 
 
-def _side(value: object, where: str, field: str) -> str:
+def _side(value: object, where: str, *, field: str) -> str:
     """'A' or 'B' from a vote written 1/2, A/B or set1/set2."""
     side = str(value).strip().upper().replace("SET", "")
     if side not in ("1", "2", "A", "B"):
@@ -66,9 +66,9 @@ def read_preferences(path: Path) -> list[dict]:
                 raise DataError(f"missing field {key!r}", where=where)
         if not isinstance(record["votes"], list) or not record["votes"]:
             raise DataError("votes must be a non-empty list of 1/2 (or A/B)", where=where)
-        record["votes"] = [_side(v, where, "votes") for v in record["votes"]]
+        record["votes"] = [_side(v, where, field="votes") for v in record["votes"]]
         if record.get("tie_breaker") is not None:
-            record["tie_breaker"] = _side(record["tie_breaker"], where, "tie_breaker")
+            record["tie_breaker"] = _side(record["tie_breaker"], where, field="tie_breaker")
         record["where"] = where
         records.append(record)
     if not records:
@@ -77,7 +77,7 @@ def read_preferences(path: Path) -> list[dict]:
 
 
 def preferences_signature(
-    built, path: Path, records: list[dict], aggregate: str, n_items: int
+    built, path: Path, records: list[dict], *, aggregate: str, n_items: int
 ) -> Signature:
     """The evaluator's signature over the preference file and every file it names, with
     the aggregate and the human-tie rule."""
@@ -85,7 +85,7 @@ def preferences_signature(
     for record in records:
         for key in ("document", "set1", "set2"):
             digest.update((path.parent / record[key]).read_bytes())
-    base = built.signature(Document("", str(path)), n_items)
+    base = built.signature(Document(text="", source=str(path)), n_items)
     return dataclasses.replace(
         base,
         dataset="sha256:" + digest.hexdigest(),
@@ -136,14 +136,14 @@ def _table(report: dict, aggregate: str, signature: Signature) -> Table:
 @aura_options
 @out_option
 @click.pass_context
-def aura_preferences(ctx, preferences, aggregate, evaluator, out_path, **options):
+def aura_preferences(ctx, preferences, aggregate, *, evaluator, out_path, **options):
     """How often the AURA pipeline prefers the question set people preferred.
     PREFERENCES is JSONL, one pair per line: {"pair", "document", "set1", "set2",
     "votes": ["1", "2", …], "tie_breaker": "1"} (paths relative to the file; one vote
     per annotator; tie_breaker, optional, settles a tied vote)."""
     path = Path(preferences)
     records = read_preferences(path)
-    built = build(ctx, "evaluator", "aura", evaluator, options)
+    built = build(ctx, "evaluator", "aura", name=evaluator, options=options)
     items = []
     for record in records:
         document = read_document(path.parent / record["document"])
@@ -155,6 +155,8 @@ def aura_preferences(ctx, preferences, aggregate, evaluator, out_path, **options
         report = preference_agreement(items, aggregate=aggregate)
     except UndefinedStatistic as exc:
         raise DataError(str(exc), where=preferences) from None
-    signature = preferences_signature(built, path, records, aggregate, report["n_items"])
+    signature = preferences_signature(
+        built, path, records, aggregate=aggregate, n_items=report["n_items"]
+    )
     console_for(out_path).print(_table(report, aggregate, signature))
     write_record(out_path, AuraAgree, ctx=ctx, signature=signature.as_dict(), **report)

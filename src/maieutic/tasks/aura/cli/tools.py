@@ -32,7 +32,7 @@ from maieutic.tasks.aura.sweep import mean_shift
 @aura_options
 @out_option
 @click.pass_context
-def sweep(ctx, document, sets, qgeval_path, evaluator, out_path, **options):
+def sweep(ctx, document, sets, *, qgeval_path, evaluator, out_path, **options):
     """Mean of each metric over question sets at each threshold of the evaluator's grid,
     and the threshold where the four balance best (the highest mean of the means)."""
     pairs: list[tuple[Document, list[str]]] = []
@@ -42,14 +42,14 @@ def sweep(ctx, document, sets, qgeval_path, evaluator, out_path, **options):
     if qgeval_path:
         pairs += [
             (
-                Document(i["passage"], str(i.get("id", ""))),
+                Document(text=i["passage"], source=str(i.get("id", ""))),
                 [q["prediction"] for q in i["questions"]],
             )
             for i in load_qgeval(qgeval_path)
         ]
     if not pairs:
         raise click.UsageError("give a DOCUMENT (with SETS) or --qgeval")
-    built = build(ctx, "evaluator", "aura", evaluator, options)
+    built = build(ctx, "evaluator", "aura", name=evaluator, options=options)
     grid = entry("evaluator", task="aura", name=evaluator).threshold.sweep
     report = mean_shift(built, pairs, grid)
     table = Table(
@@ -65,7 +65,9 @@ def sweep(ctx, document, sets, qgeval_path, evaluator, out_path, **options):
     console.print(table)
     # the evaluator's settings but the threshold, which the sweep varies
     signature = dataclasses.replace(
-        built.signature(Document("", "sweep"), report["n_sets"]), threshold=None, dataset=None
+        built.signature(Document(text="", source="sweep"), report["n_sets"]),
+        threshold=None,
+        dataset=None,
     )
     console.print(f"signature: {signature}")
     write_record(out_path, AuraSweep, ctx=ctx, signature=signature.as_dict(), **report)
