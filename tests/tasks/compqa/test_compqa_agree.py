@@ -125,8 +125,28 @@ def test_per_criterion_uses_partial_judge_scores():
         given = {"1": float(rng.integers(0, 2))}
         if i % 3:  # a third of the judge's replies lack criterion 2
             given["2"] = float(rng.integers(0, 2))
-        answer = Answer("a", "b", "", "text", "g", "1", check_scores(given))
-        report.matched.append((HumanScore("g_scenario_1", "a", "b", "", "text", human), answer))
+        answer = Answer(
+            object1="a",
+            object2="b",
+            aspect="",
+            comparison="text",
+            generator="g",
+            scenario="1",
+            check=check_scores(given),
+        )
+        report.matched.append(
+            (
+                HumanScore(
+                    filename="g_scenario_1",
+                    object1="a",
+                    object2="b",
+                    aspect="",
+                    comparison="text",
+                    scores=human,
+                ),
+                answer,
+            )
+        )
         people.append(human)
         judge.append(given)
     rows = {r["criterion"]: r for r in judge_per_criterion(report)}

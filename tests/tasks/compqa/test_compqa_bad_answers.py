@@ -15,7 +15,9 @@ from tests.conftest import SHARED_DATA
 
 
 def _score(text):
-    answer = Answer("tea", "coffee", "", text, "g", "1")
+    answer = Answer(
+        object1="tea", object2="coffee", aspect="", comparison=text, generator="g", scenario="1"
+    )
     [scored] = RubricEvaluator(RuleJudge(), None, "rules").score_answers([answer])
     return scored, [f.code for f in answer_flags([answer], "f.json")]
 

@@ -77,7 +77,12 @@ def test_the_released_answer_files_can_be_asked_again():
 
 
 def test_the_four_scenarios():
-    q = ComparativeQuestion("tea", "coffee", "taste", ["tea is calm", "coffee is strong"])
+    q = ComparativeQuestion(
+        object1="tea",
+        object2="coffee",
+        aspect="taste",
+        arguments=["tea is calm", "coffee is strong"],
+    )
     # the first scenario: the objects (and the asked aspect) only, and no role
     assert messages(q, "1") == [
         {"role": "user", "content": "Compare tea and coffee with respect to taste."}
@@ -91,7 +96,9 @@ def test_the_four_scenarios():
     fourth = messages(q, "4")[1]["content"]
     assert "15 arguments" in fourth and "[generated]" in fourth and "square brackets" in fourth
     assert "2. coffee is strong" in fourth and "numbered list of the arguments" in fourth
-    assert NO_ARGUMENTS in messages(ComparativeQuestion("a", "b"), "4")[1]["content"]
+    assert (
+        NO_ARGUMENTS in messages(ComparativeQuestion(object1="a", object2="b"), "4")[1]["content"]
+    )
     assert "with respect to taste" in third
 
 
@@ -101,7 +108,10 @@ def test_the_generator_answers_each_scenario_and_reports_failures():
     generator = ComparativeAnswerGenerator(
         LLMClient(backend, CallStore()), ["1", "3"], GenerationParams(seed=1)
     )
-    questions = [ComparativeQuestion("tea", "coffee"), ComparativeQuestion("cats", "dogs")]
+    questions = [
+        ComparativeQuestion(object1="tea", object2="coffee"),
+        ComparativeQuestion(object1="cats", object2="dogs"),
+    ]
     run = generator.generate(questions)
     assert [(o.scenario, o.index) for o in run.outcomes] == [("1", 0), ("1", 1), ("3", 0), ("3", 1)]
     assert sum(o.failed for o in run.outcomes) == 1

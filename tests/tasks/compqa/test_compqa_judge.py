@@ -21,7 +21,12 @@ from maieutic.tasks.compqa.rules import RuleJudge
 from maieutic.tasks.compqa.shots import Shot, choose_shots
 
 ALL_ONES = json.dumps({str(c): 1 for c in range(1, 16)})
-ITEM = JudgeInput("tea", "coffee", "taste", "Tea is calm. Coffee is strong. Tea wins.")
+ITEM = JudgeInput(
+    object1="tea",
+    object2="coffee",
+    aspect="taste",
+    comparison="Tea is calm. Coffee is strong. Tea wins.",
+)
 
 
 def _judge(*replies, shots=()):
@@ -59,13 +64,21 @@ def test_out_of_range_is_asked_again_then_reported_per_criterion():
     [score] = judge.score([ITEM])
     assert score.check.total == 15  # the resample was valid
     judge, _ = _judge(bad, bad)
-    [score] = judge.score([JudgeInput("a", "b", "", "Another answer.")])  # not cached
+    [score] = judge.score(
+        [JudgeInput(object1="a", object2="b", aspect="", comparison="Another answer.")]
+    )  # not cached
     assert ("C1", "out-of-range", "score 3 outside 0–1") in score.check.problems
     assert 1 not in score.check.scores and score.check.total is None
 
 
 def test_the_prompt_lists_the_rubric_and_fences_the_answer():
-    shot = Shot("cats", "dogs", "", "Cats are independent.", {c: 1.0 for c in range(1, 16)})
+    shot = Shot(
+        object1="cats",
+        object2="dogs",
+        aspect="",
+        comparison="Cats are independent.",
+        scores={c: 1.0 for c in range(1, 16)},
+    )
     text = prompt(ITEM, [shot])
     for c in range(1, 16):
         assert f"\n{c}. " in text
@@ -84,17 +97,24 @@ def test_examples_are_never_the_evaluated_answers(tmp_path):
     shots.append({**shots[0], "comparison": "Broken", "score_dict": {"15": 0}})
     path = tmp_path / "shots.json"
     path.write_text(json.dumps(shots))
-    chosen = choose_shots(path, 1, 0, evaluated=["Answer   0.\n", "Answer 1."])
+    chosen = choose_shots(path, 1, seed=0, evaluated=["Answer   0.\n", "Answer 1."])
     assert [s.comparison for s in chosen] == ["Answer 2."]  # whitespace does not hide one
     with pytest.raises(DataError, match="1 fully scored answer"):
-        choose_shots(path, 2, 0, evaluated=["Answer 0.", "Answer 1."])
-    assert choose_shots(path, 2, 7) == choose_shots(path, 2, 7)  # seeded
+        choose_shots(path, 2, seed=0, evaluated=["Answer 0.", "Answer 1."])
+    assert choose_shots(path, 2, seed=7) == choose_shots(path, 2, seed=7)  # seeded
 
 
 def test_rules_and_judge_merge_with_sources():
     backend = ScriptedBackend(default=json.dumps({str(c): 0 for c in range(1, 16)}))
     scorer = RubricEvaluator(RuleJudge(), RubricJudge(LLMClient(backend, CallStore())), "rules+llm")
-    answer = Answer("tea", "coffee", "", "Tea is calm.", "g", "1")
+    answer = Answer(
+        object1="tea",
+        object2="coffee",
+        aspect="",
+        comparison="Tea is calm.",
+        generator="g",
+        scenario="1",
+    )
     [scored] = scorer.score_answers([answer])
     assert scored.sources[15] == "rules" and scored.sources[9] == "judge"
     assert scored.complete and scored.total == 0.0

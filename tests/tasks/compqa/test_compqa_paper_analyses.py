@@ -265,7 +265,15 @@ def test_figure_8_panels_match_pairs_made_in_pandas(cli, tmp_path):
 def _answer(generator, scenario, total_ones, aspect=""):
     """An answer whose first ``total_ones`` criteria score 1 (the rest 0)."""
     scores = {i: (1.0 if i <= total_ones else 0.0) for i in range(1, 16)}
-    return Answer("a", "b", aspect, "t", generator, scenario, ScoreCheck(scores=scores))
+    return Answer(
+        object1="a",
+        object2="b",
+        aspect=aspect,
+        comparison="t",
+        generator=generator,
+        scenario=scenario,
+        check=ScoreCheck(scores=scores),
+    )
 
 
 def test_hand_worked_breakdown():
@@ -276,7 +284,17 @@ def test_hand_worked_breakdown():
         _answer("h", "1", 4, "speed"),
         _answer("h", "2", 8, "speed"),
     ]
-    judge.append(Answer("a", "b", "", "t", "g", "2", ScoreCheck(scores={1: 1.0})))  # incomplete
+    judge.append(
+        Answer(
+            object1="a",
+            object2="b",
+            aspect="",
+            comparison="t",
+            generator="g",
+            scenario="2",
+            check=ScoreCheck(scores={1: 1.0}),
+        )
+    )  # incomplete
     rows = dict(breakdown({"j": judge}, "generator"))
     # g: cells 1 → (10, 12): mean 11, sd √2; 2 → (6): mean 6, no sd. Mean 8.5, ± √2
     assert rows["g"]["j"].mean == pytest.approx(8.5)
@@ -294,7 +312,7 @@ def test_hand_worked_breakdown():
 
 def test_hand_worked_extremes():
     def pair(name, people, judge):
-        return ScoredPair(name, {TOTAL: people}, {TOTAL: judge})
+        return ScoredPair(filename=name, first={TOTAL: people}, second={TOTAL: judge})
 
     pairs = [
         pair("scored_gpt4_scenario_1_comparison", 12, 19),
@@ -303,7 +321,8 @@ def test_hand_worked_extremes():
         pair("scored_cam_comparison", 9, 3),
     ]
     found = {
-        (p.picked_by, p.end): {r.generator: r.values for r in p.rows} for p in panels(pairs, 18, 14)
+        (p.picked_by, p.end): {r.generator: r.values for r in p.rows}
+        for p in panels(pairs, 18, low=14)
     }
     assert found[("judge", "high")] == {"gpt4": (12, 18), "all": (12, 18)}
     assert found[("judge", "low")] == {"cam": (9,), "all": (9,)}

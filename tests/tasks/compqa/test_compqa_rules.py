@@ -23,7 +23,7 @@ Overall, tea is the better choice for a calm day."""
 
 
 def test_structure_criteria_on_a_structured_answer():
-    scores = RuleJudge().score(STRUCTURED, "tea", "coffee")
+    scores = RuleJudge().score(STRUCTURED, object1="tea", object2="coffee")
     assert [name for name, _ in aspects(STRUCTURED, ("tea", "coffee"))] == ["Caffeine", "Price"]
     assert scores[1] == 1.0  # two introductory sentences before the first aspect
     assert scores[3] == 1.0  # the introduction names both aspects
@@ -36,7 +36,9 @@ def test_structure_criteria_on_a_structured_answer():
 
 def test_prose_hedges_and_lengths():
     prose = " ".join(f"Sentence number {i} says something about tea and coffee." for i in range(14))
-    scores = RuleJudge().score(prose + " It depends on what you prefer.", "tea", "coffee")
+    scores = RuleJudge().score(
+        prose + " It depends on what you prefer.", object1="tea", object2="coffee"
+    )
     assert len(sentences(prose)) == 14 and scores[15] == 1.0
     assert scores[7] == 0.0  # "it depends" is no explicit choice
     assert scores[5] == 0.0 and scores[1] is None and scores[2] is None  # no named aspects
@@ -55,7 +57,7 @@ def test_prose_hedges_and_lengths():
 )
 def test_a_choice_under_a_heading(ending, explicit):
     body = "Baseball and softball differ.\n\n- Speed: softball games are shorter than baseball."
-    assert RuleJudge().score(body + ending, "baseball", "softball")[7] == explicit
+    assert RuleJudge().score(body + ending, object1="baseball", object2="softball")[7] == explicit
 
 
 def test_a_label_ending_its_line_does_not_hide_the_next_label():
@@ -82,7 +84,7 @@ class Fixed:
 
 def test_near_duplicates_with_an_encoder():
     text = "Tea is cheap. Tea costs little. Coffee is strong."
-    assert RuleJudge(Fixed()).score(text, "tea", "coffee")[13] == 0.0
+    assert RuleJudge(Fixed()).score(text, object1="tea", object2="coffee")[13] == 0.0
 
 
 def test_merge_takes_the_judge_where_rules_are_silent():

@@ -21,9 +21,12 @@ def _draws(samples: int):
     backend = ScriptedBackend(default=lambda r: f"seed {r.params.seed} for {r.tag}")
     store = CallStore()
     generator = ComparativeAnswerGenerator(
-        LLMClient(backend, store), ["1"], GenerationParams(seed=5), samples
+        LLMClient(backend, store), ["1"], GenerationParams(seed=5), samples=samples
     )
-    questions = [ComparativeQuestion("tea", "coffee"), ComparativeQuestion("cats", "dogs")]
+    questions = [
+        ComparativeQuestion(object1="tea", object2="coffee"),
+        ComparativeQuestion(object1="cats", object2="dogs"),
+    ]
     return generator, generator.generate(questions), backend, questions
 
 

@@ -31,7 +31,15 @@ MAXIMA = {
 
 
 def _answer(text, scores, aspect=""):
-    return Answer("tea", "coffee", aspect, text, "g", "1", check_scores(scores))
+    return Answer(
+        object1="tea",
+        object2="coffee",
+        aspect=aspect,
+        comparison=text,
+        generator="g",
+        scenario="1",
+        check=check_scores(scores),
+    )
 
 
 def test_threshold_incomplete_and_repeats():

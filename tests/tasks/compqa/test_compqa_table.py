@@ -14,11 +14,27 @@ from tests.conftest import SHARED_DATA
 
 def _answer(generator, scenario, value):
     scores = {str(i): value for i in range(1, 16)}
-    return Answer("a", "b", "", "text", generator, scenario, check_scores(scores))
+    return Answer(
+        object1="a",
+        object2="b",
+        aspect="",
+        comparison="text",
+        generator=generator,
+        scenario=scenario,
+        check=check_scores(scores),
+    )
 
 
 def test_hand_worked_cell():
-    broken = Answer("a", "b", "", "t", "g", "1", check_scores({"15": 1}))
+    broken = Answer(
+        object1="a",
+        object2="b",
+        aspect="",
+        comparison="t",
+        generator="g",
+        scenario="1",
+        check=check_scores({"15": 1}),
+    )
     [cell] = leaderboard([_answer("g", "1", 1), _answer("g", "1", 0), broken])
     assert (cell.n, cell.n_incomplete) == (3, 1)
     # totals 15 and 0: mean 7.5, sample std sqrt(((7.5)^2 * 2) / 1)

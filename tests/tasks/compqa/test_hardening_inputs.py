@@ -224,10 +224,14 @@ def test_the_judge_resamples_a_conflicting_reply_then_leaves_it_unscored():
     conflicting = json.dumps(ONES) + " or rather " + json.dumps({**ONES, "9": 2})
     backend = ScriptedBackend([conflicting, conflicting])
     judge = RubricJudge(LLMClient(backend, CallStore()))
-    [score] = judge.score([JudgeInput("tea", "coffee", "", "Tea wins.")])
+    [score] = judge.score(
+        [JudgeInput(object1="tea", object2="coffee", aspect="", comparison="Tea wins.")]
+    )
     assert len(backend.history) == 2  # asked once more
     assert score.check is None and "unparseable judge reply" in score.unscored_reason
     backend = ScriptedBackend([conflicting, json.dumps(ONES)])
     judge = RubricJudge(LLMClient(backend, CallStore()))
-    [score] = judge.score([JudgeInput("tea", "coffee", "", "Coffee wins.")])
+    [score] = judge.score(
+        [JudgeInput(object1="tea", object2="coffee", aspect="", comparison="Coffee wins.")]
+    )
     assert score.check.total == 15  # the resample was one clear object

@@ -344,7 +344,7 @@ def test_compqa_human_agreement_on_real_files(cli, tmp_path):
         pytest.skip(f"shared data not found at {first}")
     from maieutic.tasks.compqa.human_agreement import load_pairs
 
-    pairs = load_pairs(first, second)
+    pairs = load_pairs(first, second=second)
     assert 90 <= len(pairs) <= 110  # "about a hundred" rows scored by both
     out = tmp_path / "agree.json"
     result = cli("meta-eval", "compqa-humans", first, second, "--out", out)

@@ -31,7 +31,7 @@ _RUBRIC = Path(__file__).with_name("rubric.json")
 _SCENARIO = re.compile(r"^(?:scored_)?(?P<model>.+?)_scenario_(?P<scenario>\d+)(?:_comparison)?$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Criterion:
     """One rubric criterion."""
 
@@ -47,7 +47,13 @@ def rubric() -> dict[int, Criterion]:
     """The 15 criteria by number."""
     data = json.loads(_RUBRIC.read_text(encoding="utf-8"))
     return {
-        c["id"]: Criterion(c["id"], c["group"], c["max"], c["description"], tuple(c["points"]))
+        c["id"]: Criterion(
+            id=c["id"],
+            group=c["group"],
+            max=c["max"],
+            description=c["description"],
+            points=tuple(c["points"]),
+        )
         for c in data["criteria"]
     }
 
@@ -132,7 +138,7 @@ def generator_scenario(name: str) -> tuple[str, str]:
     return base, base
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Answer:
     """One comparative answer, with the judge's checked scores when present."""
 
@@ -221,14 +227,14 @@ def answers_from(data: Any, path: Path) -> list[Answer]:
         check = check_scores(record["score_dict"]) if "score_dict" in record else None
         answers.append(
             Answer(
-                record["object1"],
-                record["object2"],
-                str(aspect),
-                record["comparison"],
-                generator,
-                scenario,
-                check,
-                record.get("score"),
+                object1=record["object1"],
+                object2=record["object2"],
+                aspect=str(aspect),
+                comparison=record["comparison"],
+                generator=generator,
+                scenario=scenario,
+                check=check,
+                stored_score=record.get("score"),
             )
         )
     return answers

@@ -82,7 +82,7 @@ def looks_english(text: str) -> bool:
     return sum(w in ENGLISH_WORDS for w in words) / len(words) >= 0.08
 
 
-@dataclass
+@dataclass(kw_only=True)
 class AnswerFile:
     """One answer file under evaluation."""
 
@@ -134,10 +134,15 @@ def answer_flags(answers: Sequence[Answer], source: str) -> list[Flag]:
 def load_answer_file(path: str | Path) -> AnswerFile:
     """An answer file in the released layout, with its flags."""
     answers = read_answers(path)
-    return AnswerFile(answers, str(path), Path(path).stem, answer_flags(answers, str(path)))
+    return AnswerFile(
+        answers=answers,
+        source=str(path),
+        name=Path(path).stem,
+        flags=answer_flags(answers, str(path)),
+    )
 
 
-@dataclass
+@dataclass(kw_only=True)
 class AnswerScore:
     """One answer's rubric scores."""
 
@@ -217,6 +222,7 @@ class RubricEvaluator(BaseEvaluator):
         rules: RuleJudge | None,
         judge: RubricJudge | None,
         name: str,
+        *,
         shot_source: tuple[str, int, int] | None = None,
     ) -> None:
         self.rules = rules
@@ -234,7 +240,7 @@ class RubricEvaluator(BaseEvaluator):
     def _rules(self, answer: Answer) -> dict[int, float | None]:
         if self.rules is None:
             return {}
-        scores = self.rules.score(answer.comparison, answer.object1, answer.object2)
+        scores = self.rules.score(answer.comparison, object1=answer.object1, object2=answer.object2)
         if answer.comparison.strip() and not looks_english(answer.comparison):
             for criterion in LANGUAGE_DEPENDENT:
                 scores[criterion] = None
@@ -244,7 +250,15 @@ class RubricEvaluator(BaseEvaluator):
         """Every answer scored (the judge's calls made concurrently)."""
         judged = (
             self.judge.score(
-                [JudgeInput(a.object1, a.object2, a.aspect, a.comparison) for a in answers]
+                [
+                    JudgeInput(
+                        object1=a.object1,
+                        object2=a.object2,
+                        aspect=a.aspect,
+                        comparison=a.comparison,
+                    )
+                    for a in answers
+                ]
             )
             if self.judge
             else [None] * len(answers)
@@ -272,7 +286,11 @@ class RubricEvaluator(BaseEvaluator):
                 for c in rubric()
                 if c not in scores and self.judge is None
             ]
-            out.append(AnswerScore(i, answer, scores, sources, problems))
+            out.append(
+                AnswerScore(
+                    index=i, answer=answer, scores=scores, sources=sources, problems=problems
+                )
+            )
         return out
 
     def signature(self, answers: AnswerFile) -> Signature:
@@ -308,7 +326,7 @@ class RubricEvaluator(BaseEvaluator):
         if self.judge and self.shot_source:
             path, n, seed = self.shot_source
             evaluated = [a.comparison for f in submissions for a in f.answers]
-            self.judge.shots = choose_shots(path, n, seed, evaluated)
+            self.judge.shots = choose_shots(path, n, seed=seed, evaluated=evaluated)
 
     def evaluate_one(self, reference: Any, submission: AnswerFile) -> EvalResult:
         """One answer file's result (the rubric needs no reference: ``reference`` is

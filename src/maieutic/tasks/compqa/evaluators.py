@@ -25,6 +25,7 @@ def default_shots() -> str:
 @register("evaluator", task="compqa", name="rules")
 def rules(
     embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
+    *,
     embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
     batch_size: int = EMBEDDING_DEFAULTS.batch_size,
 ) -> RubricEvaluator:
@@ -38,7 +39,7 @@ def rules(
 
 
 def _judge(
-    strategy: str, shots: str | None, n_shots: int, seed: int, max_tokens: int, model: LLMOptions
+    strategy: str, shots: str | None, n_shots: int, *, seed: int, max_tokens: int, model: LLMOptions
 ) -> tuple[RubricJudge, tuple[str, int, int] | None]:
     """The rubric judge and where its few-shot examples come from (None: zero-shot)."""
     if strategy not in STRATEGIES:
@@ -54,6 +55,7 @@ def llm(
     strategy: str = "zero-shot",
     shots: str | None = None,
     n_shots: int = DEFAULT_SHOTS,
+    *,
     llm: str | None = None,
     base_url: str | None = None,
     llm_backend: str = LLM_DEFAULTS.llm_backend,
@@ -68,9 +70,9 @@ def llm(
         strategy,
         shots,
         n_shots,
-        seed,
-        max_tokens,
-        LLMOptions(
+        seed=seed,
+        max_tokens=max_tokens,
+        model=LLMOptions(
             llm=llm,
             base_url=base_url,
             llm_backend=llm_backend,
@@ -87,6 +89,7 @@ def rules_llm(
     strategy: str = "zero-shot",
     shots: str | None = None,
     n_shots: int = DEFAULT_SHOTS,
+    *,
     llm: str | None = None,
     base_url: str | None = None,
     llm_backend: str = LLM_DEFAULTS.llm_backend,
@@ -104,9 +107,9 @@ def rules_llm(
         strategy,
         shots,
         n_shots,
-        seed,
-        max_tokens,
-        LLMOptions(
+        seed=seed,
+        max_tokens=max_tokens,
+        model=LLMOptions(
             llm=llm,
             base_url=base_url,
             llm_backend=llm_backend,

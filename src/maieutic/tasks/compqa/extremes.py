@@ -54,7 +54,7 @@ class Spread:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Panel:
     """One subfigure."""
 
@@ -66,7 +66,7 @@ class Panel:
     """Per generator (in first-seen order), then ``all``."""
 
 
-def panels(pairs: Sequence[ScoredPair], high: float, low: float) -> list[Panel]:
+def panels(pairs: Sequence[ScoredPair], high: float, *, low: float) -> list[Panel]:
     """The four panels over the paired answers (``first`` = people, ``second`` = judge)."""
     out = []
     for picked_by, end, shown in PANELS:
@@ -81,5 +81,5 @@ def panels(pairs: Sequence[ScoredPair], high: float, low: float) -> list[Panel]:
         rows = [Spread(g, tuple(v)) for g, v in groups.items()]
         if rows:
             rows.append(Spread(ALL, tuple(v for r in rows for v in r.values)))
-        out.append(Panel(picked_by, end, shown, bound, rows))
+        out.append(Panel(picked_by=picked_by, end=end, shown=shown, bound=bound, rows=rows))
     return out

@@ -20,7 +20,7 @@ from maieutic.tasks.compqa.questions import ComparativeQuestion
 from maieutic.tasks.compqa.scenarios import messages
 
 
-@dataclass
+@dataclass(kw_only=True)
 class AnswerOutcome:
     """The answer written for one question in one scenario."""
 
@@ -62,6 +62,7 @@ class ComparativeAnswerGenerator:
         client: LLMClient,
         scenarios: Sequence[str],
         params: GenerationParams,
+        *,
         samples: int = 1,
     ) -> None:
         self.client = client
@@ -99,7 +100,7 @@ class ComparativeAnswerGenerator:
         outcomes = []
         for (k, scenario, i), _ in jobs:
             [reply] = replies[(k, scenario, i)]
-            outcome = AnswerOutcome(i, scenario, dataset[i], sample=k)
+            outcome = AnswerOutcome(index=i, scenario=scenario, question=dataset[i], sample=k)
             if isinstance(reply, CallFailed):
                 outcome.failure = f"model call failed: {reply.reason}"
             else:

@@ -15,6 +15,7 @@ from maieutic.tasks.compqa.scenarios import SCENARIOS
 def llm(
     scenarios: list[str] | None = None,
     llm: str | None = None,
+    *,
     base_url: str | None = None,
     llm_backend: str = LLM_DEFAULTS.llm_backend,
     seed: int = 0,
@@ -42,5 +43,5 @@ def llm(
         ).client(),
         chosen,
         GenerationParams(temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed),
-        samples,
+        samples=samples,
     )

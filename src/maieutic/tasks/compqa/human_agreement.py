@@ -24,7 +24,7 @@ CRITERIA = [f"score_dict.{i}" for i in range(1, 16)]
 TOTAL = "total"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ScoredPair:
     """Both annotators' scores for one answer."""
 
@@ -43,7 +43,7 @@ def _scores(checked: RowScores) -> dict[str, float] | None:
     return scores
 
 
-def load_pairs(first: str | Path, second: str | Path) -> list[ScoredPair]:
+def load_pairs(first: str | Path, *, second: str | Path) -> list[ScoredPair]:
     """Answers scored by both annotators, matched by row order and filename."""
     required = ["filename", *CRITERIA]
     a, b = read_tsv(first, required), read_tsv(second, required)
@@ -59,7 +59,11 @@ def load_pairs(first: str | Path, second: str | Path) -> list[ScoredPair]:
         ca, cb = row_scores(ra, CRITERIA, first), row_scores(rb, CRITERIA, second)
         sa, sb = _scores(ca), _scores(cb)
         if sa is not None and sb is not None:
-            pairs.append(ScoredPair(ra.cells["filename"], sa, sb, ca.notes + cb.notes))
+            pairs.append(
+                ScoredPair(
+                    filename=ra.cells["filename"], first=sa, second=sb, notes=ca.notes + cb.notes
+                )
+            )
     return pairs
 
 
@@ -93,7 +97,7 @@ def agreement_table(pairs: list[ScoredPair]) -> list[dict]:
     return rows
 
 
-def pairs_signature(first: str | Path, second: str | Path, pairs: list[ScoredPair]) -> Signature:
+def pairs_signature(first: str | Path, *, second: str | Path, pairs: list[ScoredPair]) -> Signature:
     """The signature of an agreement table: both files' content hash and the pair count."""
     digest = hashlib.sha256()
     for path in (first, second):

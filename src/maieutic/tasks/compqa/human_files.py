@@ -111,7 +111,7 @@ def row_scores(row: Row, columns: Sequence[str], path: str | Path) -> RowScores:
         if not cell:
             scores.append(None)  # this criterion was not scored
             continue
-        value = _score(cell, column, row.where(path))
+        value = _score(cell, column=column, where=row.where(path))
         if value > criteria[number].max:
             notes.append(
                 f"{row.where(path)}: {column} {value:g} is above criterion {number}'s "
@@ -123,7 +123,7 @@ def row_scores(row: Row, columns: Sequence[str], path: str | Path) -> RowScores:
     return RowScores(tuple(s for s in scores if s is not None), tuple(notes))
 
 
-def _score(cell: str, column: str, where: str) -> float:
+def _score(cell: str, *, column: str, where: str) -> float:
     top = points_max()
     try:
         value = float(cell)

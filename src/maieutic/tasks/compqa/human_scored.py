@@ -65,7 +65,13 @@ def _answer(human: HumanScore) -> Answer:
     generator, scenario = generator_scenario(human.filename)
     check = ScoreCheck(scores={i: v for i, v in enumerate(human.scores, start=1)})
     return Answer(
-        human.object1, human.object2, human.aspect, human.comparison, generator, scenario, check
+        object1=human.object1,
+        object2=human.object2,
+        aspect=human.aspect,
+        comparison=human.comparison,
+        generator=generator,
+        scenario=scenario,
+        check=check,
     )
 
 
@@ -79,13 +85,13 @@ def _one_annotator(path: Path) -> tuple[list[HumanScore], int]:
         cells = row.cells
         out.append(
             HumanScore(
-                cells["filename"],
-                cells["object1"],
-                cells["object2"],
-                cells.get("aspect") or "",
-                cells["comparison"],
-                checked.scores,
-                checked.notes,
+                filename=cells["filename"],
+                object1=cells["object1"],
+                object2=cells["object2"],
+                aspect=cells.get("aspect") or "",
+                comparison=cells["comparison"],
+                scores=checked.scores,
+                notes=checked.notes,
             )
         )
     return out, unscored
@@ -102,7 +108,7 @@ def read_human_files(paths: Sequence[str | Path]) -> ScoredFile:
         humans, left_out = _one_annotator(paths[0])
         scored_by = ANNOTATOR
     elif layouts == ["annotator", "annotator"]:
-        humans, left_out = humans_from_annotators(*paths)
+        humans, left_out = humans_from_annotators(paths[0], second=paths[1])
         scored_by = ANNOTATORS
     else:
         raise DataError(
@@ -112,4 +118,4 @@ def read_human_files(paths: Sequence[str | Path]) -> ScoredFile:
         )
     notes = [note for human in humans for note in human.notes]
     answers = [_answer(h) for h in humans]
-    return ScoredFile(answers, [scored_by], notes=notes, left_out=left_out)
+    return ScoredFile(answers=answers, scored_by=[scored_by], notes=notes, left_out=left_out)

@@ -41,7 +41,7 @@ SYSTEM = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class JudgeInput:
     """What the judge sees of one answer."""
 
@@ -51,7 +51,7 @@ class JudgeInput:
     comparison: str
 
 
-def question_text(object1: str, object2: str, aspect: str) -> str:
+def question_text(object1: str, *, object2: str, aspect: str) -> str:
     """The question as the paper's prompt phrases it."""
     middle = f" {aspect}" if aspect else ""
     return f"What is better{middle}: {object1} or {object2}?"
@@ -72,8 +72,9 @@ def _cut(text: str, limit: int) -> str:
 
 def _example(number: int, shot: Shot) -> str:
     scores = json.dumps({str(k): _plain(v) for k, v in sorted(shot.scores.items())})
+    question = question_text(shot.object1, object2=shot.object2, aspect=shot.aspect)
     return (
-        f"Example {number}\nQuestion: {question_text(shot.object1, shot.object2, shot.aspect)}\n"
+        f"Example {number}\nQuestion: {question}\n"
         f"{fence('answer', text=_cut(shot.comparison, MAX_SHOT_CHARS))}\nScores: {scores}"
     )
 
@@ -94,7 +95,7 @@ def prompt(item: JudgeInput, shots: Sequence[Shot] = ()) -> str:
             "Scored examples:\n\n" + "\n\n".join(_example(i, s) for i, s in enumerate(shots, 1))
         )
     parts += [
-        f"Question: {question_text(item.object1, item.object2, item.aspect)}",
+        f"Question: {question_text(item.object1, object2=item.object2, aspect=item.aspect)}",
         fence("answer", text=_cut(item.comparison, MAX_JUDGED_CHARS)),
         'Reply with only a JSON object mapping each criterion number ("1" to "15") to its '
         'points, for example {"1": 1, "2": 0, "3": 1, ...}. Write nothing else.',
@@ -120,7 +121,7 @@ class RubricJudge:
     """Scores answers on the rubric with a language model."""
 
     def __init__(
-        self, client: LLMClient, shots: Sequence[Shot] = (), max_tokens: int = 200, seed: int = 0
+        self, client: LLMClient, shots: Sequence[Shot] = (), max_tokens: int = 200, *, seed: int = 0
     ) -> None:
         self.shots = list(shots)
         self.judge: LLMJudge[ScoreCheck] = LLMJudge(
@@ -157,5 +158,7 @@ class RubricJudge:
 
     def signature_fields(self) -> dict[str, object]:
         """Model, backend, prompt hash, and the few-shot examples' count."""
-        probe = prompt(JudgeInput("A", "B", "", "ANSWER"), self.shots)
+        probe = prompt(
+            JudgeInput(object1="A", object2="B", aspect="", comparison="ANSWER"), self.shots
+        )
         return {**self.judge.signature_fields(probe), "shots": len(self.shots)}

@@ -29,7 +29,7 @@ TEXT_PREFIX = 2000
 ABOVE_MAX = "human scores above their criterion's maximum (kept)"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HumanScore:
     """People's scores for one answer (15 criteria, in order)."""
 
@@ -43,7 +43,7 @@ class HumanScore:
     """Scores kept although above their criterion's maximum (flagged in the counts)."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class MatchReport:
     """How the human and judge answers were matched."""
 
@@ -78,13 +78,13 @@ _ANSWER_COLUMNS = ("filename", "object1", "object2", "comparison")
 def _human(row: Row, scores: tuple[float, ...], notes: tuple[str, ...]) -> HumanScore:
     cells = row.cells
     return HumanScore(
-        cells["filename"],
-        cells["object1"],
-        cells["object2"],
-        cells.get("aspect") or "",
-        cells["comparison"],
-        scores,
-        notes,
+        filename=cells["filename"],
+        object1=cells["object1"],
+        object2=cells["object2"],
+        aspect=cells.get("aspect") or "",
+        comparison=cells["comparison"],
+        scores=scores,
+        notes=notes,
     )
 
 
@@ -101,7 +101,9 @@ def humans_from_table(path: str | Path) -> tuple[list[HumanScore], int]:
     return out, partial
 
 
-def humans_from_annotators(first: str | Path, second: str | Path) -> tuple[list[HumanScore], int]:
+def humans_from_annotators(
+    first: str | Path, *, second: str | Path
+) -> tuple[list[HumanScore], int]:
     """Both annotators' files, row-aligned: the mean where both scored, else the one
     who did; rows neither scored fully are left out (their count is returned)."""
     required = [*_ANSWER_COLUMNS, *CRITERIA]
@@ -131,7 +133,7 @@ def humans_from_annotators(first: str | Path, second: str | Path) -> tuple[list[
     return out, unscored
 
 
-def _key(generator: str, scenario: str, object1: str, object2: str, aspect: str) -> tuple:
+def _key(generator: str, *, scenario: str, object1: str, object2: str, aspect: str) -> tuple:
     return (
         generator,
         scenario,
@@ -145,14 +147,26 @@ def match(humans: Sequence[HumanScore], judged: Sequence[Answer]) -> MatchReport
     """Human and judge scores of the same answers, as ``ScoredPair``s (first = people)."""
     index: dict[tuple, list[Answer]] = {}
     for answer in judged:
-        key = _key(answer.generator, answer.scenario, answer.object1, answer.object2, answer.aspect)
+        key = _key(
+            answer.generator,
+            scenario=answer.scenario,
+            object1=answer.object1,
+            object2=answer.object2,
+            aspect=answer.aspect,
+        )
         index.setdefault(key, []).append(answer)
     report = MatchReport(n_human=len(humans))
     report.n_human_above_max = sum(len(h.notes) for h in humans)
     for human in humans:
         generator, scenario = generator_scenario(human.filename)
         candidates = index.get(
-            _key(generator, scenario, human.object1, human.object2, human.aspect)
+            _key(
+                generator,
+                scenario=scenario,
+                object1=human.object1,
+                object2=human.object2,
+                aspect=human.aspect,
+            )
         )
         if not candidates:
             report.n_unmatched += 1
@@ -168,7 +182,7 @@ def match(humans: Sequence[HumanScore], judged: Sequence[Answer]) -> MatchReport
         people = dict(zip(CRITERIA, human.scores, strict=True))
         judge = {c: answer.check.scores[i] for i, c in enumerate(CRITERIA, start=1)}
         people[TOTAL], judge[TOTAL] = sum(human.scores), answer.check.total
-        report.pairs.append(ScoredPair(human.filename, people, judge))
+        report.pairs.append(ScoredPair(filename=human.filename, first=people, second=judge))
     return report
 
 
@@ -185,7 +199,7 @@ def rules_agreement(report: MatchReport, rules) -> list[dict]:
     """Per criterion the rule-based judge judges: how often it scored, and its Krippendorff's
     alpha (interval) and Spearman's rho with people, on the matched answers' texts."""
     scored = [
-        (human, rules.score(answer.comparison, answer.object1, answer.object2))
+        (human, rules.score(answer.comparison, object1=answer.object1, object2=answer.object2))
         for human, answer in report.matched
     ]
     return _per_criterion(scored, "rules_mean")

@@ -13,7 +13,7 @@ import numpy as np
 from maieutic.tasks.compqa.data import Answer, rubric
 
 
-@dataclass
+@dataclass(kw_only=True)
 class GroupScores:
     """One generator × scenario cell."""
 
@@ -61,12 +61,12 @@ def leaderboard(answers: Sequence[Answer]) -> list[GroupScores]:
         totals = [a.check.total for a in complete]
         out.append(
             GroupScores(
-                generator,
-                scenario,
-                len(group),
-                len(group) - len(complete),
-                _mean_std(totals) if totals else None,
-                groups,
+                generator=generator,
+                scenario=scenario,
+                n=len(group),
+                n_incomplete=len(group) - len(complete),
+                total=_mean_std(totals) if totals else None,
+                groups=groups,
             )
         )
     return out

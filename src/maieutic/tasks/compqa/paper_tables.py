@@ -36,7 +36,7 @@ SPREAD = {
 """What the ± of each breakdown is (with ``average="answers"``: the answers' sd)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Figure:
     """One entry of a breakdown: a mean, its spread, and what it was formed from."""
 
@@ -90,7 +90,7 @@ def _sample_sd(values: Sequence[float]) -> float | None:
     return float(np.std(values, ddof=1)) if len(values) > 1 else None
 
 
-def figure(answers: Sequence[Answer], by: str, part: str, average: str) -> Figure:
+def figure(answers: Sequence[Answer], by: str, *, part: str, average: str) -> Figure:
     """One row's entry from its answers (one judge's)."""
     done = [a for a in answers if _complete(a)]
     incomplete = len(answers) - len(done)
@@ -98,10 +98,16 @@ def figure(answers: Sequence[Answer], by: str, part: str, average: str) -> Figur
     for a in done:
         cells.setdefault((a.generator, a.scenario), []).append(part_score(a, part))
     if not done:
-        return Figure(None, None, 0, 0, incomplete)
+        return Figure(mean=None, spread=None, n=0, n_cells=0, n_incomplete=incomplete)
     if average == "answers":
         values = [v for vs in cells.values() for v in vs]
-        return Figure(float(np.mean(values)), _sample_sd(values), len(done), len(cells), incomplete)
+        return Figure(
+            mean=float(np.mean(values)),
+            spread=_sample_sd(values),
+            n=len(done),
+            n_cells=len(cells),
+            n_incomplete=incomplete,
+        )
     means = [float(np.mean(vs)) for vs in cells.values()]
     if by == "generator":
         sds = [sd for vs in cells.values() if (sd := _sample_sd(vs)) is not None]
@@ -111,7 +117,14 @@ def figure(answers: Sequence[Answer], by: str, part: str, average: str) -> Figur
         spread = float(np.std(means, ddof=0)) if len(means) > 1 else None
         n_spread = len(means) if spread is not None else 0
     mean = float(np.mean(means))
-    return Figure(mean, spread, len(done), len(cells), incomplete, n_spread)
+    return Figure(
+        mean=mean,
+        spread=spread,
+        n=len(done),
+        n_cells=len(cells),
+        n_incomplete=incomplete,
+        n_spread_cells=n_spread,
+    )
 
 
 def _order(by: str, labels: list[str]) -> list[str]:
@@ -124,7 +137,7 @@ def _order(by: str, labels: list[str]) -> list[str]:
 
 
 def breakdown(
-    judges: dict[str, Sequence[Answer]], by: str, part: str = "total", average: str = "cells"
+    judges: dict[str, Sequence[Answer]], by: str, *, part: str = "total", average: str = "cells"
 ) -> list[tuple[str, dict[str, Figure]]]:
     """Rows of the breakdown ``by``: for each, every judge's ``Figure`` (a judge with no
     answer in a row has no entry there)."""
@@ -138,6 +151,12 @@ def breakdown(
                 labels.append(label)
             grouped.setdefault(label, {}).setdefault(name, []).append(a)
     return [
-        (label, {name: figure(rows, by, part, average) for name, rows in grouped[label].items()})
+        (
+            label,
+            {
+                name: figure(rows, by, part=part, average=average)
+                for name, rows in grouped[label].items()
+            },
+        )
         for label in _order(by, labels)
     ]

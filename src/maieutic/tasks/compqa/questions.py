@@ -34,7 +34,7 @@ _QUESTION = re.compile(
 _NUMBERED = re.compile(r"^\s*(?:\[?\d+[.)\]]|[-*•])\s*")
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ComparativeQuestion:
     """One question: two objects, an optional aspect and optional arguments."""
 
@@ -69,7 +69,9 @@ def parse_question(text: str) -> ComparativeQuestion | None:
     if not match:
         return None
     aspect = (match.group("aspect") or "").strip()
-    return ComparativeQuestion(match.group("a").strip(), match.group("b").strip(), aspect)
+    return ComparativeQuestion(
+        object1=match.group("a").strip(), object2=match.group("b").strip(), aspect=aspect
+    )
 
 
 def _arguments(value: Any, where: str) -> list[str]:
@@ -104,7 +106,9 @@ def _from_record(record: Any, where: str) -> ComparativeQuestion:
         if not isinstance(aspect, str):
             raise DataError(f"{where}.aspect: expected a string, found {type_name(aspect)}")
         question = ComparativeQuestion(
-            record["object1"].strip(), record["object2"].strip(), aspect.strip()
+            object1=record["object1"].strip(),
+            object2=record["object2"].strip(),
+            aspect=aspect.strip(),
         )
     question.arguments = _arguments(record.get("arguments"), where)
     return question

@@ -105,12 +105,12 @@ def aspects(text: str, objects: tuple[str, ...] = ()) -> list[tuple[str, int]]:
 _HEDGE = re.compile(r"\b(depends|depending|both|either)\b", re.IGNORECASE)
 
 
-def _names_one(text: str, object1: str, object2: str) -> bool:
+def _names_one(text: str, *, object1: str, object2: str) -> bool:
     lowered = text.lower()
     return any(o.strip() and o.lower().strip() in lowered for o in (object1, object2))
 
 
-def _headed_choice(text: str, object1: str, object2: str) -> bool:
+def _headed_choice(text: str, *, object1: str, object2: str) -> bool:
     """A short last line naming an object under a choice heading ("### Best option" /
     "**The best option:**" then "Baseball"): the layout the structured scenarios ask
     for, whose heading the sentence split sets aside."""
@@ -123,18 +123,18 @@ def _headed_choice(text: str, object1: str, object2: str) -> bool:
         return False  # the line above is a statement, not a heading
     return (
         len(last.split()) <= 6
-        and _names_one(last, object1, object2)
+        and _names_one(last, object1=object1, object2=object2)
         and not _HEDGE.search(last)
         and bool(_CHOICE.search(heading) or re.search(r"\b(verdict|conclusion)\b", heading, re.I))
     )
 
 
-def _closing_choice(said: list[str], object1: str, object2: str) -> bool:
+def _closing_choice(said: list[str], object1: str, *, object2: str) -> bool:
     """The closing sentences name an object with a choice word and do not hedge."""
     tail = " ".join(said[-3:])
     return (
         bool(_CHOICE.search(tail))
-        and _names_one(tail, object1, object2)
+        and _names_one(tail, object1=object1, object2=object2)
         and not _HEDGE.search(tail)
     )
 
@@ -147,14 +147,15 @@ class RuleJudge:
     def __init__(self, encoder=None) -> None:
         self.encoder = encoder
 
-    def score(self, comparison: str, object1: str, object2: str) -> dict[int, float | None]:
+    def score(self, comparison: str, *, object1: str, object2: str) -> dict[int, float | None]:
         """Criterion → score (None: unscored)."""
         scores: dict[int, float | None] = dict.fromkeys(range(1, 16))
         said = sentences(comparison)
         named = aspects(comparison, (object1, object2))
         scores[15] = float(12 <= len(said) <= 20)
         scores[7] = float(
-            _headed_choice(comparison, object1, object2) or _closing_choice(said, object1, object2)
+            _headed_choice(comparison, object1=object1, object2=object2)
+            or _closing_choice(said, object1, object2=object2)
         )
         if named:
             intro = sentences(comparison[: named[0][1]])

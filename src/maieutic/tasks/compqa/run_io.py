@@ -99,7 +99,7 @@ class CompQAIO(TaskIO):
     def failed_outcomes(self, generator: Any, key: str, item: Any, *, reason: str) -> list[Any]:
         """An unanswered outcome for each of the generator's samples and scenarios."""
         return [
-            AnswerOutcome(int(key), s, item, failure=reason, sample=k)
+            AnswerOutcome(index=int(key), scenario=s, question=item, failure=reason, sample=k)
             for k in range(getattr(generator, "samples", 1))
             for s in generator.scenarios
         ]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from maieutic.tasks.compqa.data import Answer
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ScoredFile:
     """The scored answers of one file and what made their scores."""
 

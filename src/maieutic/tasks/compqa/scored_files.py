@@ -61,17 +61,17 @@ def _from_results(data: dict, path: Path) -> ScoredFile:
         for item in result["items"]:
             answers.append(
                 Answer(
-                    item["object1"],
-                    item["object2"],
-                    item.get("aspect") or "",
-                    item.get("comparison", ""),
-                    item["generator"],
-                    item["scenario"],
-                    check_scores(item["score_dict"]),
-                    item.get("score"),
+                    object1=item["object1"],
+                    object2=item["object2"],
+                    aspect=item.get("aspect") or "",
+                    comparison=item.get("comparison", ""),
+                    generator=item["generator"],
+                    scenario=item["scenario"],
+                    check=check_scores(item["score_dict"]),
+                    stored_score=item.get("score"),
                 )
             )
-    return ScoredFile(answers, scored_by)
+    return ScoredFile(answers=answers, scored_by=scored_by)
 
 
 def read_scored_file(path: str | Path) -> ScoredFile:
@@ -83,7 +83,7 @@ def read_scored_file(path: str | Path) -> ScoredFile:
         return _from_results(data, path)
     answers = answers_from(data, path)
     scored = any(a.check is not None for a in answers)
-    return ScoredFile(answers, [OWN_SCORES if scored else UNSCORED])
+    return ScoredFile(answers=answers, scored_by=[OWN_SCORES if scored else UNSCORED])
 
 
 def read_scored(path: str | Path) -> list[Answer]:

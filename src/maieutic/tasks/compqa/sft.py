@@ -15,7 +15,7 @@ from maieutic.tasks.compqa.judge import question_text
 PAPER_THRESHOLD = 18.0
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Export:
     """The records and what was left out, and why."""
 
@@ -52,7 +52,7 @@ def sft_records(answers: Sequence[Answer], min_score: float = PAPER_THRESHOLD) -
         if not answer.comparison.strip():
             export.empty += 1
             continue
-        question = question_text(answer.object1, answer.object2, answer.aspect)
+        question = question_text(answer.object1, object2=answer.object2, aspect=answer.aspect)
         if (question, answer.comparison) in seen:
             export.repeated += 1
             continue

@@ -23,7 +23,7 @@ DEFAULT_SHOTS = 2
 """The paper adds two human-scored answers to the few-shot prompt (Figure 5)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Shot:
     """One human-scored example answer."""
 
@@ -59,11 +59,11 @@ def _from_tsv(path: Path) -> list[Shot]:
         cells = row.cells
         shots.append(
             Shot(
-                cells["object1"],
-                cells["object2"],
-                cells.get("aspect") or "",
-                cells["comparison"],
-                dict(enumerate(checked.scores, start=1)),
+                object1=cells["object1"],
+                object2=cells["object2"],
+                aspect=cells.get("aspect") or "",
+                comparison=cells["comparison"],
+                scores=dict(enumerate(checked.scores, start=1)),
             )
         )
     return shots
@@ -77,13 +77,21 @@ def read_shots(path: str | Path) -> list[Shot]:
     if path.suffix.lower() in {".tsv", ".csv"}:
         return _from_tsv(path)
     return [
-        Shot(a.object1, a.object2, a.aspect, a.comparison, a.check.scores)
+        Shot(
+            object1=a.object1,
+            object2=a.object2,
+            aspect=a.aspect,
+            comparison=a.comparison,
+            scores=a.check.scores,
+        )
         for a in read_answers(path)
         if a.check is not None and a.check.complete and not a.check.problems
     ]
 
 
-def choose_shots(path: str | Path, n: int, seed: int, evaluated: Iterable[str] = ()) -> list[Shot]:
+def choose_shots(
+    path: str | Path, n: int, *, seed: int, evaluated: Iterable[str] = ()
+) -> list[Shot]:
     """``n`` examples from ``path``, none of them an evaluated answer."""
     excluded = {normalised(t) for t in evaluated}
     candidates = [s for s in read_shots(path) if normalised(s.comparison) not in excluded]

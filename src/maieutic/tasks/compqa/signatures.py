@@ -104,6 +104,7 @@ def agreement_signature(
     humans: str,
     human_files: Sequence[str | Path],
     answers: Sequence[Answer],
+    *,
     scored_by: Iterable[str],
     n_pairs: int,
 ) -> Signature:
@@ -125,7 +126,7 @@ def agreement_signature(
 
 
 def breakdown_signature(
-    judges: dict[str, Sequence[Answer]], scored_by: dict[str, str], by: str, rule: str
+    judges: dict[str, Sequence[Answer]], scored_by: dict[str, str], by: str, *, rule: str
 ) -> Signature:
     """The signature of ``compqa breakdown``: every column's scored answers (one hash
     over all, each column's named), what made each column's scores, the breakdown and
@@ -144,7 +145,7 @@ def breakdown_signature(
     )
 
 
-def extremes_signature(base: Signature, high: float, low: float, n_pairs: int) -> Signature:
+def extremes_signature(base: Signature, high: float, *, low: float, n_pairs: int) -> Signature:
     """The signature of ``compqa extremes``: the judge-vs-people signature of the same
     files with the bounds of "high" and "low" totals."""
     extra = {**base.extra, "high": f">={high:g}", "low": f"<={low:g}"}

@@ -112,12 +112,12 @@ def _options(func):
 @out_option
 @strict_option_for("an empty answer, one over 12,000 characters, or one that does not look English")
 @click.pass_context
-def evaluate_compqa(ctx, answers, evaluator, out_path, strict, **options):
+def evaluate_compqa(ctx, answers, evaluator, *, out_path, strict, **options):
     """Score comparative ANSWERS (released layout: files or folders of
     NAME_scenario_K.json) on the CompQA rubric; totals are always sums of criteria."""
     _old_shots_file(ctx, options)
     refuse_overwriting_inputs(out_path, [str(p) for p in answer_files(answers)])
-    args = component_options(ctx, "evaluator", "compqa", evaluator, options)
+    args = component_options(ctx, "evaluator", "compqa", name=evaluator, options=options)
     run = evaluate(
         "compqa",
         None,

@@ -66,7 +66,7 @@ def _panel_table(panel) -> Table:
 @click.command("extremes")
 @_options
 @click.pass_context
-def extremes(ctx, judged, table, hum1, hum2, high, low, out_path) -> None:
+def extremes(ctx, judged, table, *, hum1, hum2, high, low, out_path) -> None:
     """How people score the answers a judge scored high and low, and how the judge
     scores people's high and low, by generator: counts of every total."""
     from maieutic.tasks.compqa.cli.group import answers_of, judged_files, read_humans, scorers_of
@@ -85,9 +85,9 @@ def extremes(ctx, judged, table, hum1, hum2, high, low, out_path) -> None:
     report = match(humans, answers)
     if not report.pairs:
         raise DataError("no answer is scored by both the judge and people", where=judged[0])
-    base = agreement_signature(*source, answers, scorers_of(files), 0)
-    signature = extremes_signature(base, high, low, len(report.pairs))
-    found = panels(report.pairs, high, low)
+    base = agreement_signature(*source, answers, scored_by=scorers_of(files), n_pairs=0)
+    signature = extremes_signature(base, high, low=low, n_pairs=len(report.pairs))
+    found = panels(report.pairs, high, low=low)
     console = console_for(out_path)
     for panel in found:
         console.print(_panel_table(panel))

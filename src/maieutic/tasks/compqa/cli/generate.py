@@ -77,12 +77,14 @@ def _options(func):
 @llm_options(defaults_of=("generator", "compqa", "llm"))  # answers run to 768 tokens
 @engine_options
 @click.pass_context
-def generate_compqa(ctx, questions_path, out_dir, scenarios, name, strict, **options) -> None:
+def generate_compqa(ctx, questions_path, out_dir, *, scenarios, name, strict, **options) -> None:
     """Answer comparative questions with a language model (the embedded SmolLM2 by
     default); score them with ``maieutic evaluate compqa OUT``."""
     scenarios = scenarios or SCENARIOS
     engine = engine_arguments(options)
-    args = component_options(ctx, "generator", "compqa", "llm", {**options, "scenarios": scenarios})
+    args = component_options(
+        ctx, "generator", "compqa", name="llm", options={**options, "scenarios": scenarios}
+    )
     generated = generate(
         "compqa",
         questions_path,

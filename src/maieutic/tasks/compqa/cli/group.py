@@ -68,7 +68,7 @@ def scorers_of(files: list[ScoredFile]) -> list[str]:
     return [name for f in files for name in f.scored_by]
 
 
-def criterion_table(rows: list[dict], title: str, mean_key: str, caption: str) -> Table:
+def criterion_table(rows: list[dict], title: str, *, mean_key: str, caption: str) -> Table:
     """Per criterion: how many scored, both means, alpha and Spearman."""
     out = Table(title=title, title_justify="left")
     other = mean_key.removesuffix("_mean")
@@ -102,11 +102,13 @@ def _rules_report(ctx, report, out_path) -> None:
     rows = rules_agreement(report, RuleJudge(Encoder()))
     title = f"CompQA: rule-based judge vs people ({len(report.matched)} answers)"
     caption = "criteria not listed are left to a judge (unscored by the rules)"
-    console_for(out_path).print(criterion_table(rows, title, "rules_mean", caption))
+    console_for(out_path).print(
+        criterion_table(rows, title, mean_key="rules_mean", caption=caption)
+    )
     write_record(out_path, CompqaRulesAgreement, ctx=ctx, rows=rows)
 
 
-def _table(rows: dict, counts: dict, signature: Signature, n: int) -> Table:
+def _table(rows: dict, *, counts: dict, signature: Signature, n: int) -> Table:
     out = Table(title=f"CompQA: judge vs people ({n} answers)", title_justify="left")
     for name in ("", "n", "α interval", "Spearman ρ", "p"):
         out.add_column(name, justify="right")
@@ -149,7 +151,9 @@ def read_humans(*, table: str | None, hum1: str | None, hum2: str | None):
     were left out, and how the signature names them (the kind and the files)."""
     if bool(table) == bool(hum1 or hum2) or bool(hum1) != bool(hum2):
         raise click.UsageError("give either --humans TABLE or both --hum1 and --hum2")
-    humans, left_out = humans_from_table(table) if table else humans_from_annotators(hum1, hum2)
+    humans, left_out = (
+        humans_from_table(table) if table else humans_from_annotators(hum1, second=hum2)
+    )
     source = ("table", [table]) if table else ("annotators", [hum1, hum2])
     return humans, left_out, source
 
@@ -176,7 +180,7 @@ def _agree_options(func):
     return stack(options)(func)
 
 
-def _judge_report(ctx, report, signature: Signature, left_out: int, per_criterion, out_path):
+def _judge_report(ctx, report, signature: Signature, *, left_out: int, per_criterion, out_path):
     criteria = judge_per_criterion(report) if per_criterion else []
     if not report.pairs and not criteria:
         raise DataError("no answer is scored by both the judge and people")
@@ -184,7 +188,7 @@ def _judge_report(ctx, report, signature: Signature, left_out: int, per_criterio
     counts = {**report.counts(), LEFT_OUT: left_out}
     console = console_for(out_path)
     if rows:
-        console.print(_table(rows, counts, signature, len(report.pairs)))
+        console.print(_table(rows, counts=counts, signature=signature, n=len(report.pairs)))
     else:
         console.print(
             "no answer has a complete judge score: "
@@ -193,7 +197,7 @@ def _judge_report(ctx, report, signature: Signature, left_out: int, per_criterio
     if criteria:
         title = f"CompQA: judge vs people per criterion ({len(report.matched)} answers)"
         caption = "each criterion on the answers where the judge gave it a valid score"
-        console.print(criterion_table(criteria, title, "judge_mean", caption))
+        console.print(criterion_table(criteria, title, mean_key="judge_mean", caption=caption))
     write_record(
         out_path,
         CompqaJudgeAgreement,
@@ -208,7 +212,7 @@ def _judge_report(ctx, report, signature: Signature, left_out: int, per_criterio
 @click.command("compqa")
 @_agree_options
 @click.pass_context
-def compqa_judge(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path) -> None:
+def compqa_judge(ctx, judged, table, *, hum1, hum2, rules, per_criterion, out_path) -> None:
     """How well a judge (or the rules) agrees with people: Krippendorff's alpha
     (interval) and Spearman between the judge and people, all criterion scores
     concatenated ("separately") and on the final score (Table 2)."""
@@ -219,9 +223,18 @@ def compqa_judge(ctx, judged, table, hum1, hum2, rules, per_criterion, out_path)
     if rules:
         _rules_report(ctx, report, out_path)
         return
-    signature = agreement_signature(*source, answers, scorers_of(files), len(report.pairs))
+    signature = agreement_signature(
+        *source, answers, scored_by=scorers_of(files), n_pairs=len(report.pairs)
+    )
     try:
-        _judge_report(ctx, report, signature, left_out, per_criterion, out_path)
+        _judge_report(
+            ctx,
+            report,
+            signature,
+            left_out=left_out,
+            per_criterion=per_criterion,
+            out_path=out_path,
+        )
     except DataError as exc:
         raise DataError(str(exc), where=", ".join(judged)) from None
 

@@ -19,17 +19,17 @@ from maieutic.tasks.compqa.records import CompqaHumanAgreement
 @click.argument("second", type=click.Path(dir_okay=False))
 @out_option
 @click.pass_context
-def compqa_humans(ctx, first: str, second: str, out_path: str | None) -> None:
+def compqa_humans(ctx, first: str, *, second: str, out_path: str | None) -> None:
     """How well two annotators agree on CompQA scores (per criterion, pooled, and the total
     computed as the sum of the criteria)."""
-    pairs = load_pairs(first, second)
+    pairs = load_pairs(first, second=second)
     if not pairs:
         raise DataError("no answer was scored by both annotators", where=second)
     # scores above their criterion's maximum are kept (the released files hold a few)
     # and flagged here, as meta-eval compqa counts them
     echo_warnings("compqa-humans", [note for pair in pairs for note in pair.notes])
     rows = agreement_table(pairs)
-    signature = pairs_signature(first, second, pairs)
+    signature = pairs_signature(first, second=second, pairs=pairs)
     table = Table(
         title=f"CompQA human agreement ({len(pairs)} answers scored by both)", title_justify="left"
     )

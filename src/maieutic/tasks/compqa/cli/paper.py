@@ -83,7 +83,7 @@ def _shown(figure) -> str:
     return f"{figure.mean:.2f}{spread} ({figure.n}{fewer})"
 
 
-def _print_part(console, rows, names, title: str, caption: str) -> None:
+def _print_part(console, rows, names, *, title: str, caption: str) -> None:
     table = Table(title=title, title_justify="left")
     table.add_column("")
     for name in names:
@@ -136,7 +136,7 @@ def _options(func):
 @click.command("breakdown")
 @_options
 @click.pass_context
-def breakdown(ctx, specs, by, groups, average, out_path) -> None:
+def breakdown(ctx, specs, by, *, groups, average, out_path) -> None:
     """Mean rubric scores with one column per judge (people's TSVs included), by
     generator, aspect or scenario; a cell shows mean ± spread (answers)."""
     from maieutic.tasks.compqa.paper_tables import breakdown as compute
@@ -146,15 +146,15 @@ def breakdown(ctx, specs, by, groups, average, out_path) -> None:
 
     answers, scored_by, left_out = _read_columns(_judge_specs(specs))
     spread = SPREAD.get((by, average), "sd of the answers")
-    signature = breakdown_signature(answers, scored_by, by, f"{average}:{spread}")
+    signature = breakdown_signature(answers, scored_by, by, rule=f"{average}:{spread}")
     console, out_rows = console_for(out_path), []
     dropped = "".join(f"{name}: {LEFT_OUT}: {n}\n" for name, n in left_out.items())
     for part in PARTS if groups else ("total",):
-        rows = compute(answers, by, part, average)
+        rows = compute(answers, by, part=part, average=average)
         if not rows:
             raise DataError("no scored answers", where=", ".join(specs))
         caption = f"{part}: mean ± {spread} (complete answers)\n{dropped}signature: {signature}"
-        _print_part(console, rows, list(answers), f"CompQA: {part} by {by}", caption)
+        _print_part(console, rows, list(answers), title=f"CompQA: {part} by {by}", caption=caption)
         out_rows += [
             {"row": r, "part": part, "columns": {k: f.to_json() for k, f in fs.items()}}
             for r, fs in rows
