@@ -90,8 +90,8 @@ def main(extra: list[str]) -> None:
     }
     for path in extra:
         systems[Path(path).stem] = load_predictions(path)
-    by_type = FocusEvaluator("category", "type")
-    positional = FocusEvaluator("category", "positional")
+    by_type = FocusEvaluator("category", pairing="type")
+    positional = FocusEvaluator("category", pairing="positional")
     started = time.perf_counter()
     typed = by_type.evaluate(gold, list(systems.values()))
     evaluate_seconds = time.perf_counter() - started

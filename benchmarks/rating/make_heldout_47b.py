@@ -46,7 +46,11 @@ def dump(path: Path) -> None:
     out = {}
     for text_id, entry in texts.items():
         found = claims.questions_for(entry["text"])
-        data = FocusSet({text_id: FocusItem(text_id, entry["text"], None)}, source="<h>", name="h")
+        data = FocusSet(
+            items={text_id: FocusItem(id=text_id, argument=entry["text"], category=None)},
+            source="<h>",
+            name="h",
+        )
         [outcome] = focus.generate(data).outcomes
         out[text_id] = {
             "claims": found.questions,

@@ -22,8 +22,12 @@ def test_task_objects_survive_the_codec_as_json():
     plain = to_plain(outcome)
     assert json.loads(json.dumps(plain)) == plain  # plain JSON
     assert from_plain(json.loads(json.dumps(plain))) == outcome
-    label = to_plain(FocusOutcome("a", [SpanLabel("TC", "a span")], problems=["p"]))
-    assert from_plain(label) == FocusOutcome("a", [SpanLabel("TC", "a span")], problems=["p"])
+    label = to_plain(
+        FocusOutcome(id="a", labels=[SpanLabel(type="TC", text="a span")], problems=["p"])
+    )
+    assert from_plain(label) == FocusOutcome(
+        id="a", labels=[SpanLabel(type="TC", text="a span")], problems=["p"]
+    )
     assert from_plain(to_plain((1, [2, (3,)]))) == (1, [2, (3,)])  # tuples stay tuples
     intervention = Intervention("I", "We must act.", [])
     assert from_plain(to_plain(intervention)) == intervention

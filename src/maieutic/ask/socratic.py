@@ -71,7 +71,11 @@ def _generated(
     # blanked (offsets into the text still hold)
     _, _, body_start = split_speaker(text)
     argument = text if name == "claims" else " " * body_start + text[body_start:]
-    dataset = FocusSet({"ask": FocusItem("ask", argument, None)}, source="<ask>", name="ask")
+    dataset = FocusSet(
+        items={"ask": FocusItem(id="ask", argument=argument, category=None)},
+        source="<ask>",
+        name="ask",
+    )
     generator = create("generator", task="focus", name=name, **args)
     run = generator.generate(dataset)
     [outcome] = run.outcomes

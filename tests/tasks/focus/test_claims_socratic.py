@@ -75,6 +75,8 @@ def test_a_text_of_facts_gets_no_socratic_question_and_the_note_says_why():
         "painted grey in 1950. A second span was added in 1971 to carry the railway line "
         "to the northern suburbs."
     )
-    dataset = FocusSet({"p": FocusItem("p", passage, None)}, source="<t>", name="t")
+    dataset = FocusSet(
+        items={"p": FocusItem(id="p", argument=passage, category=None)}, source="<t>", name="t"
+    )
     [outcome] = create("generator", task="focus", name="claims").generate(dataset).outcomes
     assert outcome.labels == [] and outcome.problems == [FACTS]

@@ -74,7 +74,7 @@ ARGUMENT = "Taxes are theft. Everyone knows the government wastes money, so cut 
     ],
 )
 def test_spans_snap_to_the_closest_exact_substring(span, expected, how):
-    snap = snap_span(ARGUMENT, span)
+    snap = snap_span(ARGUMENT, span=span)
     assert snap is not None
     assert ARGUMENT[snap.start : snap.end] == expected
     assert snap.how == how or (how == "exact" and snap.how == "first-part")
@@ -82,7 +82,7 @@ def test_spans_snap_to_the_closest_exact_substring(span, expected, how):
 
 @pytest.mark.parametrize("span", ["", "Null", "Penguins dance on Tuesdays in Peru"])
 def test_spans_not_in_the_text_do_not_snap(span):
-    assert snap_span(ARGUMENT, span) is None
+    assert snap_span(ARGUMENT, span=span) is None
 
 
 def test_released_gold_loads_as_it_is(focus_dir):

@@ -16,10 +16,20 @@ from maieutic.tasks.focus.typology import typology
 
 def judged(*annotators: tuple[str, str]) -> FocusItem:
     """An argument of the clarity category; each annotator gives (who, span) for OG."""
-    labels = tuple(SpanLabel("OG", span, annotator=who, slot=2) for who, span in annotators)
+    labels = tuple(
+        SpanLabel(type="OG", text=span, annotator=who, slot=2) for who, span in annotators
+    )
     # every annotator appears on every item through a VAT label, so "no OG" is visible
-    present = tuple(SpanLabel("VAT", "x", annotator=w, slot=1) for w in ("A1", "A2", "A3"))
-    return FocusItem("i", "All cats are grey at night.", "clarity", (), labels + present)
+    present = tuple(
+        SpanLabel(type="VAT", text="x", annotator=w, slot=1) for w in ("A1", "A2", "A3")
+    )
+    return FocusItem(
+        id="i",
+        argument="All cats are grey at night.",
+        category="clarity",
+        labels=(),
+        annotations=labels + present,
+    )
 
 
 ITEMS = [

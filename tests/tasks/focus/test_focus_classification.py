@@ -13,7 +13,12 @@ from maieutic.tasks.focus.type_labels import FocusItem, SpanLabel
 
 
 def item(category: str, *types: str) -> FocusItem:
-    return FocusItem("x", "An argument.", category, tuple(SpanLabel(t, "An") for t in types))
+    return FocusItem(
+        id="x",
+        argument="An argument.",
+        category=category,
+        labels=tuple(SpanLabel(type=t, text="An") for t in types),
+    )
 
 
 PAIRS = [

@@ -188,19 +188,19 @@ OG_REPLY = (
 
 
 def _dataset() -> FocusSet:
-    item = FocusItem("a1", ARGUMENT, "clarity")
-    other = FocusItem("a2", "Cats are better than dogs.", None)
-    return FocusSet({"a1": item, "a2": other}, "data.jsonl")
+    item = FocusItem(id="a1", argument=ARGUMENT, category="clarity")
+    other = FocusItem(id="a2", argument="Cats are better than dogs.", category=None)
+    return FocusSet(items={"a1": item, "a2": other}, source="data.jsonl")
 
 
 def _generator(backend, strategy="zero-shot", pool=None, rewrite=False, seed=1):
     client = LLMClient(backend, CallStore())
-    context = PromptContext(pool, shots=5, seed=0)
+    context = PromptContext(pool=pool, shots=5, seed=0)
     return LLMFocusGenerator(
         client,
         create("strategy", task="focus", name=strategy),
         context,
-        GenerationParams(seed=seed),
+        params=GenerationParams(seed=seed),
         rewrite=rewrite,
     )
 
@@ -240,8 +240,8 @@ def test_llm_failures_are_outcomes_and_the_cache_answers_a_rerun():
 
 def test_few_shot_examples_never_include_an_argument_being_generated_for():
     pool = load_gold(sample_path("focus/shots.jsonl"))
-    leaked = FocusItem("x", pool.items["s1"].argument, "clarity")
-    dataset = FocusSet({"x": leaked}, "d")
+    leaked = FocusItem(id="x", argument=pool.items["s1"].argument, category="clarity")
+    dataset = FocusSet(items={"x": leaked}, source="d")
     backend = ScriptedBackend(default='Classification: ["None of the Above"]\nSpan: ["Null"]')
     run = _generator(backend, "few-shot", pool).generate(dataset)
     prompt = backend.history[0].messages[1][1]

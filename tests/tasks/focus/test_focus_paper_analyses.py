@@ -35,12 +35,18 @@ ANNOTATORS = ("A1", "A2", "A3")
 def judged(og: tuple[int, int, int], vat: tuple[int, int, int] = (1, 1, 1)) -> FocusItem:
     """A clarity argument with each annotator's yes (1) / no (0) for OG and VAT."""
     labels = tuple(
-        SpanLabel(t, "All cats are grey", annotator=w, slot=s)
+        SpanLabel(type=t, text="All cats are grey", annotator=w, slot=s)
         for t, s, votes in (("VAT", 1, vat), ("OG", 2, og))
         for w, v in zip(ANNOTATORS, votes, strict=True)
         if v
     )
-    return FocusItem("i", "All cats are grey at night.", "clarity", (), labels)
+    return FocusItem(
+        id="i",
+        argument="All cats are grey at night.",
+        category="clarity",
+        labels=(),
+        annotations=labels,
+    )
 
 
 # -- hand-worked and independent ----------------------------------------------------------

@@ -52,12 +52,18 @@ def test_best_match_takes_the_closest_reference():
     assert best_match(token_jaccard, "x", ["", "  "]) == 0.0
 
 
-GOLD = [SpanLabel("OSP", "first span", slot=1), SpanLabel("TC", "second span", slot=2)]
-SWAPPED = [SpanLabel("TC", "second span", slot=1), SpanLabel("OSP", "first span", slot=2)]
+GOLD = [
+    SpanLabel(type="OSP", text="first span", slot=1),
+    SpanLabel(type="TC", text="second span", slot=2),
+]
+SWAPPED = [
+    SpanLabel(type="TC", text="second span", slot=1),
+    SpanLabel(type="OSP", text="first span", slot=2),
+]
 
 
 def test_type_pairing_follows_the_types():
-    pairs = pair_labels(GOLD, SWAPPED, "type")
+    pairs = pair_labels(GOLD, predicted=SWAPPED, pairing="type")
     assert [(p.type, p.gold, p.predicted) for p in pairs] == [
         ("OSP", "first span", "first span"),
         ("TC", "second span", "second span"),
@@ -65,20 +71,27 @@ def test_type_pairing_follows_the_types():
 
 
 def test_positional_pairing_follows_the_slots():
-    pairs = pair_labels(GOLD, SWAPPED, "positional")
+    pairs = pair_labels(GOLD, predicted=SWAPPED, pairing="positional")
     assert [(p.slot, p.type, p.gold, p.predicted) for p in pairs] == [
         (1, "OSP", "first span", "second span"),
         (2, "TC", "second span", "first span"),
     ]
     # an empty slot on both sides is the empty string: they agree
-    pairs = pair_labels([GOLD[0]], [SWAPPED[0]], "positional")
+    pairs = pair_labels([GOLD[0]], predicted=[SWAPPED[0]], pairing="positional")
     assert (pairs[1].gold, pairs[1].predicted) == ("", "")
 
 
 def test_missed_types_pair_with_nothing_and_spurious_ones_are_not_span_scored():
-    pairs = pair_labels(GOLD, [SpanLabel("BS", "x")], "type")
+    pairs = pair_labels(GOLD, predicted=[SpanLabel(type="BS", text="x")], pairing="type")
     assert [(p.type, p.predicted) for p in pairs] == [("OSP", None), ("TC", None)]
-    assert pair_labels([SpanLabel("NONE", "Null")], [SpanLabel("BS", "x")], "type") == []
+    assert (
+        pair_labels(
+            [SpanLabel(type="NONE", text="Null")],
+            predicted=[SpanLabel(type="BS", text="x")],
+            pairing="type",
+        )
+        == []
+    )
 
 
 @pytest.mark.slow

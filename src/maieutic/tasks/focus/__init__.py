@@ -17,7 +17,7 @@ SUMMARY = "Socratic questions tied to a weakness and a span of an argument (FOCU
 importing the task."""
 
 
-def _classification(none: str, average: str, *, other: bool = False):
+def _classification(none: str, *, average: str, other: bool = False):
     """F1 in the result's own mode (or in the other one)."""
 
     def read(result) -> float | None:
@@ -29,7 +29,7 @@ def _classification(none: str, average: str, *, other: bool = False):
     return read
 
 
-def _span(key: str, metric: str):
+def _span(key: str, *, metric: str):
     def read(result) -> float | None:
         return result.summary.get(key, {}).get(metric, {}).get("mean")
 
@@ -39,45 +39,45 @@ def _span(key: str, metric: str):
 COLUMNS = [
     Column(
         "micro-F1",
-        _classification("with_none", "micro"),
+        _classification("with_none", average="micro"),
         "{:.4f}",
         description="micro-F1 over the eleven types, in the same mode as the score",
     ),
     Column(
         "macro-F1 -None",
-        _classification("without_none", "macro"),
+        _classification("without_none", average="macro"),
         "{:.4f}",
         description="macro-F1 over the ten weakness types (None of the Above left out)",
     ),
     Column(
         "other-mode macro-F1",
-        _classification("with_none", "macro", other=True),
+        _classification("with_none", average="macro", other=True),
         "{:.4f}",
         description="macro-F1 in the other mode (open: every predicted type counts; category: only "
         "the argument's two category types)",
     ),
     Column(
         "Jaccard",
-        _span("spans", "jaccard"),
+        _span("spans", metric="jaccard"),
         "{:.3f}",
         description="mean token Jaccard of predicted spans to the gold spans",
     ),
     Column(
         "Jaccard all",
-        _span("spans_all", "jaccard"),
+        _span("spans_all", metric="jaccard"),
         "{:.3f}",
         description="the same, best match over the gold and every annotator's span",
         empty="no annotators' spans given (--annotators)",
     ),
     Column(
         "ROUGE-L",
-        _span("spans", "rouge_l"),
+        _span("spans", metric="rouge_l"),
         "{:.3f}",
         description="mean ROUGE-L F to the gold spans",
     ),
     Column(
         "emb",
-        _span("spans", "embedding"),
+        _span("spans", metric="embedding"),
         "{:.3f}",
         description="mean BERTScore-style F1 (greedy token matching) with the embedding model",
         empty="span embedding turned off (--no-span-embedding)",

@@ -71,7 +71,7 @@ BINARY = (0, 1)
 """The judgement categories (no, yes): AC1 counts both even where one is never used."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class TypeAgreement:
     """Agreement on one type."""
 
@@ -163,7 +163,7 @@ def _votes(items: Sequence[FocusItem], type_id: str, annotators: list[str]) -> l
 def agreement_for_type(items: Sequence[FocusItem], type_id: str, embedding=None) -> TypeAgreement:
     """Agreement on ``type_id`` over ``items`` (the arguments judged for it)."""
     annotators = sorted({a for item in items for a in item.annotators()})
-    result = TypeAgreement(type_id, len(items), annotators)
+    result = TypeAgreement(type=type_id, n_items=len(items), annotators=annotators)
     votes = _votes(items, type_id, annotators)
     if votes and annotators:
         result.applicability = applicability(votes)
@@ -195,7 +195,7 @@ def type_agreement(items: Sequence[FocusItem], *, embedding=None) -> dict[str, T
     return out
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CategoryAgreement:
     """Agreement on both types of a category at once (the paper's Table 16)."""
 
@@ -224,7 +224,9 @@ def category_agreement(items: Sequence[FocusItem]) -> dict[str, CategoryAgreemen
             continue
         annotators = sorted({a for item in judged for a in item.annotators()})
         votes = [row for t in category.types for row in _votes(judged, t, annotators)]
-        result = CategoryAgreement(category.id, list(category.types), len(votes))
+        result = CategoryAgreement(
+            category=category.id, types=list(category.types), n_items=len(votes)
+        )
         if len(annotators) >= 2:
             _label_statistics(result, votes)
         out[category.id] = result

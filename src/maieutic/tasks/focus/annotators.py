@@ -112,7 +112,7 @@ def _join_one(path: Path, gold: FocusSet, flags: list[Flag]) -> dict[str, tuple[
             if not span.strip():
                 continue  # this annotator said the type does not apply
             n_spans += 1
-            snap = snap_span(item.argument, span)
+            snap = snap_span(item.argument, span=span)
             if snap is None:
                 n_missing += 1
                 flags.append(
@@ -126,7 +126,11 @@ def _join_one(path: Path, gold: FocusSet, flags: list[Flag]) -> dict[str, tuple[
                 )
             type_id = category.types[slot - 1]
             start, end = (snap.start, snap.end) if snap else (None, None)
-            labels.append(SpanLabel(type_id, span, start, end, annotator=annotator, slot=slot))
+            labels.append(
+                SpanLabel(
+                    type=type_id, text=span, start=start, end=end, annotator=annotator, slot=slot
+                )
+            )
         joined[item.id] = tuple(labels)
     if n_spans and n_missing / n_spans > MISALIGNED_SHARE:
         raise DataError(

@@ -114,7 +114,9 @@ def labels_for(text: str, reading: Reading, limit: int = MAX_TYPES) -> list[Span
         words = claim.words or claim.text
         if claim.kind == "inference":
             words = claim.effect  # the span is the conclusion drawn; the question names both
-        label = _located(text, type_id, words, question) if question else None
+        label = (
+            _located(text, type_id=type_id, words=words, question=question) if question else None
+        )
         if label is not None:
             out.append(label)
             asked |= {claim.text, claim.effect} - {""}
@@ -124,7 +126,7 @@ def labels_for(text: str, reading: Reading, limit: int = MAX_TYPES) -> list[Span
         if len(out) == limit or not contested(phrase):
             break
         question = SHAPES["VAT"][0].format(phrase=phrase)
-        label = _located(text, "VAT", phrase, question)
+        label = _located(text, type_id="VAT", words=phrase, question=question)
         if label is not None:
             out.append(label)
     if not out:
@@ -176,20 +178,22 @@ def critical_label(text: str) -> SpanLabel | None:
             words = claim.effect if claim.kind == "inference" else (claim.words or claim.text)
         else:
             words = found.reading.key_phrases[-cand.claim - 1]
-        label = _located(text, type_id, words, question)
+        label = _located(text, type_id=type_id, words=words, question=question)
         if label is not None:
             return label
     return None
 
 
-def _located(text: str, type_id: str, words: str, question: str) -> SpanLabel | None:
+def _located(text: str, *, type_id: str, words: str, question: str) -> SpanLabel | None:
     """The label with its span found in the text, if the question is well formed."""
     if check_question(question, text):
         return None
-    snap = snap_span(text, words)
+    snap = snap_span(text, span=words)
     if snap is None:
         return None
-    return SpanLabel(type_id, snap.text(text), snap.start, snap.end, question=question)
+    return SpanLabel(
+        type=type_id, text=snap.text(text), start=snap.start, end=snap.end, question=question
+    )
 
 
 class ClaimsFocusGenerator(FocusItemGenerator):
@@ -200,13 +204,15 @@ class ClaimsFocusGenerator(FocusItemGenerator):
         """The labels for one argument, numbered in order (none for one that only
         states facts)."""
         if states_facts(item.argument):  # as the critical questions: nothing argued
-            return FocusOutcome(item.id, [], problems=[FACTS])
+            return FocusOutcome(id=item.id, labels=[], problems=[FACTS])
         labels = labels_for(item.argument, read_claims(item.argument))
         labels = [
-            SpanLabel(x.type, x.text, x.start, x.end, slot=n, question=x.question)
+            SpanLabel(
+                type=x.type, text=x.text, start=x.start, end=x.end, slot=n, question=x.question
+            )
             for n, x in enumerate(labels, start=1)
         ]
-        return FocusOutcome(item.id, labels)
+        return FocusOutcome(id=item.id, labels=labels)
 
     def signature(self, dataset: FocusSet) -> Signature:
         """The generator, the claim ranker and the dataset."""

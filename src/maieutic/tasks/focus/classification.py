@@ -42,7 +42,7 @@ def predicted_types(item: FocusItem, category: str | None, mode: str) -> frozens
 
 
 def _scores(
-    gold: Sequence[frozenset[str]], predicted: Sequence[frozenset[str]], classes: list[str]
+    gold: Sequence[frozenset[str]], *, predicted: Sequence[frozenset[str]], classes: list[str]
 ) -> dict:
     # scikit-learn takes about a second to import: only when scores are computed, so
     # that `--help` and every bad-input refusal stay quick
@@ -89,6 +89,8 @@ def classification_scores(
     predicted = [predicted_types(p, g.category, mode) for g, p in pairs]
     classes = typology().ids
     return {
-        "with_none": _scores(gold, predicted, classes),
-        "without_none": _scores(gold, predicted, [c for c in classes if c != NONE_ID]),
+        "with_none": _scores(gold, predicted=predicted, classes=classes),
+        "without_none": _scores(
+            gold, predicted=predicted, classes=[c for c in classes if c != NONE_ID]
+        ),
     }

@@ -17,7 +17,7 @@ from maieutic.tasks.focus.data import Reader, check_types, native_item
 from maieutic.tasks.focus.type_labels import FocusItem, FocusSet, fingerprint_element
 
 
-@dataclass
+@dataclass(kw_only=True)
 class StoredFocusSet(FocusSet):
     """Arguments living in a ``CorpusStore`` (a ``StoredItems`` mapping), fingerprinted
     as the same arguments held in memory are."""
@@ -44,8 +44,8 @@ def stream_focus_arguments(
     path = Path(path)
     reader, types = Reader(str(path)), Reader(str(path))
 
-    def parse(where: str, key: str, record: Any) -> FocusItem:
-        item = native_item(reader, path, key, record)
+    def parse(where: str, *, key: str, record: Any) -> FocusItem:
+        item = native_item(reader, path, key, record=record)
         check_types(types, item)  # flagged after the per-record flags, as a whole read does
         return item
 
@@ -58,11 +58,11 @@ def stream_focus_arguments(
         empty="no rows: the file holds no arguments",
     )
     return StoredFocusSet(
-        StoredItems(store, from_plain),  # type: ignore[arg-type]
-        str(path),
-        path.stem,
-        [*reader.flags, *types.flags],
-        reader.warnings(),
-        "jsonl",
+        items=StoredItems(store, from_plain),  # type: ignore[arg-type]
+        source=str(path),
+        name=path.stem,
+        flags=[*reader.flags, *types.flags],
+        warnings=reader.warnings(),
+        layout="jsonl",
         stored_fingerprint=store.fingerprint(),
     )

@@ -33,33 +33,35 @@ from maieutic.tasks.focus.typology import typology
 MAX_TYPES = 2
 
 
-def _words(*words: str) -> re.Pattern[str]:
+def _words(words: Sequence[str]) -> re.Pattern[str]:
     return re.compile(r"\b(?:" + "|".join(words) + r")\b", re.IGNORECASE)
 
 
 CUES: dict[str, re.Pattern[str]] = {
     # a change over time: time words and tense markers
     "TC": _words(
-        "now",
-        "today",
-        "currently",
-        "nowadays",
-        "anymore",
-        "these days",
-        "modern",
-        "future",
-        "will",
-        "would",
-        "used to",
-        "ago",
-        "years?",
-        "recently",
-        "still",
-        "soon",
-        "yet",
-        "in the past",
-        "historically",
-        "century",
+        [
+            "now",
+            "today",
+            "currently",
+            "nowadays",
+            "anymore",
+            "these days",
+            "modern",
+            "future",
+            "will",
+            "would",
+            "used to",
+            "ago",
+            "years?",
+            "recently",
+            "still",
+            "soon",
+            "yet",
+            "in the past",
+            "historically",
+            "century",
+        ]
     ),
     # subjective or loaded terms a general reader could take differently
     "VAT": re.compile(
@@ -68,99 +70,107 @@ CUES: dict[str, re.Pattern[str]] = {
     ),
     # universal quantifiers and absolutes
     "OG": _words(
-        "all",
-        "every",
-        "everyone",
-        "everybody",
-        "everything",
-        "always",
-        "never",
-        "nobody",
-        "no one",
-        "none",
-        "nothing",
-        "any",
-        "anyone",
-        "only",
-        "entire",
-        "whole",
-        "completely",
-        "totally",
-        "most",
-        "people",
-        "they",
-        "women",
-        "men",
+        [
+            "all",
+            "every",
+            "everyone",
+            "everybody",
+            "everything",
+            "always",
+            "never",
+            "nobody",
+            "no one",
+            "none",
+            "nothing",
+            "any",
+            "anyone",
+            "only",
+            "entire",
+            "whole",
+            "completely",
+            "totally",
+            "most",
+            "people",
+            "they",
+            "women",
+            "men",
+        ]
     ),
     # presuppositions: something taken for granted
     "IE": _words(
-        "of course",
-        "obviously",
-        "clearly",
-        "the fact that",
-        "since",
-        "given that",
-        "must",
-        "should",
-        "need to",
-        "have to",
-        "has to",
-        "there is no",
-        "there are no",
-        "no other",
-        "if",
-        "the only",
-        "the real",
+        [
+            "of course",
+            "obviously",
+            "clearly",
+            "the fact that",
+            "since",
+            "given that",
+            "must",
+            "should",
+            "need to",
+            "have to",
+            "has to",
+            "there is no",
+            "there are no",
+            "no other",
+            "if",
+            "the only",
+            "the real",
+        ]
     ),
     # first-person opinion, feeling and evaluative words
     "BS": _words(
-        "i think",
-        "i believe",
-        "i feel",
-        "in my opinion",
-        "imo",
-        "personally",
-        "i hate",
-        "i love",
-        "i don't like",
-        "honestly",
-        "to me",
-        "i'm",
-        "i am",
-        "my",
-        "stupid",
-        "ridiculous",
-        "terrible",
-        "awful",
-        "bizarre",
-        "best",
-        "worst",
-        "better",
-        "worse",
-        "sad",
-        "annoying",
-        "wrong",
-        "bad",
-        "good",
+        [
+            "i think",
+            "i believe",
+            "i feel",
+            "in my opinion",
+            "imo",
+            "personally",
+            "i hate",
+            "i love",
+            "i don't like",
+            "honestly",
+            "to me",
+            "i'm",
+            "i am",
+            "my",
+            "stupid",
+            "ridiculous",
+            "terrible",
+            "awful",
+            "bizarre",
+            "best",
+            "worst",
+            "better",
+            "worse",
+            "sad",
+            "annoying",
+            "wrong",
+            "bad",
+            "good",
+        ]
     ),
     # causal connectives
     "QCE": _words(
-        "because",
-        "so that",
-        "therefore",
-        "thus",
-        "hence",
-        "leads? to",
-        "led to",
-        "causes?",
-        "caused",
-        "results? in",
-        "due to",
-        "as a result",
-        "that's why",
-        "which means",
-        "makes?",
-        "since",
+        [
+            "because",
+            "so that",
+            "therefore",
+            "thus",
+            "hence",
+            "leads? to",
+            "led to",
+            "causes?",
+            "caused",
+            "results? in",
+            "due to",
+            "as a result",
+            "that's why",
+            "which means",
+            "makes?",
+            "since",
+        ]
     ),
     # an effect named as the cause: "X because Y" where Y is an outcome
     "CF": re.compile(
@@ -170,50 +180,54 @@ CUES: dict[str, re.Pattern[str]] = {
     ),
     # support that is offered: examples, anecdotes, studies, figures
     "WE": _words(
-        "for example",
-        "for instance",
-        "e\\.g\\.",
-        "like when",
-        "i know",
-        "my friend",
-        "i've seen",
-        "i have seen",
-        "studies",
-        "study",
-        "research",
-        "statistics",
-        "according to",
-        "evidence",
-        "proof",
-        "article",
-        "source",
-        "\\d+%",
-        "percent",
-        "because",
+        [
+            "for example",
+            "for instance",
+            "e\\.g\\.",
+            "like when",
+            "i know",
+            "my friend",
+            "i've seen",
+            "i have seen",
+            "studies",
+            "study",
+            "research",
+            "statistics",
+            "according to",
+            "evidence",
+            "proof",
+            "article",
+            "source",
+            "\\d+%",
+            "percent",
+            "because",
+        ]
     ),
 }
 
 # types whose definition applies to any claim: detected by default (see module doc)
 BY_DEFAULT = ("OSP", "LE")
 _CLAIM = _words(
-    "should",
-    "must",
-    "need",
-    "is",
-    "are",
-    "was",
-    "were",
-    "will",
-    "can't",
-    "cannot",
-    "better",
-    "worse",
-    "wrong",
-    "right",
-    "best",
-    "worst",
-    "bad",
-    "good",
+    [
+        "should",
+        "must",
+        "need",
+        "is",
+        "are",
+        "was",
+        "were",
+        "will",
+        "can't",
+        "cannot",
+        "better",
+        "worse",
+        "wrong",
+        "right",
+        "best",
+        "worst",
+        "bad",
+        "good",
+    ]
 )
 _CLAUSE_BREAK = re.compile(
     r"[,;:()]|\s[-–—]\s|\s(?=(?:but|because|so|and|which|while|although|though|whereas|or)\s)",
@@ -272,7 +286,7 @@ class CueDetector:
     """Detects weakness types and their spans from cues (no model)."""
 
     def _span_for(
-        self, argument: str, type_id: str, parts: Sequence[Clause]
+        self, argument: str, *, type_id: str, parts: Sequence[Clause]
     ) -> tuple[int, int] | None:
         if type_id in BY_DEFAULT:
             if type_id == "LE" and CUES["WE"].search(argument):
@@ -301,7 +315,7 @@ class CueDetector:
         allowed = typology().category_types(category)
         found: list[tuple[int, str, int, int]] = []
         for type_id in allowed:
-            span = self._span_for(argument, type_id, parts)
+            span = self._span_for(argument, type_id=type_id, parts=parts)
             if span is not None and span[1] > span[0]:
                 found.append((span[0], type_id, *span))
         found.sort()
@@ -310,10 +324,16 @@ class CueDetector:
             text = argument[start:end]
             slot = allowed.index(type_id) + 1 if category and len(allowed) == 2 else None
             question = typology().types[type_id].question(text)
-            labels.append(SpanLabel(type_id, text, start, end, slot=slot, question=question))
+            labels.append(
+                SpanLabel(
+                    type=type_id, text=text, start=start, end=end, slot=slot, question=question
+                )
+            )
         if category is None:
             labels = [
-                SpanLabel(x.type, x.text, x.start, x.end, slot=i, question=x.question)
+                SpanLabel(
+                    type=x.type, text=x.text, start=x.start, end=x.end, slot=i, question=x.question
+                )
                 for i, x in enumerate(labels, start=1)
             ]
         return labels

@@ -62,39 +62,53 @@ class Reader:
         self.flags: list[Flag] = []
         self.snapped = 0
 
-    def flag(self, at: str, code: str, message: str, item: str | None) -> None:
+    def flag(self, at: str, *, code: str, message: str, item: str | None) -> None:
         self.flags.append(Flag(file=self.source, at=at, code=code, message=message, item=item))
 
     def label(
-        self, item_id: str, argument: str, at: str, raw_type: str, span: str, **extra: Any
+        self, item_id: str, *, argument: str, at: str, raw_type: str, span: str, **extra: Any
     ) -> SpanLabel | None:
         """A label from a type name and a span, or None (flagged) for an unknown type.
 
         A span with no type is kept untyped (type ``""``): no class is predicted, but
         positional span scores compare it, as the released scores do."""
         if not raw_type.strip():
-            self.flag(at, "span-without-type", "a span with no type (no class predicted)", item_id)
-            snap = snap_span(argument, span)
+            self.flag(
+                at,
+                code="span-without-type",
+                message="a span with no type (no class predicted)",
+                item=item_id,
+            )
+            snap = snap_span(argument, span=span)
             return SpanLabel(
-                UNTYPED, span, snap.start if snap else None, snap.end if snap else None, **extra
+                type=UNTYPED,
+                text=span,
+                start=snap.start if snap else None,
+                end=snap.end if snap else None,
+                **extra,
             )
         type_id = typology().resolve(raw_type)
         if type_id is None:
-            self.flag(at, "unknown-type", f"unknown weakness type {raw_type.strip()!r}", item_id)
+            self.flag(
+                at,
+                code="unknown-type",
+                message=f"unknown weakness type {raw_type.strip()!r}",
+                item=item_id,
+            )
             return None
         if type_id == NONE_ID:
-            return SpanLabel(NONE_ID, span, None, None, **extra)
-        snap = snap_span(argument, span)
+            return SpanLabel(type=NONE_ID, text=span, start=None, end=None, **extra)
+        snap = snap_span(argument, span=span)
         if snap is None:
             what = (
                 "has no span"
                 if not span.strip()
                 else f"span {span.strip()[:60]!r} is not in the argument"
             )
-            self.flag(at, "span-not-found", what, item_id)
-            return SpanLabel(type_id, span, None, None, **extra)
+            self.flag(at, code="span-not-found", message=what, item=item_id)
+            return SpanLabel(type=type_id, text=span, start=None, end=None, **extra)
         self.snapped += snap.how != "exact"
-        return SpanLabel(type_id, span, snap.start, snap.end, **extra)
+        return SpanLabel(type=type_id, text=span, start=snap.start, end=snap.end, **extra)
 
     def warnings(self) -> list[str]:
         if not self.snapped:
@@ -105,7 +119,7 @@ class Reader:
         ]
 
 
-def _category(reader: Reader, value: str, at: str, item_id: str) -> str | None:
+def _category(reader: Reader, value: str, *, at: str, item_id: str) -> str | None:
     value = value.strip()
     if not value:
         return None
@@ -115,7 +129,10 @@ def _category(reader: Reader, value: str, at: str, item_id: str) -> str | None:
     if found:
         return found.id
     reader.flag(
-        at, "unknown-category", f"unknown category {value!r} (all ten types apply)", item_id
+        at,
+        code="unknown-category",
+        message=f"unknown category {value!r} (all ten types apply)",
+        item=item_id,
     )
     return None
 
@@ -188,7 +205,7 @@ def _check_header(path: Path, header: list[str]) -> None:
         seen.add(name)
 
 
-def _require(path: Path, header: list[str], columns: tuple[str, ...], hint: str = "") -> None:
+def _require(path: Path, header: list[str], columns: tuple[str, ...], *, hint: str = "") -> None:
     missing = [c for c in columns if c not in header]
     if missing:
         raise DataError(
@@ -197,7 +214,7 @@ def _require(path: Path, header: list[str], columns: tuple[str, ...], hint: str 
         )
 
 
-def _row_labels(reader, row: dict, item_id: str, argument: str, where: str, columns) -> list:
+def _row_labels(reader, row: dict, item_id: str, *, argument: str, where: str, columns) -> list:
     """The labels of one CSV row, one per filled (type, span, question) column triple."""
     labels = []
     for slot, (type_col, span_col, q_col) in enumerate(columns, 1):
@@ -208,7 +225,13 @@ def _row_labels(reader, row: dict, item_id: str, argument: str, where: str, colu
             type_col = span_col  # the flag points at the span's cell
         question = row.get(q_col, "").strip() or None
         label = reader.label(
-            item_id, argument, f"{where}, {type_col}", raw_type, span, slot=slot, question=question
+            item_id,
+            argument=argument,
+            at=f"{where}, {type_col}",
+            raw_type=raw_type,
+            span=span,
+            slot=slot,
+            question=question,
         )
         if label:
             labels.append(label)
@@ -225,7 +248,7 @@ def _load_csv(path: Path, role: str, require_labels: bool = True) -> FocusSet:
         rows = [{**{c: "" for c in GOLD_COLUMNS}, **row} for row in rows]
     if role == "predictions":
         hint = "; is this a gold file? give it as --gold" if "FSQType1" in header else ""
-        _require(path, header, PREDICTED_COLUMNS, hint)
+        _require(path, header, PREDICTED_COLUMNS, hint=hint)
         types, spans, questions = (
             PREDICTED_COLUMNS[:2],
             PREDICTED_COLUMNS[2:],
@@ -251,14 +274,23 @@ def _load_csv(path: Path, role: str, require_labels: bool = True) -> FocusSet:
         if item_id in items:
             raise DataError(f"{where}: repeated id {item_id!r}", where=str(path))
         category = _category(
-            reader, row.get(category_column, ""), f"{where}, {category_column}", item_id
+            reader, row.get(category_column, ""), at=f"{where}, {category_column}", item_id=item_id
         )
         columns = zip(types, spans, questions, strict=True)
-        labels = _row_labels(reader, row, item_id, argument, where, columns)
+        labels = _row_labels(reader, row, item_id, argument=argument, where=where, columns=columns)
         topic = row.get("Topic", "").strip() or None
-        items[item_id] = FocusItem(item_id, argument, category, tuple(labels), topic=topic)
+        items[item_id] = FocusItem(
+            id=item_id, argument=argument, category=category, labels=tuple(labels), topic=topic
+        )
     _check_none_mixed(reader, items)
-    return FocusSet(items, str(path), path.stem, reader.flags, reader.warnings(), "csv")
+    return FocusSet(
+        items=items,
+        source=str(path),
+        name=path.stem,
+        flags=reader.flags,
+        warnings=reader.warnings(),
+        layout="csv",
+    )
 
 
 def _check_none_mixed(reader: Reader, items: dict[str, FocusItem]) -> None:
@@ -272,21 +304,21 @@ def check_types(reader: Reader, item: FocusItem) -> None:
     if NONE_ID in types and len(set(types)) > 1:
         reader.flag(
             item.id,
-            "none-with-types",
-            "None of the Above beside other types "
+            code="none-with-types",
+            message="None of the Above beside other types "
             "(scored as predicted, as a multi-label binarizer does)",
-            item.id,
+            item=item.id,
         )
     if len(item.labels) > 2:
         reader.flag(
             item.id,
-            "more-than-two-types",
-            f"{len(item.labels)} types (the task allows two); all are scored",
-            item.id,
+            code="more-than-two-types",
+            message=f"{len(item.labels)} types (the task allows two); all are scored",
+            item=item.id,
         )
 
 
-def _string(record: dict, key: str, where: str, *, required: bool = True) -> str | None:
+def _string(record: dict, key: str, *, where: str, required: bool = True) -> str | None:
     value = record.get(key)
     if value is None and not required:
         return None
@@ -296,23 +328,28 @@ def _string(record: dict, key: str, where: str, *, required: bool = True) -> str
 
 
 def _native_label(
-    reader: Reader, item_id: str, argument: str, raw: Any, where: str
+    reader: Reader, item_id: str, *, argument: str, raw: Any, where: str
 ) -> SpanLabel | None:
     if not isinstance(raw, dict):
         raise DataError(f"{where}: expected an object, found {type_name(raw)}")
-    raw_type = _string(raw, "type", where)
+    raw_type = _string(raw, "type", where=where)
     span = raw.get("span") or ""
     if not isinstance(span, str):
         raise DataError(f"{where}.span: expected a string, found {type_name(span)}")
     extra = {k: raw.get(k) for k in ("annotator", "slot", "question") if raw.get(k) is not None}
     if "slot" in extra and extra["slot"] not in (1, 2):
         raise DataError(f"{where}.slot: expected 1 or 2, found {extra['slot']!r}")
-    label = reader.label(item_id, argument, where, raw_type or "", span, **extra)
+    label = reader.label(
+        item_id, argument=argument, at=where, raw_type=raw_type or "", span=span, **extra
+    )
     start, end = raw.get("start"), raw.get("end")
     given = isinstance(start, int) and isinstance(end, int)
     if label and given and label.start is not None and argument[start:end].strip() != span.strip():
         reader.flag(
-            where, "offsets-mismatch", "start/end do not select the span; re-located", item_id
+            where,
+            code="offsets-mismatch",
+            message="start/end do not select the span; re-located",
+            item=item_id,
         )
     return label
 
@@ -322,34 +359,53 @@ def _load_native(path: Path) -> FocusSet:
     if not records:
         raise DataError("no rows: the file holds no arguments", where=str(path))
     reader = Reader(str(path))
-    items = {key: native_item(reader, path, key, record) for key, record in records.items()}
+    items = {key: native_item(reader, path, key, record=record) for key, record in records.items()}
     _check_none_mixed(reader, items)
-    return FocusSet(items, str(path), path.stem, reader.flags, reader.warnings(), "jsonl")
+    return FocusSet(
+        items=items,
+        source=str(path),
+        name=path.stem,
+        flags=reader.flags,
+        warnings=reader.warnings(),
+        layout="jsonl",
+    )
 
 
-def native_item(reader: Reader, path: Path, key: str, record: Any) -> FocusItem:
+def native_item(reader: Reader, path: Path, key: str, *, record: Any) -> FocusItem:
     """One native record, validated (``reader`` collects its flags)."""
     where = f"{path}: {key!r}"
     if not isinstance(record, dict):
         raise DataError(f"{where}: expected an object, found {type_name(record)}")
-    argument = _string(record, "argument", where) or ""
+    argument = _string(record, "argument", where=where) or ""
     if not argument.strip():
         raise DataError(f"{where}.argument: empty")
     if len(argument) > MAX_ARGUMENT_CHARS:
         raise DataError(f"{where}.argument: {len(argument)} characters")
     category = _category(
-        reader, _string(record, "category", where, required=False) or "", f"{key}.category", key
+        reader,
+        _string(record, "category", where=where, required=False) or "",
+        at=f"{key}.category",
+        item_id=key,
     )
     raw_labels = record.get("labels", [])
     if not isinstance(raw_labels, list):
         raise DataError(f"{where}.labels: expected an array, found {type_name(raw_labels)}")
     labels, annotations = [], []
     for index, raw in enumerate(raw_labels):
-        label = _native_label(reader, key, argument, raw, f"{key}.labels[{index}]")
+        label = _native_label(
+            reader, key, argument=argument, raw=raw, where=f"{key}.labels[{index}]"
+        )
         if label:
             (annotations if label.annotator else labels).append(label)
-    topic = _string(record, "topic", where, required=False)
-    return FocusItem(key, argument, category, tuple(labels), tuple(annotations), topic)
+    topic = _string(record, "topic", where=where, required=False)
+    return FocusItem(
+        id=key,
+        argument=argument,
+        category=category,
+        labels=tuple(labels),
+        annotations=tuple(annotations),
+        topic=topic,
+    )
 
 
 def load_focus(path: str | Path, role: str = "gold", *, require_labels: bool = True) -> FocusSet:

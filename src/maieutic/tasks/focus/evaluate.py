@@ -49,7 +49,7 @@ class ScoredPair:
         return out
 
 
-@dataclass
+@dataclass(kw_only=True)
 class FocusItemResult:
     """One argument: gold and predicted types and the scored span pairs."""
 
@@ -94,7 +94,7 @@ def span_summary(pairs: Sequence[ScoredPair], attribute: str) -> dict[str, dict[
 
 
 def _predictions_for(
-    gold: FocusSet, submission: FocusSet, skip_unknown: bool
+    gold: FocusSet, *, submission: FocusSet, skip_unknown: bool
 ) -> tuple[list[tuple[FocusItem, FocusItem, bool]], list[Flag], list[str]]:
     """(gold, predicted, missing) per gold argument; unknown ids are an error unless
     skipped; a gold argument with no prediction counts as None of the Above, flagged."""
@@ -122,7 +122,13 @@ def _predictions_for(
                     item=key,
                 )
             )
-            out.append((gold_item, FocusItem(key, gold_item.argument, gold_item.category), True))
+            out.append(
+                (
+                    gold_item,
+                    FocusItem(id=key, argument=gold_item.argument, category=gold_item.category),
+                    True,
+                )
+            )
             continue
         if " ".join(predicted.argument.split()) != " ".join(gold_item.argument.split()):
             raise DataError(
@@ -138,7 +144,7 @@ class FocusEvaluator(BaseEvaluator):
     """Types and spans of FOCUS predictions against gold data."""
 
     def __init__(
-        self, mode: str = "category", pairing: str = "type", embedding: Any = None
+        self, mode: str = "category", *, pairing: str = "type", embedding: Any = None
     ) -> None:
         if mode not in MODES:
             raise DataError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -172,9 +178,11 @@ class FocusEvaluator(BaseEvaluator):
             extra={"mode": self.mode, "pairing": self.pairing},
         )
 
-    def _pairs(self, gold_item: FocusItem, predicted: FocusItem) -> list[ScoredPair]:
+    def _pairs(self, gold_item: FocusItem, *, predicted: FocusItem) -> list[ScoredPair]:
         scored = []
-        for pair in spans.pair_labels(gold_item.labels, predicted.labels, self.pairing):
+        for pair in spans.pair_labels(
+            gold_item.labels, predicted=predicted.labels, pairing=self.pairing
+        ):
             if pair.gold is None and pair.predicted is None:
                 continue
             scored.append(ScoredPair(pair))
@@ -227,20 +235,23 @@ class FocusEvaluator(BaseEvaluator):
     ) -> None:
         """Pair every submission with the gold arguments before any span is scored (an
         unknown id or a changed argument is an error before any model work)."""
-        self._prepared = {id(s): _predictions_for(reference, s, skip_unknown) for s in submissions}
+        self._prepared = {
+            id(s): _predictions_for(reference, submission=s, skip_unknown=skip_unknown)
+            for s in submissions
+        }
         self._signature = self.signature(reference)
 
-    def evaluate_one(self, reference: FocusSet, submission: FocusSet) -> EvalResult:
+    def evaluate_one(self, reference: FocusSet, submission: FocusSet, /) -> EvalResult:
         """One prediction file's types and spans against the gold data."""
         triples, flags, warnings = self._prepared[id(submission)]
         items = [
             FocusItemResult(
-                g.id,
-                g.category,
-                sorted(g.type_set()),
-                sorted(p.type_set()),
-                self._pairs(g, p),
-                missing,
+                id=g.id,
+                category=g.category,
+                gold=sorted(g.type_set()),
+                predicted=sorted(p.type_set()),
+                pairs=self._pairs(g, predicted=p),
+                missing=missing,
             )
             for g, p, missing in triples
         ]

@@ -11,6 +11,7 @@ from maieutic.tasks.focus.evaluate import FocusEvaluator
 @register("evaluator", task="focus", name="type-span")
 def type_span(
     mode: str = "category",
+    *,
     pairing: str = "type",
     span_embedding: bool = True,
     embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
@@ -29,4 +30,4 @@ def type_span(
             batch_size=batch_size,
         ).encoder()
         similarity = TokenEmbeddingSimilarity(encoder)
-    return FocusEvaluator(mode, pairing, similarity)
+    return FocusEvaluator(mode, pairing=pairing, embedding=similarity)

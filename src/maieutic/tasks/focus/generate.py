@@ -17,7 +17,7 @@ from maieutic.tasks.focus.type_labels import FocusItem, FocusSet, SpanLabel
 from maieutic.tasks.focus.typology import typology
 
 
-@dataclass
+@dataclass(kw_only=True)
 class FocusOutcome:
     """What a generator produced for one argument."""
 
@@ -49,7 +49,7 @@ def to_prediction_set(outcomes: Sequence[FocusOutcome], dataset: FocusSet, name:
     """The predictions as a ``FocusSet`` keyed like ``dataset`` (a failed argument has
     no labels: None of the Above)."""
     items = mapping_from(outcomes, lambda: _predicted(outcomes, dataset))
-    return FocusSet(items, source=name, name=name, layout="jsonl")  # type: ignore[arg-type]
+    return FocusSet(items=items, source=name, name=name, layout="jsonl")  # type: ignore[arg-type]
 
 
 def _predicted(outcomes: Iterable[FocusOutcome], dataset: FocusSet) -> Iterator[tuple[str, Any]]:
@@ -112,7 +112,9 @@ class CueFocusGenerator(FocusItemGenerator):
             return labels, []
         out, problems = [], []
         for label in labels:
-            question = socratic_question(label.type, label.text, item.argument, label.start)
+            question = socratic_question(
+                label.type, span=label.text, argument=item.argument, start=label.start
+            )
             if question is None and label.question:
                 problems.append(
                     f"{label.type}: no well-formed question for the span {label.text!r}"
@@ -127,10 +129,12 @@ class CueFocusGenerator(FocusItemGenerator):
             # every type detected, in text order; the first two with a clean question
             found = self.detector.detect(item.argument, category, limit=len(typology().types))
             labels, _ = self._worded(item, found)
-            return FocusOutcome(item.id, [x for x in labels if x.question][:MAX_TYPES], [])
+            return FocusOutcome(
+                id=item.id, labels=[x for x in labels if x.question][:MAX_TYPES], problems=[]
+            )
         found = self.detector.detect(item.argument, category)
         labels, problems = self._worded(item, found)
-        return FocusOutcome(item.id, labels, problems)
+        return FocusOutcome(id=item.id, labels=labels, problems=problems)
 
     def signature(self, dataset: FocusSet) -> Signature:
         """The signature of what this generator writes for ``dataset``."""

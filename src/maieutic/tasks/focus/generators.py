@@ -39,6 +39,7 @@ def cues(
 def llm(
     strategy: str = "zero-shot",
     llm: str | None = None,
+    *,
     base_url: str | None = None,
     llm_backend: str = LLM_DEFAULTS.llm_backend,
     use_categories: bool = True,
@@ -56,7 +57,7 @@ def llm(
     pool = None
     if strategy == "few-shot":
         pool = load_gold(shots_from) if shots_from else load_gold(sample_path("focus/shots.jsonl"))
-    context = PromptContext(pool, shots, seed)
+    context = PromptContext(pool=pool, shots=shots, seed=seed)
     return LLMFocusGenerator(
         LLMOptions(
             llm=llm,
@@ -68,7 +69,9 @@ def llm(
         ).client(),
         create("strategy", task="focus", name=strategy),
         context,
-        GenerationParams(temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed),
-        use_categories,
-        rewrite,
+        params=GenerationParams(
+            temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed
+        ),
+        use_categories=use_categories,
+        rewrite=rewrite,
     )

@@ -26,7 +26,7 @@ from maieutic.tasks.focus.typology import NONE_ID, typology
 
 
 def ground(
-    argument: str, category: str | None, parsed_labels, problems: list[str]
+    argument: str, category: str | None, parsed_labels, *, problems: list[str]
 ) -> list[SpanLabel]:
     """Parsed (type, span) pairs as labels with offsets of the closest exact substring;
     a span not in the argument is reported and kept without offsets."""
@@ -35,17 +35,17 @@ def ground(
     for position, (type_id, span) in enumerate(parsed_labels, start=1):
         if type_id == NONE_ID:
             continue
-        snap = snap_span(argument, span)
+        snap = snap_span(argument, span=span)
         if snap is None and span.strip():
             problems.append(f"span {span.strip()[:60]!r} is not in the argument")
         text = snap.text(argument) if snap else span
         slot = allowed.index(type_id) + 1 if category and type_id in allowed else position
         labels.append(
             SpanLabel(
-                type_id,
-                text,
-                snap.start if snap else None,
-                snap.end if snap else None,
+                type=type_id,
+                text=text,
+                start=snap.start if snap else None,
+                end=snap.end if snap else None,
                 slot=slot,
                 question=typology().types[type_id].question(text),
             )
@@ -64,6 +64,7 @@ class LLMFocusGenerator:
         client: LLMClient,
         strategy: Strategy[FocusItem, PromptContext],
         context: PromptContext,
+        *,
         params: GenerationParams,
         use_categories: bool = True,
         rewrite: bool = False,
@@ -133,13 +134,15 @@ class LLMFocusGenerator:
         for key, item in dataset.items.items():
             [reply] = replies[key]
             if isinstance(reply, CallFailed):
-                outcomes.append(FocusOutcome(key, [], failure=f"model call failed: {reply.reason}"))
+                outcomes.append(
+                    FocusOutcome(id=key, labels=[], failure=f"model call failed: {reply.reason}")
+                )
                 continue
             parsed = parse_reply(reply.text)
             problems = list(parsed.problems)
             category = item.category if self.use_categories else None
-            labels = ground(item.argument, category, parsed.labels, problems)
-            outcomes.append(FocusOutcome(key, labels, problems, raw=reply.text))
+            labels = ground(item.argument, category, parsed.labels, problems=problems)
+            outcomes.append(FocusOutcome(id=key, labels=labels, problems=problems, raw=reply.text))
         if self.rewrite:
             self._rewrite(outcomes, params, stats)
         return GenerationRun(outcomes=outcomes, stats=stats, warnings=warnings)

@@ -36,7 +36,7 @@ ANSWER_FORM = (
 )
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PromptContext:
     """What a strategy may draw on besides the argument."""
 

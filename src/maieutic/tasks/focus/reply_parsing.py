@@ -66,7 +66,7 @@ def split_list(text: str) -> list[str]:
     return [part.strip() for part in inner.split(",") if part.strip()] if inner else []
 
 
-def _collect(types: list[str], spans: list[str], answer: ParsedAnswer) -> ParsedAnswer:
+def _collect(types: list[str], *, spans: list[str], answer: ParsedAnswer) -> ParsedAnswer:
     for position, name in enumerate(types):
         type_id = typology().resolve(name)
         if type_id is None:
@@ -98,7 +98,9 @@ def _from_fields(text: str) -> ParsedAnswer | None:
         found[key] = match.group(2)
     if "types" not in found:
         return None
-    return _collect(split_list(found["types"]), split_list(found.get("spans", "")), ParsedAnswer())
+    return _collect(
+        split_list(found["types"]), spans=split_list(found.get("spans", "")), answer=ParsedAnswer()
+    )
 
 
 def _literal(text: str) -> object | None:
@@ -130,11 +132,13 @@ def _from_json(text: str) -> ParsedAnswer | None:
             if types is not None:
                 types = types if isinstance(types, list) else [types]
                 spans = spans if isinstance(spans, list) else [spans]
-                return _collect([str(t) for t in types], [str(s) for s in spans], ParsedAnswer())
+                return _collect(
+                    [str(t) for t in types], spans=[str(s) for s in spans], answer=ParsedAnswer()
+                )
         if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
             types = [str(v.get("type") or v.get("classification") or "") for v in value]
             spans = [str(v.get("span") or "") for v in value]
-            return _collect(types, spans, ParsedAnswer())
+            return _collect(types, spans=spans, answer=ParsedAnswer())
     return None
 
 
@@ -151,7 +155,7 @@ def _from_lines(text: str) -> ParsedAnswer | None:
         quoted = _QUOTED.search(body[len(head) :])
         types.append(head)
         spans.append(next(g for g in quoted.groups() if g) if quoted else "")
-    return _collect(types, spans, ParsedAnswer()) if types else None
+    return _collect(types, spans=spans, answer=ParsedAnswer()) if types else None
 
 
 def parse_reply(text: str) -> ParsedAnswer:

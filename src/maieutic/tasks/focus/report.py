@@ -17,7 +17,7 @@ from maieutic.report.html.templating import Block, render
 SPAN_METRICS = ("jaccard", "rouge_l", "edit", "embedding")
 
 
-def _block(summary: dict[str, Any], mode: str, none: str) -> dict[str, Any]:
+def _block(summary: dict[str, Any], mode: str, *, none: str) -> dict[str, Any]:
     found = summary.get("classification", {}).get(mode, {}).get(none)
     return found if isinstance(found, dict) else {}
 
@@ -28,7 +28,7 @@ def _classification_block(entries: Sequence[Entry]) -> Block:
     for e in entries:
         for mode in ("category", "open"):
             for none, shown in (("with_none", "included"), ("without_none", "left out")):
-                scores = _block(e.result.summary, mode, none)
+                scores = _block(e.result.summary, mode, none=none)
                 if not scores:
                     continue
                 cells = [
@@ -58,9 +58,9 @@ def _per_type_block(entries: Sequence[Entry]) -> Block | None:
     per_system = [
         (
             e,
-            _block(e.result.summary, e.result.summary.get("mode", "category"), "with_none").get(
-                "per_class"
-            )
+            _block(
+                e.result.summary, e.result.summary.get("mode", "category"), none="with_none"
+            ).get("per_class")
             or {},
         )
         for e in entries

@@ -26,10 +26,12 @@ from maieutic.tasks.focus.type_labels import FocusItem, SpanLabel
 from maieutic.tasks.focus.typology import typology
 
 
-def _item(types: Any, category: Any) -> FocusItem:
+def _item(types: Any, *, category: Any) -> FocusItem:
     """An argument whose labels are ``types`` (as a result record lists them)."""
-    labels = tuple(SpanLabel(str(t), "") for t in types or [])
-    return FocusItem("", "", category if isinstance(category, str) else None, labels)
+    labels = tuple(SpanLabel(type=str(t), text="") for t in types or [])
+    return FocusItem(
+        id="", argument="", category=category if isinstance(category, str) else None, labels=labels
+    )
 
 
 def _binarised(sets: Sequence[frozenset[str]], classes: list[str]) -> np.ndarray:
@@ -40,14 +42,15 @@ def _truth_and_guess(result: Any, mode: str) -> tuple[np.ndarray, np.ndarray]:
     """Gold and predicted classes of each item, binarised over the typology."""
     classes = typology().ids
     records = result.records()
-    gold = [_item(r.get("gold"), None).type_set() for r in records]
+    gold = [_item(r.get("gold"), category=None).type_set() for r in records]
     predicted = [
-        predicted_types(_item(r.get("predicted"), None), r.get("category"), mode) for r in records
+        predicted_types(_item(r.get("predicted"), category=None), r.get("category"), mode)
+        for r in records
     ]
     return _binarised(gold, classes), _binarised(predicted, classes)
 
 
-def _macro_f1(tp: np.ndarray, wrong: np.ndarray) -> np.ndarray:
+def _macro_f1(tp: np.ndarray, *, wrong: np.ndarray) -> np.ndarray:
     """Macro-F1 from per-class true positives and errors (rows: resamples)."""
     denominator = 2 * tp + wrong
     # sklearn's zero_division=0: a class never given nor predicted scores 0
@@ -67,7 +70,7 @@ def macro_f1_statistic(result: Any) -> ItemStatistic | str:
         t, p = truth[index], guess[index]
         tp = (t & p).sum(axis=0)
         wrong = (~t & p).sum(axis=0) + (t & ~p).sum(axis=0)
-        return float(_macro_f1(tp, wrong))
+        return float(_macro_f1(tp, wrong=wrong))
 
     return ItemStatistic(list(range(len(truth))), macro_f1, f"macro-F1 ({mode} mode)")
 
@@ -85,7 +88,7 @@ def paired_units(result: Any) -> Units | str:
     k = truth.shape[1]
 
     def finish(sums: np.ndarray) -> np.ndarray:
-        return _macro_f1(sums[:, :k], sums[:, k:])
+        return _macro_f1(sums[:, :k], wrong=sums[:, k:])
 
     ids = tuple(str(r.get("id")) for r in result.records())
     return Units(

@@ -63,7 +63,7 @@ class FocusIO(TaskIO):
         self, generator: Any, key: str, item: Any, *, reason: str
     ) -> list[FocusOutcome]:
         """No labels (None of the Above) for an argument whose generation raised."""
-        return [FocusOutcome(key, [], failure=reason)]
+        return [FocusOutcome(id=key, labels=[], failure=reason)]
 
     def parts(
         self, run: GenerationRun, data: FocusSet, context: RecordContext

@@ -47,7 +47,7 @@ def has_gold_types(dataset: FocusSet) -> bool:
     return any(item.labels for item in dataset.items.values())
 
 
-def run_scores(gold: FocusSet, predictions: FocusSet) -> dict[str, dict[str, float]]:
+def run_scores(gold: FocusSet, *, predictions: FocusSet) -> dict[str, dict[str, float]]:
     """One run's micro/macro P/R/F1 (with the None class) per mode, keyed
     ``"micro_precision"`` …"""
     pairs = [(item, predictions.items[key]) for key, item in gold.items.items()]

@@ -73,7 +73,7 @@ cues found in a clause of another kind is not asked (a conditional is no
 generalisation, a fact reported is no personal preference)."""
 
 
-def fits(type_id: str, clause: str) -> bool:
+def fits(type_id: str, *, clause: str) -> bool:
     """Whether the restated ``clause`` makes a kind of claim the type's question fits."""
     doc = syntax.nlp()(clause)
     roots = [t for t in doc if t.dep_ == "ROOT"]
@@ -140,7 +140,7 @@ def restate_clause(text: str) -> str | None:
     return clause
 
 
-def containing_clause(argument: str, start: int, end: int) -> str | None:
+def containing_clause(argument: str, start: int, *, end: int) -> str | None:
     """The sentence of ``argument`` that holds the span, restated, if it is a clause."""
     for sentence in syntax.nlp()(argument).sents:  # raw text: offsets must hold
         if sentence.start_char <= start < sentence.end_char:
@@ -149,7 +149,7 @@ def containing_clause(argument: str, start: int, end: int) -> str | None:
 
 
 def socratic_question(
-    type_id: str, span: str, argument: str | None = None, start: int | None = None
+    type_id: str, *, span: str, argument: str | None = None, start: int | None = None
 ) -> str | None:
     """The type's question about ``span``, restated cleanly; None when no clean wording
     exists (the caller then leaves the question out)."""
@@ -163,8 +163,8 @@ def socratic_question(
         return question if not check_question(question, argument) else None
     clause = restate_clause(span)
     if clause is None and argument is not None and start is not None:
-        clause = containing_clause(argument, start, start + len(span))
-    if clause is not None and fits(type_id, clause):
+        clause = containing_clause(argument, start, end=start + len(span))
+    if clause is not None and fits(type_id, clause=clause):
         question = CLAUSE_TEMPLATES[type_id].format(claim=clause)
         if not check_question(question, argument):
             return question

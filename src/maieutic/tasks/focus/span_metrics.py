@@ -115,7 +115,7 @@ def best_match(metric: Metric, predicted: str, references: Sequence[str]) -> flo
     return max(metric(r, predicted) for r in (references or [""]))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SpanPair:
     """A gold span and the predicted span compared with it (None: that side has none)."""
 
@@ -133,7 +133,7 @@ def _by_slot(labels: Sequence[SpanLabel]) -> dict[int, SpanLabel]:
 
 
 def pair_labels(
-    gold: Sequence[SpanLabel], predicted: Sequence[SpanLabel], pairing: str = "type"
+    gold: Sequence[SpanLabel], *, predicted: Sequence[SpanLabel], pairing: str = "type"
 ) -> list[SpanPair]:
     """The span pairs to score for one argument.
 
@@ -152,7 +152,11 @@ def pair_labels(
         for slot in (1, 2):
             g, p = gold_slots.get(slot), predicted_slots.get(slot)
             type_id = (g or p).type if (g or p) else NONE_ID
-            pairs.append(SpanPair(type_id, g.text if g else "", p.text if p else "", slot))
+            pairs.append(
+                SpanPair(
+                    type=type_id, gold=g.text if g else "", predicted=p.text if p else "", slot=slot
+                )
+            )
         return pairs
     if pairing != "type":
         raise ValueError(f"pairing must be 'type' or 'positional', not {pairing!r}")
@@ -164,7 +168,14 @@ def pair_labels(
         if label.type == NONE_ID:
             continue
         match = predicted_by_type.get(label.type)
-        pairs.append(SpanPair(label.type, label.text, match.text if match else None, label.slot))
+        pairs.append(
+            SpanPair(
+                type=label.type,
+                gold=label.text,
+                predicted=match.text if match else None,
+                slot=label.slot,
+            )
+        )
     return pairs
 
 

@@ -47,7 +47,7 @@ def _loose_pattern(span: str) -> re.Pattern[str] | None:
     return re.compile(r"\s+".join(re.escape(w) for w in words), re.IGNORECASE)
 
 
-def _to_word_edges(argument: str, start: int, end: int) -> tuple[int, int]:
+def _to_word_edges(argument: str, start: int, *, end: int) -> tuple[int, int]:
     # a fuzzy alignment may cut a word in half; widen it to whole words, then drop
     # the spaces and punctuation it picked up at its edges
     while start > 0 and argument[start - 1].isalnum() and argument[start].isalnum():
@@ -71,7 +71,7 @@ def _to_word_edges(argument: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def snap_span(argument: str, span: str) -> Snap | None:
+def snap_span(argument: str, *, span: str) -> Snap | None:
     """The closest exact substring of ``argument`` to ``span``, or None when there is
     none close enough (or the span is empty or "Null").
 
@@ -79,16 +79,16 @@ def snap_span(argument: str, span: str) -> Snap | None:
     first part (``how`` is then ``first-part``)."""
     if not span.strip() or span.strip().lower() == "null":
         return None
-    found = _snap_one(argument, span)
+    found = _snap_one(argument, span=span)
     parts = _JOINED.split(span)
     if found is None and len(parts) > 1:
-        first = _snap_one(argument, parts[0])
+        first = _snap_one(argument, span=parts[0])
         if first is not None:
             return Snap(first.start, first.end, "first-part")
     return found
 
 
-def _snap_one(argument: str, span: str) -> Snap | None:
+def _snap_one(argument: str, *, span: str) -> Snap | None:
     index = argument.find(span)
     if index >= 0:
         return Snap(index, index + len(span), "exact")
@@ -106,7 +106,7 @@ def _snap_one(argument: str, span: str) -> Snap | None:
     )
     if alignment is None or alignment.dest_end <= alignment.dest_start:
         return None
-    start, end = _to_word_edges(argument, alignment.dest_start, alignment.dest_end)
+    start, end = _to_word_edges(argument, alignment.dest_start, end=alignment.dest_end)
     if end <= start:
         return None
     return Snap(start, end, "fuzzy")

@@ -30,7 +30,7 @@ def per_type_table(result: EvalResult) -> Table:
     per_category = summary["classification"]["category"]["with_none"]["per_class"]
     per_open = summary["classification"]["open"]["with_none"]["per_class"]
 
-    def span(key: str, metric: str, type_id: str) -> Any:
+    def span(key: str, *, metric: str, type_id: str) -> Any:
         return summary.get(key, {}).get(metric, {}).get("by_type", {}).get(type_id)
 
     for type_id in typology().ids:
@@ -39,10 +39,10 @@ def per_type_table(result: EvalResult) -> Table:
             str(per_category[type_id]["support"]),
             fmt(per_category[type_id]["f1"], "{:.3f}"),
             fmt(per_open[type_id]["f1"], "{:.3f}"),
-            fmt(span("spans", "jaccard", type_id), "{:.3f}"),
-            fmt(span("spans_all", "jaccard", type_id), "{:.3f}"),
-            fmt(span("spans", "rouge_l", type_id), "{:.3f}"),
-            fmt(span("spans", "embedding", type_id), "{:.3f}"),
+            fmt(span("spans", metric="jaccard", type_id=type_id), "{:.3f}"),
+            fmt(span("spans_all", metric="jaccard", type_id=type_id), "{:.3f}"),
+            fmt(span("spans", metric="rouge_l", type_id=type_id), "{:.3f}"),
+            fmt(span("spans", metric="embedding", type_id=type_id), "{:.3f}"),
         )
     return table
 

@@ -15,7 +15,7 @@ UNTYPED = ""
 class but keeps its slot for positional span scores."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SpanLabel:
     """One weakness type with the span of the argument it targets."""
 
@@ -44,7 +44,7 @@ class SpanLabel:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class FocusItem:
     """An argument with its labels (gold, or a system's predictions)."""
 
@@ -68,7 +68,7 @@ class FocusItem:
         return list(dict.fromkeys(a.annotator for a in self.annotations if a.annotator))
 
 
-@dataclass
+@dataclass(kw_only=True)
 class FocusSet:
     """Arguments keyed by id: a gold dataset or one system's predictions."""
 

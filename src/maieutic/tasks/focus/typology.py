@@ -24,7 +24,7 @@ NULL_SPAN = "Null"
 _DATA = Path(__file__).with_name("typology.json")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class WeaknessType:
     """One type of the typology."""
 
@@ -47,7 +47,7 @@ class WeaknessType:
         return self.template.format(span=f"“{span.strip().rstrip('.,;:!?').strip()}”")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Category:
     """An argument's category: it fixes the argument's two type slots."""
 
@@ -129,11 +129,17 @@ def typology() -> Typology:
     data = json.loads(_DATA.read_text(encoding="utf-8"))
     types = [
         WeaknessType(
-            t["id"], t["name"], t["category"], t["definition"], t["template"], tuple(t["aliases"])
+            id=t["id"],
+            name=t["name"],
+            category=t["category"],
+            definition=t["definition"],
+            template=t["template"],
+            aliases=tuple(t["aliases"]),
         )
         for t in data["types"]
     ]
     categories = [
-        Category(c["id"], c["short"], c["name"], tuple(c["types"])) for c in data["categories"]
+        Category(id=c["id"], short=c["short"], name=c["name"], types=tuple(c["types"]))
+        for c in data["categories"]
     ]
     return Typology(types, categories)

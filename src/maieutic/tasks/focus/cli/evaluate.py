@@ -87,7 +87,7 @@ def load_gold_with_annotators(task, gold_path: str, annotators: tuple[str, ...])
     "more than two types"
 )
 @click.pass_context
-def evaluate_focus(ctx, gold_path, submissions, annotators, out_path, **options):
+def evaluate_focus(ctx, gold_path, submissions, *, annotators, out_path, **options):
     """Evaluate FOCUS predictions (SUBMISSIONS) against --gold.
 
     Prediction files are in the released CSV layout (Predicted_Type1/2,
@@ -98,7 +98,7 @@ def evaluate_focus(ctx, gold_path, submissions, annotators, out_path, **options)
     gold = load_gold_with_annotators(task, gold_path, annotators)
     strict, skip_unknown = options.pop("strict"), options.pop("skip_unknown")
     refuse_overwriting_inputs(out_path, [gold_path, *submissions])
-    args = component_options(ctx, "evaluator", "focus", "type-span", options)
+    args = component_options(ctx, "evaluator", "focus", name="type-span", options=options)
     run = evaluate(
         "focus",
         gold,

@@ -125,7 +125,7 @@ _RUNS_OPTION = click.option(
 @engine_options
 @click.option("--limit", type=click.IntRange(1), help="Only the first N arguments.")
 @click.pass_context
-def generate_focus(ctx, data_path, out_path, generator, runs, limit, **options) -> None:
+def generate_focus(ctx, data_path, out_path, *, generator, runs, limit, **options) -> None:
     """Predict up to two weakness types per argument of --data, the span each targets,
     and the Socratic question built from the type's template."""
     if is_stdout(out_path) or not rewritable(out_path):
@@ -133,10 +133,10 @@ def generate_focus(ctx, data_path, out_path, generator, runs, limit, **options) 
     dataset = load_arguments(data_path)
     echo_warnings(Path(data_path).name, [*dataset.warnings, *(f.short for f in dataset.flags)])
     engine = engine_arguments(options)
-    args = component_options(ctx, "generator", "focus", generator, options)
+    args = component_options(ctx, "generator", "focus", name=generator, options=options)
     if runs > 1:
         call = {"generator": generator, "limit": limit, "provenance": ctx.params, **engine}
-        generate_runs(dataset, out_path, runs, call, args)
+        generate_runs(dataset, out_path, runs, call=call, args=args)
         return
     generated = run_generation(
         "focus",
@@ -162,7 +162,7 @@ def generate_focus(ctx, data_path, out_path, generator, runs, limit, **options) 
 
 
 def generate_runs(
-    dataset: FocusSet, out_path: str, runs: int, call: dict[str, Any], args: dict[str, Any]
+    dataset: FocusSet, out_path: str, runs: int, *, call: dict[str, Any], args: dict[str, Any]
 ) -> None:
     """Generate ``runs`` times (``call``: what every run shares; ``args``: the
     generator's options, whose ``seed`` is raised by one per run), then print the
@@ -214,7 +214,7 @@ def _print_scores(generations: list, seeds: list[int] | None, runs: int) -> None
             err=True,
         )
         return
-    per_run = [run_scores(g.data, g.parts[0].output) for g in generations]
+    per_run = [run_scores(g.data, predictions=g.parts[0].output) for g in generations]
     console = console_for(None)
     console.print(runs_table(summarise(per_run), runs))
     signature = runs_signature(generations[0].signature, seeds, runs)

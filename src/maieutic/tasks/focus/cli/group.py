@@ -49,7 +49,7 @@ def focus() -> None:
     help="With --role predictions and a CSV TARGET: gold data whose columns are written "
     "beside the predictions (the released layout).",
 )
-def convert(source, target, role, annotators, gold_path) -> None:
+def convert(source, target, role, *, annotators, gold_path) -> None:
     """Convert SOURCE to TARGET: a .csv TARGET gets the released layout (annotators'
     labels go to TARGET_annotators_<category>.csv beside it), anything else maieutic's
     JSONL (annotators' labels included).
@@ -81,7 +81,7 @@ def convert(source, target, role, annotators, gold_path) -> None:
     help="Also compare spans with the BERTScore-style embedding score (loads the model).",
 )
 @out_option
-def focus_humans(gold_path, annotators, span_embedding, out_path) -> None:
+def focus_humans(gold_path, annotators, span_embedding, *, out_path) -> None:
     """How well FOCUS annotators agree with each other, per type: observed agreement,
     Fleiss' kappa, PABAK, Gwet's AC1, Krippendorff's alpha, applicability, pairwise
     agreement and Cohen's kappa, span similarity between annotators (Jaccard, BiJaccard,
@@ -118,10 +118,10 @@ def focus_humans(gold_path, annotators, span_embedding, out_path) -> None:
             signature_string=str(signature),
         )
         write_json(out_path, record.to_json())
-    _print_agreement(console_for(out_path), report, categories, signature)
+    _print_agreement(console_for(out_path), report, categories=categories, signature=signature)
 
 
-def _print_agreement(console, report: dict, categories: dict, signature) -> None:
+def _print_agreement(console, report: dict, *, categories: dict, signature) -> None:
     from maieutic.tasks.focus import tables
 
     console.print(tables.agreement_table(report))
