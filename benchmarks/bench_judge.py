@@ -60,7 +60,9 @@ def load():
     """The pooled dataset, test-dev, the labelled outputs, and the examples of all."""
     validation = load_cq_dataset(DATA / "validation-dev.json")
     test = load_cq_dataset(DATA / "test-dev.json")
-    pooled = CQDataset({**validation.interventions, **test.interventions}, "pooled")
+    pooled = CQDataset(
+        interventions={**validation.interventions, **test.interventions}, source="pooled"
+    )
     outputs = load_labelled_outputs(DATA / "extended_test-dev.json", test)
     return pooled, test, outputs, cqs_examples(pooled, outputs)
 

@@ -54,11 +54,16 @@ def route(candidates: int, out: Path | None) -> None:
             candidates=candidates,
         )  # fmt: skip
         for text_id, entry in texts.items():
-            dataset = CQDataset({text_id: Intervention(text_id, entry["text"])}, source="<bench>")
+            dataset = CQDataset(
+                interventions={
+                    text_id: Intervention(intervention_id=text_id, intervention=entry["text"])
+                },
+                source="<bench>",
+            )
             start = time.perf_counter()
             [outcome] = generator.model.generate(dataset).outcomes
             choice = pool(entry["text"], outcome.candidates, generator.claims,
-                          generator.candidate_filter)  # fmt: skip
+                          candidate_filter=generator.candidate_filter)  # fmt: skip
             seconds = time.perf_counter() - start
             usable = [
                 q for q in outcome.candidates

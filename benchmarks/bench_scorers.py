@@ -110,10 +110,10 @@ def generation(encoder: Encoder, c: float | None) -> None:
     sources = {
         "usefulness scorer": cqs_examples(dataset),
         "template-trained selector": template_examples(
-            dataset, [libraries["built-in templates"]], encoder, store
+            dataset, [libraries["built-in templates"]], encoder, store=store
         ),
         "template-trained selector, both libraries": template_examples(
-            dataset, list(libraries.values()), encoder, store
+            dataset, list(libraries.values()), encoder, store=store
         ),
     }
     dense = {
@@ -171,7 +171,7 @@ def _select(encoder, store, generator, scorer: LearnedScorer, item) -> list[str]
         encoder, [item.intervention] * n, candidates, schemes=[scheme] * n, store=store
     )
     vectors = embed_texts(candidates, encoder, store)
-    return ranked_diverse_k(candidates, p, vectors, 3, 0.85)
+    return ranked_diverse_k(candidates, p, vectors, k=3, max_similarity=0.85)
 
 
 def _sts(dataset, chosen: dict[str, list[str]]) -> float:

@@ -100,7 +100,8 @@ def agreement(dataset, outputs, evaluators) -> dict[str, list]:
             f"{pct(result['nae_rate'])} | {paper} | {seconds:.1f} s |"
         )
     for name, (evaluator, _) in evaluators.items():
-        print(f"- signature ({name}): {meta_signature(dataset, evaluator, None, 0, outputs)}")
+        signature = meta_signature(dataset, evaluator, None, seed=0, outputs=outputs)
+        print(f"- signature ({name}): {signature}")
     print(
         "\nThe paper's STS (stsb-mpnet-base-v2, 0.65) agrees 0.20 with manual_labeling and 0.40 "
         "with manual_reference, on its own two baselines' outputs (Llama-3-70B, Qwen2.5-VL-72B). "
@@ -150,7 +151,9 @@ def curve(dataset, outputs, evaluators, draws: int) -> None:
             for r in rows
         )
         print(f"- {name}: {cells} [{seconds:.1f} s]")
-        signature = meta_signature(dataset, evaluator, None, 0, outputs, (5, draws))
+        signature = meta_signature(
+            dataset, evaluator, None, seed=0, outputs=outputs, curve=(5, draws)
+        )
         print(f"  signature: {signature}")
     print(
         "\nThe paper: STS's κ with manual_labeling climbs steadily to 0.48 with all 45 extra "

@@ -88,7 +88,9 @@ def dataset():
         by_question = {s.candidate.question.lower(): s for s in found.candidates}
         kept = [q for q in qids if key[q]["question"].lower() in by_question]
         scored = [by_question[key[q]["question"].lower()] for q in kept]
-        x = candidate_rows(found.reading, text, scored, scores, generator.ranker.prior)
+        x = candidate_rows(
+            found.reading, text, scored, claim_scores=scores, prior=generator.ranker.prior
+        )
         for qid, row, s in zip(kept, x, scored, strict=True):
             rows.append(row)
             y.append(np.mean([r["label"] == "Useful" for r in labels[qid]]))
@@ -130,7 +132,7 @@ def _picked(per_text, candidates, p, threshold) -> list[int]:
 
     out = []
     for ids in per_text.values():
-        local = choose([candidates[i] for i in ids], p[ids], threshold, 3)
+        local = choose([candidates[i] for i in ids], p[ids], threshold, k=3)
         out += [ids[j] for j in local]
     return out
 

@@ -82,7 +82,7 @@ def choose(x: np.ndarray, y: np.ndarray, g: np.ndarray) -> tuple[tuple[str, ...]
             for train, test in GroupKFold(4).split(x, y, g):
                 model = fit(masked(x[train], names), y[train], c)
                 scores[test] = masked(x[test], names) @ model.coef_[0]
-            auc = cr.within_text_auc(y, scores, g)
+            auc = cr.within_text_auc(y, scores=scores, groups=g)
             if auc > best_auc + 1e-9:
                 best, best_auc = (names, c), auc
     return best
@@ -99,7 +99,7 @@ def bootstrap(values_by_text: dict[str, tuple], n: int = 1000) -> tuple[float, f
         g = np.concatenate(
             [[pos] * len(values_by_text[keys[i]][0]) for pos, i in enumerate(sample)]
         )
-        stats.append(cr.within_text_auc(y, s, g))
+        stats.append(cr.within_text_auc(y, scores=s, groups=g))
     return float(np.nanpercentile(stats, 2.5)), float(np.nanpercentile(stats, 97.5))
 
 
@@ -122,7 +122,7 @@ def training_items(data: str, also: str, outputs: str, excluded: set[str]):
             labelled = load_labelled_outputs(outputs, dataset)
             for key, found in labelled.by_intervention().items():
                 if key in items:
-                    extra = tuple(ReferenceQuestion(o.id, o.cq, o.label) for o in found)
+                    extra = tuple(ReferenceQuestion(id=o.id, cq=o.cq, label=o.label) for o in found)
                     items[key] = replace(items[key], cqs=items[key].cqs + extra)
         elif path == also:
             sources.append(also)
@@ -141,7 +141,7 @@ def bootstrap_difference(a: dict[str, tuple], b: dict[str, tuple], n: int = 1000
             y = np.concatenate([scores[k][0] for k in sample])
             s = np.concatenate([scores[k][1] for k in sample])
             g = np.concatenate([[i] * len(scores[k][0]) for i, k in enumerate(sample)])
-            values.append(cr.within_text_auc(y, s, g))
+            values.append(cr.within_text_auc(y, scores=s, groups=g))
         stats.append(values[0] - values[1])
     return float(np.nanpercentile(stats, 2.5)), float(np.nanpercentile(stats, 97.5))
 
@@ -170,7 +170,7 @@ def main() -> None:
         ys.append(cr.clause_targets(reading, item.cqs, encoder))
         groups += [key] * len(reading.claims)
     x, y, g = np.vstack(xs), np.concatenate(ys), np.asarray(groups)
-    xc = cr.centred(x, g)
+    xc = cr.centred(x, groups=g)
     scale = np.maximum(xc.std(axis=0), 1e-3)  # a constant feature stays 0
     xs_ = xc / scale
     scores = np.zeros(len(y))
@@ -181,8 +181,8 @@ def main() -> None:
     length = x[:, cr.FEATURES.index("n_content")]
     by_text = {k: (y[g == k], scores[g == k]) for k in np.unique(g)}
     by_text_len = {k: (y[g == k], length[g == k]) for k in np.unique(g)}
-    auc = cr.within_text_auc(y, scores, g)
-    auc_len = cr.within_text_auc(y, length, g)
+    auc = cr.within_text_auc(y, scores=scores, groups=g)
+    auc_len = cr.within_text_auc(y, scores=length, groups=g)
     chosen, chosen_c = choose(xs_, y, g)
     model = fit(masked(xs_, chosen), y, chosen_c)
     priors = cr.framing_priors(list(items.values()))

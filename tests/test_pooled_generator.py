@@ -44,7 +44,12 @@ def _filter(weights: dict[str, float], threshold: float = 0.5) -> CandidateFilte
     for name, value in weights.items():
         coef[FEATURES.index(name)] = value
     return CandidateFilter(
-        np.zeros(len(FEATURES)), np.ones(len(FEATURES)), coef, 0.0, threshold, {"test": 1}
+        mean=np.zeros(len(FEATURES)),
+        scale=np.ones(len(FEATURES)),
+        coef=coef,
+        intercept=0.0,
+        threshold=threshold,
+        manifest={"test": 1},
     )
 
 
@@ -72,7 +77,7 @@ def test_a_question_is_about_the_claim_it_shares_most_content_words_with(claims)
 def test_with_a_flat_filter_the_claims_questions_stand(claims):
     # every candidate scores exactly 0.5: no model question is higher than a claims one
     found = claims.questions_for(ARGUMENT)
-    choice = pool(ARGUMENT, [LONG_MODEL_QUESTION], claims, _filter({}))
+    choice = pool(ARGUMENT, [LONG_MODEL_QUESTION], claims, candidate_filter=_filter({}))
     assert [c.question for c in choice.chosen] == found.questions
     assert {c.origin for c in choice.chosen} == {CLAIMS}
     assert choice.replaced == choice.filled == 0
@@ -82,7 +87,9 @@ def test_a_model_question_scoring_higher_displaces_the_weakest_claims_question(c
     # P(Useful) grows with the question's length: the long model question beats the
     # shortest claims question, and only that one
     found = claims.questions_for(ARGUMENT)
-    choice = pool(ARGUMENT, [LONG_MODEL_QUESTION], claims, _filter({"q_words": 0.2}))
+    choice = pool(
+        ARGUMENT, [LONG_MODEL_QUESTION], claims, candidate_filter=_filter({"q_words": 0.2})
+    )
     shortest = min(found.questions, key=lambda q: len(q.split()))
     chosen = [c.question for c in choice.chosen]
     assert LONG_MODEL_QUESTION in chosen and shortest not in chosen
@@ -98,7 +105,9 @@ def test_a_model_question_scoring_higher_displaces_the_weakest_claims_question(c
 def test_a_model_question_below_the_threshold_takes_no_slot_even_from_a_weaker_one(claims):
     # the long question still scores higher than the shortest claims question, but under
     # a threshold of 0.9999 (32 words: its P(Useful) is 1 / (1 + e^-6.4) = 0.9983)
-    choice = pool(ARGUMENT, [LONG_MODEL_QUESTION], claims, _filter({"q_words": 0.2}, 0.9999))
+    choice = pool(
+        ARGUMENT, [LONG_MODEL_QUESTION], claims, candidate_filter=_filter({"q_words": 0.2}, 0.9999)
+    )
     assert choice.replaced == 0 and {c.origin for c in choice.chosen} == {CLAIMS}
 
 
@@ -107,7 +116,7 @@ def test_a_model_question_in_no_framing_is_scored_as_its_worst_framing(claims):
     # likes least (definition, -50, a family none of the chosen claims questions is in),
     # it never beats a claims question
     weights = {"q_words": 0.2, "family_definition": -50.0}
-    choice = pool(ARGUMENT, [LONG_MODEL_QUESTION], claims, _filter(weights))
+    choice = pool(ARGUMENT, [LONG_MODEL_QUESTION], claims, candidate_filter=_filter(weights))
     assert choice.replaced == 0 and LONG_MODEL_QUESTION not in [c.question for c in choice.chosen]
 
 
@@ -118,10 +127,15 @@ def test_ill_formed_off_claim_and_repeated_model_questions_never_count(claims):
         found.questions[0].upper(),  # a chosen question again
         "close the old bridge to cars because repairs cost more than a new one and traffic",
     ]
-    choice = pool(ARGUMENT, offers, claims, _filter({"q_words": 0.5}))
+    choice = pool(ARGUMENT, offers, claims, candidate_filter=_filter({"q_words": 0.5}))
     assert {c.origin for c in choice.chosen} == {CLAIMS} and choice.replaced == 0
 
 
 def test_a_text_of_facts_gets_no_question_even_from_the_model(claims):
-    choice = pool(PASSAGE, ["When was the second span of the bridge added?"], claims, _filter({}))
+    choice = pool(
+        PASSAGE,
+        ["When was the second span of the bridge added?"],
+        claims,
+        candidate_filter=_filter({}),
+    )
     assert choice.chosen == [] and choice.note == FACTS

@@ -56,7 +56,9 @@ def test_every_filling_keeps_cause_and_effect_in_step_and_skips_repeats():
 
 
 def test_over_generation_is_a_superset_and_is_signed(cli, tmp_path):
-    item = Intervention("X", TEXT, schemes=("CauseToEffect", "PracticalReasoning"))
+    item = Intervention(
+        intervention_id="X", intervention=TEXT, schemes=("CauseToEffect", "PracticalReasoning")
+    )
     plain = TemplateGenerator(SchemeLibrary.builtin()).candidates(item)
     every = TemplateGenerator(SchemeLibrary.builtin(), every_fill=True).candidates(item)
     assert set(plain) <= set(every) and len(every) >= 2 * len(plain)

@@ -217,13 +217,16 @@ def test_selection_respects_the_similarity_cap():
     vectors = {"a": e[0], "a'": near, "b": e[1], "c": e[2], "d": e[3]}
     candidates = ["a", "a'", "b", "c", "d"]
     scores = [0.9, 0.8, 0.5, 0.4, 0.1]
-    chosen = ranked_diverse_k(candidates, scores, vectors, 3, 0.85)
+    chosen = ranked_diverse_k(candidates, scores, vectors, k=3, max_similarity=0.85)
     assert chosen == ["a", "b", "c"]  # a' is a near-duplicate of a (cosine 0.995)
     for x in chosen:
         for y in chosen:
             assert x == y or float(vectors[x] @ vectors[y]) <= 0.85
     # when the cap leaves too few, the best remaining tops up: never fewer than k
-    assert ranked_diverse_k(["a", "a'"], [0.9, 0.8], vectors, 2, 0.85) == ["a", "a'"]
+    assert ranked_diverse_k(["a", "a'"], [0.9, 0.8], vectors, k=2, max_similarity=0.85) == [
+        "a",
+        "a'",
+    ]
 
 
 def test_scorer_option_values(cli, tmp_path):

@@ -67,7 +67,7 @@ def test_the_top_k_rate_is_the_positive_share_of_each_texts_first_k():
 def test_useful_vs_rest_kappa_in_both_settings_matches_scikit_learn():
     human = ["Useful", "Useful", "Invalid", "Unhelpful", "Useful", "Invalid", "Unhelpful"]
     predicted = ["Useful", NAE, "Useful", "Unhelpful", "Invalid", NAE, "Unhelpful"]
-    got = useful_vs_rest(human, predicted)
+    got = useful_vs_rest(human, predicted=predicted)
     useful = [h == "Useful" for h in human]
     said = [p == "Useful" for p in predicted]
     assert got["kappa_useful_nae_kept"] == pytest.approx(cohen_kappa_score(useful, said))
@@ -148,7 +148,10 @@ class ScriptedJudge:
 
     def match(self, intervention, questions):
         self.asked += list(questions)
-        return [Match(None, 0.9, label="Useful", note="P(Useful) = 0.900") for _ in questions]
+        return [
+            Match(reference_index=None, similarity=0.9, label="Useful", note="P(Useful) = 0.900")
+            for _ in questions
+        ]
 
     def signature_fields(self):
         return {"model": "fake", "scorer": "abc123", "scorer_threshold": 0.5}
@@ -156,11 +159,17 @@ class ScriptedJudge:
 
 def _one_text() -> CQDataset:
     refs = (
-        ReferenceQuestion("r1", "Is there evidence that taxes will fall next year?", "Useful"),
-        ReferenceQuestion("r2", "What does the speaker mean by growth?", "Unhelpful"),
+        ReferenceQuestion(
+            id="r1", cq="Is there evidence that taxes will fall next year?", label="Useful"
+        ),
+        ReferenceQuestion(id="r2", cq="What does the speaker mean by growth?", label="Unhelpful"),
     )
-    item = Intervention("A", "Taxes will fall next year, so growth will follow.", cqs=refs)
-    return CQDataset({"A": item}, "toy")
+    item = Intervention(
+        intervention_id="A",
+        intervention="Taxes will fall next year, so growth will follow.",
+        cqs=refs,
+    )
+    return CQDataset(interventions={"A": item}, source="toy")
 
 
 def _submission(tmp_path: Path) -> Path:
@@ -292,7 +301,9 @@ def test_the_judge_everywhere_a_choice_is_made(cli, tmp_path):
     assert scored.code == 0, scored.err and "scorer:" in scored.out
     from maieutic.tasks.cqs.selection import make_selector
 
-    item = Intervention("A", "Taxes will fall next year, so growth will follow.")
+    item = Intervention(
+        intervention_id="A", intervention="Taxes will fall next year, so growth will follow."
+    )
     candidates = ["Is there evidence that taxes will fall next year?",
                   "Is there any evidence that taxes will fall next year?",
                   "What is a tax?", "Could growth follow for other reasons?", "Hello?"]  # fmt: skip

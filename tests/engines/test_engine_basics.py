@@ -18,7 +18,9 @@ from maieutic.tasks.focus.type_labels import SpanLabel
 
 
 def test_task_objects_survive_the_codec_as_json():
-    outcome = ItemOutcome("I1", ["Why?", "How?"], rejected={"x": ["fragment"]}, note="fewer")
+    outcome = ItemOutcome(
+        intervention_id="I1", questions=["Why?", "How?"], rejected={"x": ["fragment"]}, note="fewer"
+    )
     plain = to_plain(outcome)
     assert json.loads(json.dumps(plain)) == plain  # plain JSON
     assert from_plain(json.loads(json.dumps(plain))) == outcome
@@ -29,7 +31,7 @@ def test_task_objects_survive_the_codec_as_json():
         id="a", labels=[SpanLabel(type="TC", text="a span")], problems=["p"]
     )
     assert from_plain(to_plain((1, [2, (3,)]))) == (1, [2, (3,)])  # tuples stay tuples
-    intervention = Intervention("I", "We must act.", [])
+    intervention = Intervention(intervention_id="I", intervention="We must act.", dataset=[])
     assert from_plain(to_plain(intervention)) == intervention
 
 
@@ -89,14 +91,23 @@ def test_a_row_that_raises_is_recorded_and_its_batch_goes_on():
     from maieutic.tasks.cqs.data import CQDataset
 
     generator = create("generator", task="cqs", name="template")
-    good = Intervention("G", 'SPEAKER: "Taxes must rise because schools are failing."', [])
+    good = Intervention(
+        intervention_id="G",
+        intervention='SPEAKER: "Taxes must rise because schools are failing."',
+        dataset=[],
+    )
     rows = [
         {"index": 0, "id": "G", "item": json.dumps(to_plain(good))},
         {"index": 1, "id": "B", "item": json.dumps({"__class__": "maieutic.nope:X"})},
     ]
     io = task_io(get_task("cqs"))
     actor = _GenerateBatch(
-        io, spec=generator.spec, template=to_plain(CQDataset({})), run_index=0, env={}, whole=None
+        io,
+        spec=generator.spec,
+        template=to_plain(CQDataset(interventions={})),
+        run_index=0,
+        env={},
+        whole=None,
     )
     done = [_decoded(r) for r in actor(pd.DataFrame(rows)).to_dict("records")]
     assert done[0]["error"] is None and "ModuleNotFoundError" in done[1]["error"]

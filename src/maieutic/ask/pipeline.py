@@ -82,8 +82,8 @@ def critical_questions(text: str, options: AskOptions) -> Part:
     generator writes them. The well-formedness check applies to all three.
     """
     schemes = guess_schemes(text)
-    item = Intervention("ask", text, schemes=schemes)
-    dataset = CQDataset({"ask": item}, source="<ask>")
+    item = Intervention(intervention_id="ask", intervention=text, schemes=schemes)
+    dataset = CQDataset(interventions={"ask": item}, source="<ask>")
     if not options.scorer:
         if options.uses_llm:
             return _pooled_part(text, dataset, options)

@@ -28,7 +28,11 @@ from maieutic.tasks.cqs.framings import Candidate
 
 
 def _scored(claim: int, framing: str, question: str, flaws=()) -> Scored:
-    return Scored(Candidate(question, claim, framing, False, framing), 0.0, tuple(flaws))
+    return Scored(
+        Candidate(question=question, claim=claim, framing=framing, generic=False, wording=framing),
+        0.0,
+        tuple(flaws),
+    )
 
 
 def test_the_best_first_one_per_claim_and_never_a_flagged_one():
@@ -41,15 +45,15 @@ def test_the_best_first_one_per_claim_and_never_a_flagged_one():
     ]
     p = np.array([0.9, 0.8, 0.95, 0.5, 0.4])
     # b0 is flagged; then one per claim: a0, b1, c0
-    assert choose(scored, p, 0.0, 3) == [0, 3, 4]
+    assert choose(scored, p, 0.0, k=3) == [0, 3, 4]
     # c0 under the threshold: the second question about claim 0 asks something else
-    assert choose(scored, p, 0.45, 3) == [0, 3, 1]
-    assert choose(scored, p, 0.99, 3) == []
+    assert choose(scored, p, 0.45, k=3) == [0, 3, 1]
+    assert choose(scored, p, 0.99, k=3) == []
 
 
 def test_evidence_and_counter_evidence_of_one_claim_are_one_ask():
     scored = [_scored(0, "evidence", "e"), _scored(0, "counter", "c"), _scored(0, "source", "s")]
-    assert choose(scored, np.array([0.9, 0.8, 0.3]), 0.0, 3) == [0, 2]
+    assert choose(scored, np.array([0.9, 0.8, 0.3]), 0.0, k=3) == [0, 2]
 
 
 def test_a_text_of_facts_gets_no_question_and_says_why():
@@ -68,8 +72,8 @@ def test_when_only_ill_formed_questions_reach_the_threshold_it_says_so():
     text = "We should ban cars from the centre because pollution there harms children."
     reading = read_claims(text)
     scored = [_scored(0, "evidence", "a", flaws=["fragment: cut"]), _scored(0, "counter", "b")]
-    assert abstention(reading, text, scored, np.array([0.9, 0.1]), 0.5) == ILL_FORMED
-    assert abstention(reading, text, scored, np.array([0.1, 0.1]), 0.5) == NOTHING
+    assert abstention(reading, text, scored, p=np.array([0.9, 0.1]), threshold=0.5) == ILL_FORMED
+    assert abstention(reading, text, scored, p=np.array([0.1, 0.1]), threshold=0.5) == NOTHING
 
 
 def test_the_filter_scores_every_candidate_from_its_features():
@@ -79,7 +83,11 @@ def test_the_filter_scores_every_candidate_from_its_features():
     reading = read_claims(text)
     plain = ClaimsCQGenerator().questions_for(text).candidates
     x = candidate_rows(
-        reading, text, plain, generator.ranker.claim_scores(reading), generator.ranker.prior
+        reading,
+        text,
+        plain,
+        claim_scores=generator.ranker.claim_scores(reading),
+        prior=generator.ranker.prior,
     )
     assert x.shape == (len(plain), len(FEATURES))
     f = builtin_filter()
@@ -95,7 +103,7 @@ def test_the_registered_selector_and_its_signature():
     assert generator.candidate_filter is builtin_filter()
     from maieutic.tasks.cqs.data import CQDataset
 
-    signature = generator.signature(CQDataset({}))
+    signature = generator.signature(CQDataset(interventions={}))
     assert signature.extra["filter"] == builtin_filter().identity
 
 

@@ -75,7 +75,17 @@ def test_emoji_are_not_restated(generator):
 
 def test_selection_rules():
     def item(question, claim, framing, score, wording=None, flaws=()):
-        return Scored(Candidate(question, claim, framing, False, wording or framing), score, flaws)
+        return Scored(
+            Candidate(
+                question=question,
+                claim=claim,
+                framing=framing,
+                generic=False,
+                wording=wording or framing,
+            ),
+            score,
+            flaws,
+        )
 
     pool = [
         item("A?", 0, "evidence", 0.9),
@@ -118,7 +128,7 @@ def test_within_text_auc_against_scikit_learn():
     s = np.array([0.9, 0.2, 0.4, 0.3, 0.8, 0.1, 0.5])
     g = np.array([0, 0, 0, 1, 1, 1, 2])  # text 2 has one class only: left out
     expected = np.mean([roc_auc_score(y[:3], s[:3]), roc_auc_score(y[3:6], s[3:6])])
-    assert cr.within_text_auc(y, s, g) == pytest.approx(expected)
+    assert cr.within_text_auc(y, scores=s, groups=g) == pytest.approx(expected)
 
 
 def test_framing_priors_are_smoothed_useful_shares():

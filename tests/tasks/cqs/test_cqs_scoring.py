@@ -31,22 +31,25 @@ class TableMatcher:
         self.prepared.extend(q for _, questions in items for q in questions)
 
     def match(self, intervention, questions):
-        return [Match(*self.table[q]) for q in questions]
+        return [
+            Match(reference_index=index, similarity=similarity)
+            for index, similarity in (self.table[q] for q in questions)
+        ]
 
     def signature_fields(self):
         return {"model": "table", "backend": None}
 
 
 REFS = (
-    ReferenceQuestion("r0", "useful ref", "Useful"),
-    ReferenceQuestion("r1", "unhelpful ref", "Unhelpful"),
-    ReferenceQuestion("r2", "invalid ref", "Invalid"),
+    ReferenceQuestion(id="r0", cq="useful ref", label="Useful"),
+    ReferenceQuestion(id="r1", cq="unhelpful ref", label="Unhelpful"),
+    ReferenceQuestion(id="r2", cq="invalid ref", label="Invalid"),
 )
 DATASET = CQDataset(
-    {
-        "I1": Intervention("I1", "text one", cqs=REFS),
-        "I2": Intervention("I2", "text two", cqs=REFS),
-        "I3": Intervention("I3", "text three", cqs=REFS),
+    interventions={
+        "I1": Intervention(intervention_id="I1", intervention="text one", cqs=REFS),
+        "I2": Intervention(intervention_id="I2", intervention="text two", cqs=REFS),
+        "I3": Intervention(intervention_id="I3", intervention="text three", cqs=REFS),
     },
     source="refs.json",
 )
@@ -82,7 +85,7 @@ def test_hand_worked_run():
         }
     )
     submission = Submission(
-        {
+        entries={
             "I1": _entry("I1", "q-a", "q-b", "q-c"),
             "I2": SubmissionEntry("I2", None),
             "I3": _entry("I3", "u1", "u2", "u3", "u4"),
@@ -135,7 +138,7 @@ def test_hand_worked_run():
 
 def test_threshold_override_changes_labels():
     matcher = TableMatcher({"q": (0, 0.62)})
-    sub = Submission({"I1": _entry("I1", "q")}, source="s.json")
+    sub = Submission(entries={"I1": _entry("I1", "q")}, source="s.json")
     [low] = evaluate_submissions(DATASET, [sub], matcher, threshold=0.6)
     [high] = evaluate_submissions(DATASET, [sub], matcher, threshold=0.65)
     assert low.items[0].questions[0].label == "Useful"
@@ -145,14 +148,16 @@ def test_threshold_override_changes_labels():
 
 def test_duplicates_are_scored_as_the_script_does():
     matcher = TableMatcher({"Same?": (0, 0.9), "same? ": (0, 0.9), "other": (1, 0.9)})
-    sub = Submission({"I1": _entry("I1", "Same?", "same? ", "other")}, source="s.json")
+    sub = Submission(entries={"I1": _entry("I1", "Same?", "same? ", "other")}, source="s.json")
     [result] = evaluate_submissions(DATASET, [sub], matcher)
     assert result.items[0].score == pytest.approx(2 / 3)
 
 
 def test_unknown_ids_error_by_default_and_skip_on_request():
     matcher = TableMatcher({"q": (0, 0.9)})
-    sub = Submission({"I1": _entry("I1", "q"), "NOPE": _entry("NOPE", "q")}, source="s.json")
+    sub = Submission(
+        entries={"I1": _entry("I1", "q"), "NOPE": _entry("NOPE", "q")}, source="s.json"
+    )
     with pytest.raises(DataError, match="'NOPE': intervention id not in the reference data"):
         evaluate_submissions(DATASET, [sub], matcher)
     assert matcher.prepared == []  # checked before any matching work

@@ -41,7 +41,7 @@ class FirstReference:
 
     def match(self, intervention, questions):
         self.seen.append(([q.cq for q in intervention.cqs], questions[0]))
-        return [Match(0, self.similarity)]
+        return [Match(reference_index=0, similarity=self.similarity)]
 
     def signature_fields(self):
         return {}
@@ -49,11 +49,15 @@ class FirstReference:
 
 def _dataset():
     refs = (
-        ReferenceQuestion("0", "same text?", "Useful"),
-        ReferenceQuestion("1", "same text?", "Invalid"),  # identical text: left out together
-        ReferenceQuestion("2", "other?", "Unhelpful"),
+        ReferenceQuestion(id="0", cq="same text?", label="Useful"),
+        ReferenceQuestion(
+            id="1", cq="same text?", label="Invalid"
+        ),  # identical text: left out together
+        ReferenceQuestion(id="2", cq="other?", label="Unhelpful"),
     )
-    return CQDataset({"I": Intervention("I", "t", cqs=refs)})
+    return CQDataset(
+        interventions={"I": Intervention(intervention_id="I", intervention="t", cqs=refs)}
+    )
 
 
 def test_leave_one_out_drops_the_question_and_identical_texts():
@@ -74,11 +78,13 @@ def test_leave_one_out_drops_the_question_and_identical_texts():
 
 def test_sample_is_seeded():
     dataset = CQDataset(
-        {
+        interventions={
             f"I{k}": Intervention(
-                f"I{k}",
-                "t",
-                cqs=tuple(ReferenceQuestion(str(i), f"q{k}-{i}?", "Useful") for i in range(5)),
+                intervention_id=f"I{k}",
+                intervention="t",
+                cqs=tuple(
+                    ReferenceQuestion(id=str(i), cq=f"q{k}-{i}?", label="Useful") for i in range(5)
+                ),
             )
             for k in range(5)
         }
@@ -94,7 +100,15 @@ def test_agreement_report_hand_worked():
     human = ["Useful", "Useful", "Invalid", "Unhelpful"]
     predicted = ["Useful", NAE, "Invalid", "Useful"]
     items = [
-        LooItem("I", str(k), "q", h, p, None, None)
+        LooItem(
+            intervention_id="I",
+            reference_id=str(k),
+            text="q",
+            human=h,
+            predicted=p,
+            similarity=None,
+            matched_label=None,
+        )
         for k, (h, p) in enumerate(zip(human, predicted, strict=True))
     ]
     result = report(items)
@@ -107,7 +121,15 @@ def test_agreement_report_hand_worked():
 
 def test_sweep_and_chosen_threshold_hand_worked():
     items = [
-        LooItem("I", str(k), "q", h, "", s, m)
+        LooItem(
+            intervention_id="I",
+            reference_id=str(k),
+            text="q",
+            human=h,
+            predicted="",
+            similarity=s,
+            matched_label=m,
+        )
         for k, (h, s, m) in enumerate(
             [
                 ("Useful", 0.95, "Useful"),

@@ -179,16 +179,20 @@ class _Table:
 
 
 def _hand_case():
-    refs = (ReferenceQuestion("r", "R", "Useful"),)
-    dataset = CQDataset({"I": Intervention("I", "text", cqs=refs)})
+    refs = (ReferenceQuestion(id="r", cq="R", label="Useful"),)
+    dataset = CQDataset(
+        interventions={"I": Intervention(intervention_id="I", intervention="text", cqs=refs)}
+    )
     texts = ["a1", "a2", "a3", "b1", "b2", "b3"]
     labels = ["Invalid", "Useful", "Useful", "Invalid", "Unhelpful", "Unhelpful"]
     outputs = LabelledOutputs(
-        [
-            LabelledOutput("I", i, str(i % 3), t, lab, block=i // 3)
+        outputs=[
+            LabelledOutput(
+                intervention_id="I", position=i, id=str(i % 3), cq=t, label=lab, block=i // 3
+            )
             for i, (t, lab) in enumerate(zip(texts, labels, strict=True))
         ],
-        "hand.json",
+        source="hand.json",
     )
     # a1 matches b1 best (0.9), then the reference (0.7); a2 matches nothing above 0.5;
     # b2 matches a2 (0.8) and its own block's b3 (0.95, which must never be used)
@@ -230,7 +234,9 @@ def test_curve_by_hand_with_every_other_block_added():
 def test_the_curve_is_the_same_for_the_same_seed_and_needs_a_similarity(released):
     dataset, outputs = released
     built = create("evaluator", task="cqs", name="chrf", threshold=30.0)
-    small = LabelledOutputs([o for o in outputs.outputs if o.intervention_id == "REBacon_165"], "x")
+    small = LabelledOutputs(
+        outputs=[o for o in outputs.outputs if o.intervention_id == "REBacon_165"], source="x"
+    )
     one = references_curve(dataset, small, built, batch=10, draws=2, seed=7)
     again = references_curve(dataset, small, built, batch=10, draws=2, seed=7)
     assert one == again
@@ -641,10 +647,14 @@ def test_the_official_layout_follows_the_unscored_rule(tmp_path):
     from maieutic.tasks.cqs.evaluate import CQEvaluator, official_layout
     from maieutic.tasks.cqs.judges import JudgeMatcher
 
-    refs = (ReferenceQuestion("a", "Why?", "Useful"),)
-    dataset = CQDataset({"I": Intervention("I", "We must act.", cqs=refs)})
+    refs = (ReferenceQuestion(id="a", cq="Why?", label="Useful"),)
+    dataset = CQDataset(
+        interventions={
+            "I": Intervention(intervention_id="I", intervention="We must act.", cqs=refs)
+        }
+    )
     entry = SubmissionEntry("I", (SubmittedQuestion("0", "Is it cheap?"),))
-    submission = Submission({"I": entry}, source="s.json")
+    submission = Submission(entries={"I": entry}, source="s.json")
     for rule, label in (("as-nae", "not_able_to_evaluate"), ("drop-and-rescale", "unscored")):
         judge = JudgeMatcher("llm-label", LLMClient(ScriptedBackend(default="It depends.")))
         [result] = CQEvaluator(judge, None, unscored=rule).evaluate(dataset, [submission])

@@ -61,15 +61,15 @@ def _dataset() -> CQDataset:
     generator = TemplateGenerator(SchemeLibrary.builtin(), every_fill=True)
     interventions = {}
     for n, text in enumerate(TEXTS):
-        item = Intervention(f"i{n}", text, schemes=SCHEMES)
+        item = Intervention(intervention_id=f"i{n}", intervention=text, schemes=SCHEMES)
         candidates = generator.candidates(item)
         refs = (
-            ReferenceQuestion("0", candidates[0], "Useful"),
-            ReferenceQuestion("1", candidates[-1], "Unhelpful"),
-            ReferenceQuestion("2", "How many legs does a spider have?", "Invalid"),
+            ReferenceQuestion(id="0", cq=candidates[0], label="Useful"),
+            ReferenceQuestion(id="1", cq=candidates[-1], label="Unhelpful"),
+            ReferenceQuestion(id="2", cq="How many legs does a spider have?", label="Invalid"),
         )
         interventions[item.intervention_id] = Intervention(
-            item.intervention_id, text, schemes=SCHEMES, cqs=refs
+            intervention_id=item.intervention_id, intervention=text, schemes=SCHEMES, cqs=refs
         )
     return CQDataset(interventions=interventions)
 

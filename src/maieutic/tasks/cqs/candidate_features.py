@@ -111,6 +111,7 @@ def candidate_rows(
     reading: Reading,
     text: str,
     candidates: Sequence,
+    *,
     claim_scores: np.ndarray,
     prior,
 ) -> np.ndarray:

@@ -34,7 +34,7 @@ NOTHING = "no claim here is contested enough to question"
 ILL_FORMED = "the questions it gives read badly (the well-formedness check refuses them)"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class CandidateFilter:
     """A fitted filter: standardised logistic regression over ``FEATURES``."""
 
@@ -46,12 +46,12 @@ class CandidateFilter:
     manifest: dict[str, Any]
 
     def probabilities(
-        self, reading: Reading, text: str, scored: Sequence, claim_scores: np.ndarray, prior
+        self, reading: Reading, text: str, scored: Sequence, *, claim_scores: np.ndarray, prior
     ) -> np.ndarray:
         """P(Useful) of each scored candidate."""
         if not scored:
             return np.zeros(0)
-        x = candidate_rows(reading, text, scored, claim_scores, prior)
+        x = candidate_rows(reading, text, scored, claim_scores=claim_scores, prior=prior)
         z = (x - self.mean) / self.scale
         return 1.0 / (1.0 + np.exp(-(z @ self.coef + self.intercept)))
 
@@ -62,7 +62,7 @@ class CandidateFilter:
         return hashlib.sha256(blob).hexdigest()[:10]
 
 
-def choose(scored: Sequence, p: np.ndarray, threshold: float, k: int) -> list[int]:
+def choose(scored: Sequence, p: np.ndarray, threshold: float, *, k: int) -> list[int]:
     """Indices of up to ``k`` candidates: best first, at or above ``threshold``, none
     flagged, one per claim unless no other claim is left (and then in another framing
     family: evidence and counter-evidence of one claim use up two slots for one ask)."""
@@ -95,7 +95,7 @@ ARGUING = ("proposal", "evaluation", "inference", "causal", "prediction", "attac
 second person, states facts."""
 
 
-def abstention(reading: Reading, text: str, scored: Sequence, p: np.ndarray, threshold: float):
+def abstention(reading: Reading, text: str, scored: Sequence, *, p: np.ndarray, threshold: float):
     """Why a text gets no question: it states facts, it only reports others' views, or
     the questions it gives read badly; otherwise no claim reached the threshold."""
     reached = [s for s, q in zip(scored, p, strict=True) if q >= threshold]
@@ -123,10 +123,10 @@ def filter_from_json(data: dict[str, Any]) -> CandidateFilter:
     if data.get("format") != FORMAT or tuple(data.get("features", ())) != FEATURES:
         raise ValueError(f"not a {FORMAT} file with this maieutic's features")
     return CandidateFilter(
-        np.asarray(data["mean"], dtype=float),
-        np.asarray(data["scale"], dtype=float),
-        np.asarray(data["coef"], dtype=float),
-        float(data["intercept"]),
-        float(data["threshold"]),
-        data,
+        mean=np.asarray(data["mean"], dtype=float),
+        scale=np.asarray(data["scale"], dtype=float),
+        coef=np.asarray(data["coef"], dtype=float),
+        intercept=float(data["intercept"]),
+        threshold=float(data["threshold"]),
+        manifest=data,
     )

@@ -142,7 +142,7 @@ def claim_features(reading: Reading) -> np.ndarray:
     return np.asarray(rows, dtype=float).reshape(len(reading.claims), len(FEATURES))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ClaimRanker:
     """A fitted ranker: which claims to challenge, and framing priors."""
 
@@ -191,10 +191,10 @@ def ranker_from_json(data: dict[str, Any]) -> ClaimRanker:
     if data.get("format") != FORMAT or tuple(data.get("features", ())) != FEATURES:
         raise ValueError(f"not a {FORMAT} file with features {FEATURES}")
     return ClaimRanker(
-        np.asarray(data["scale"], dtype=float),
-        np.asarray(data["coef"], dtype=float),
-        dict(data["priors"]),
-        data,
+        scale=np.asarray(data["scale"], dtype=float),
+        coef=np.asarray(data["coef"], dtype=float),
+        priors=dict(data["priors"]),
+        manifest=data,
     )
 
 
@@ -240,7 +240,7 @@ def clause_targets(reading: Reading, references: Sequence[Any], encoder) -> np.n
     return y
 
 
-def within_text_auc(y: np.ndarray, scores: np.ndarray, groups: np.ndarray) -> float:
+def within_text_auc(y: np.ndarray, *, scores: np.ndarray, groups: np.ndarray) -> float:
     """Mean ROC AUC over texts that have both a challenged and an unchallenged claim."""
     from sklearn.metrics import roc_auc_score
 
@@ -252,7 +252,7 @@ def within_text_auc(y: np.ndarray, scores: np.ndarray, groups: np.ndarray) -> fl
     return float(np.mean(values)) if values else math.nan
 
 
-def centred(x: np.ndarray, groups: np.ndarray) -> np.ndarray:
+def centred(x: np.ndarray, *, groups: np.ndarray) -> np.ndarray:
     """Features minus their mean within each text."""
     out = x.copy()
     for group in np.unique(groups):

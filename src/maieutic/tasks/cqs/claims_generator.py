@@ -78,7 +78,7 @@ def argument_weight(claim) -> float:
 
 
 def score_candidates(
-    reading: Reading, pool: list[Candidate], ranker: ClaimRanker, text: str
+    reading: Reading, pool: list[Candidate], ranker: ClaimRanker, *, text: str
 ) -> list[Scored]:
     """Every candidate scored (usefulness × framing prior, long ones halved) and checked."""
     claim_scores = ranker.claim_scores(reading)
@@ -107,7 +107,7 @@ def select(scored: list[Scored], k: int = EXPECTED_QUESTIONS) -> list[Scored]:
 
 
 def _select(
-    scored: list[Scored], k: int, per_claim: int, start: list[Scored] | None = None
+    scored: list[Scored], k: int, *, per_claim: int, start: list[Scored] | None = None
 ) -> list[Scored]:
     usable = [s for s in scored if not s.flaws]
     chosen: list[Scored] = list(start or [])
@@ -143,7 +143,7 @@ def _select(
     return chosen
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ClaimQuestions:
     """What the generator found for one text."""
 
@@ -191,11 +191,11 @@ class ClaimsCQGenerator(InterventionGenerator):
     def questions_for(self, text: str, k: int = EXPECTED_QUESTIONS) -> ClaimQuestions:
         """Up to ``k`` questions about ``text``, with every scored candidate."""
         reading = read_claims(text)
-        scored = score_candidates(reading, candidates(reading), self.ranker, text)
+        scored = score_candidates(reading, candidates(reading), self.ranker, text=text)
         if scored and states_facts(text):  # its questions would ask for proof of facts
-            return ClaimQuestions([], scored, reading, FACTS)
+            return ClaimQuestions(questions=[], candidates=scored, reading=reading, note=FACTS)
         if self.candidate_filter is not None:
-            return self._filtered(reading, scored, text, k)
+            return self._filtered(reading, scored, text, k=k)
         scored = self._judged(scored, text)
         chosen = select(scored, k)
         note = None
@@ -207,23 +207,28 @@ class ClaimsCQGenerator(InterventionGenerator):
             )
             asked = plural(len(chosen), "question")
             note = f"{asked} instead of {k}: the text has {found} to challenge"
-        return ClaimQuestions([s.candidate.question for s in chosen], scored, reading, note)
+        return ClaimQuestions(
+            questions=[s.candidate.question for s in chosen],
+            candidates=scored,
+            reading=reading,
+            note=note,
+        )
 
-    def _filtered(self, reading: Reading, scored: list[Scored], text: str, k: int):
+    def _filtered(self, reading: Reading, scored: list[Scored], text: str, *, k: int):
         """The filter's choice, each candidate's score its P(Useful) (times the judge's)."""
         claim_scores = self.ranker.claim_scores(reading)
         p = self.candidate_filter.probabilities(
-            reading, text, scored, claim_scores, self.ranker.prior
+            reading, text, scored, claim_scores=claim_scores, prior=self.ranker.prior
         )
         scored = [Scored(s.candidate, float(q), s.flaws) for s, q in zip(scored, p, strict=True)]
         scored = self._judged(scored, text)
         threshold = self.candidate_filter.threshold
-        chosen = choose(scored, np.array([s.score for s in scored]), threshold, k)
+        chosen = choose(scored, np.array([s.score for s in scored]), threshold, k=k)
         note = None
         if not chosen:
             found = "no complete claim" if not reading.claims else "no claim a question fits"
             note = (
-                abstention(reading, text, scored, p, threshold)
+                abstention(reading, text, scored, p=p, threshold=threshold)
                 if scored
                 else f"the text has {found} to challenge"
             )
@@ -231,13 +236,15 @@ class ClaimsCQGenerator(InterventionGenerator):
             asked = plural(len(chosen), "question")
             note = f"{asked} instead of {k}: no other claim here is contested enough to question"
         questions = [scored[i].candidate.question for i in chosen]
-        return ClaimQuestions(questions, scored, reading, note)
+        return ClaimQuestions(questions=questions, candidates=scored, reading=reading, note=note)
 
     def outcome(self, key: str, item: Intervention, *, run_index: int) -> ItemOutcome:
         """The questions for one intervention, every candidate kept beside them."""
         found = self.questions_for(item.intervention)
         candidates = [s.candidate.question for s in found.candidates]
-        return ItemOutcome(key, found.questions, candidates=candidates, note=found.note)
+        return ItemOutcome(
+            intervention_id=key, questions=found.questions, candidates=candidates, note=found.note
+        )
 
     def finish(self, dataset: CQDataset, outcomes: list[ItemOutcome]) -> GenerationRun:
         """The outcomes with their notes, and a warning for the interventions the claim

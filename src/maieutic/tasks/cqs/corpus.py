@@ -13,7 +13,7 @@ from maieutic.engines.corpus import CorpusStore, StoredItems
 from maieutic.tasks.cqs.data import CQDataset, fingerprint_element, parse_intervention
 
 
-@dataclass
+@dataclass(kw_only=True)
 class StoredCQDataset(CQDataset):
     """A dataset whose interventions live in a ``CorpusStore`` (a ``StoredItems``
     mapping), fingerprinted as the same dataset held in memory is."""
@@ -34,13 +34,15 @@ def stream_cq_dataset(
     warnings: list[str] = []
     store.fill(
         stream_keyed_records(path, "intervention_id", limit),
-        lambda where, key, record: parse_intervention(key, record, where, False, warnings),
+        lambda where, key, record: parse_intervention(
+            key, record, where, require_labels=False, warnings=warnings
+        ),
         fingerprint_element,
         where=str(path),
         empty="dataset holds no interventions",
     )
     return StoredCQDataset(
-        StoredItems(store, from_plain),  # type: ignore[arg-type]
+        interventions=StoredItems(store, from_plain),  # type: ignore[arg-type]
         source=str(path),
         warnings=warnings,
         stored_fingerprint=store.fingerprint(),

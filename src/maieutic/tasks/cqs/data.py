@@ -46,7 +46,7 @@ EXPECTED_QUESTIONS = 3
 MAX_QUESTION_CHARS = 5000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ReferenceQuestion:
     """A human-labelled reference question."""
 
@@ -57,7 +57,7 @@ class ReferenceQuestion:
     """The released ``reason`` field, when the file has one (kept, never scored)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Intervention:
     """An argumentative text with its reference questions."""
 
@@ -68,7 +68,7 @@ class Intervention:
     cqs: tuple[ReferenceQuestion, ...] = ()
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CQDataset:
     """A labelled critical-questions dataset, keyed by intervention id."""
 
@@ -124,7 +124,7 @@ class SubmissionEntry:
         return self.cqs is None
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Submission:
     """A system's output for a set of interventions, with the oddities it contains."""
 
@@ -142,7 +142,7 @@ def _path(key: str, *parts: str | int) -> str:
     return out
 
 
-def _require(record: dict[str, Any], name: str, kind: type, where: str, key: str) -> Any:
+def _require(record: dict[str, Any], name: str, kind: type, *, where: str, key: str) -> Any:
     if name not in record:
         raise DataError(f"{_path(key)}: missing field {name!r}", where=where)
     value = record[name]
@@ -154,7 +154,7 @@ def _require(record: dict[str, Any], name: str, kind: type, where: str, key: str
     return value
 
 
-def _reference_id(value: Any, where: str, at: str) -> str:
+def _reference_id(value: Any, where: str, *, at: str) -> str:
     # The published example numbers questions (0, 1, 2); the released data uses strings.
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise DataError(f"{at}: expected a string or integer id, found {type_name(value)}", where)
@@ -164,7 +164,7 @@ def _reference_id(value: Any, where: str, at: str) -> str:
     return text
 
 
-def _reference_text(value: Any, where: str, at: str) -> str:
+def _reference_text(value: Any, where: str, *, at: str) -> str:
     if not isinstance(value, str):
         raise DataError(f"{at}: expected a string, found {type_name(value)}", where=where)
     text = value.strip()
@@ -179,7 +179,7 @@ def _reference_text(value: Any, where: str, at: str) -> str:
 
 
 def _references(
-    key: str, raw_cqs: list[Any], where: str, require_labels: bool, warnings, flags: list[Flag]
+    key: str, raw_cqs: list[Any], where: str, *, require_labels: bool, warnings, flags: list[Flag]
 ):
     questions: list[ReferenceQuestion] = []
     seen: set[str] = set()
@@ -190,7 +190,7 @@ def _references(
         for name in ("id", "cq"):
             if name not in raw:
                 raise DataError(f"{at}: missing field {name!r}", where=where)
-        qid = _reference_id(raw["id"], where, f"{at}.id")
+        qid = _reference_id(raw["id"], where, at=f"{at}.id")
         if qid in seen and not isinstance(raw["id"], int):
             # The released validation data repeats a few reference ids, so this is
             # reported rather than refused; matching works on positions, not ids. An
@@ -198,13 +198,15 @@ def _references(
             # numbers each system's questions 0, 1, 2 again): repeats are its nature.
             warnings.append(f"{at}.id: duplicate reference id {qid!r}")
         seen.add(qid)
-        cq = _reference_text(raw["cq"], where, f"{at}.cq")
+        cq = _reference_text(raw["cq"], where, at=f"{at}.cq")
         label = raw.get("label")
         if require_labels and "label" not in raw:
             raise DataError(f"{at}: missing field 'label'", where=where)
         if label is not None or (require_labels and "label" in raw):
-            label = read_label(label, f"{at}.label", where, flags, key)
-        questions.append(ReferenceQuestion(qid, cq, label, reason_of(raw, where, at)))
+            label = read_label(label, f"{at}.label", where=where, flags=flags, item=key)
+        questions.append(
+            ReferenceQuestion(id=qid, cq=cq, label=label, reason=reason_of(raw, where, at=at))
+        )
     return tuple(questions)
 
 
@@ -217,16 +219,19 @@ def parse_cq_dataset(
     warnings: list[str] = []
     flags: list[Flag] = []
     interventions = {
-        key: parse_intervention(key, record, where, require_labels, warnings, flags)
+        key: parse_intervention(
+            key, record, where, require_labels=require_labels, warnings=warnings, flags=flags
+        )
         for key, record in records.items()
     }
-    return CQDataset(interventions, source=where, warnings=warnings, flags=flags)
+    return CQDataset(interventions=interventions, source=where, warnings=warnings, flags=flags)
 
 
 def parse_intervention(
     key: str,
     record: Any,
     where: str,
+    *,
     require_labels: bool,
     warnings: list[str],
     flags: list[Flag] | None = None,
@@ -234,10 +239,10 @@ def parse_intervention(
     """One record of a dataset, validated (``warnings`` gets what is tolerated)."""
     if not isinstance(record, dict):
         raise DataError(f"{_path(key)}: expected an object, found {type_name(record)}", where=where)
-    iid = _require(record, "intervention_id", str, where, key)
+    iid = _require(record, "intervention_id", str, where=where, key=key)
     if iid != key:
         raise DataError(f"{_path(key, 'intervention_id')}: is {iid!r}, differs from its key", where)
-    text = _require(record, "intervention", str, where, key)
+    text = _require(record, "intervention", str, where=where, key=key)
     if not text.strip():
         raise DataError(f"{_path(key, 'intervention')}: empty text", where=where)
     dataset_name = record.get("dataset", "")
@@ -261,7 +266,12 @@ def parse_intervention(
         dataset=dataset_name,
         schemes=tuple(schemes),
         cqs=_references(
-            key, raw_cqs, where, require_labels, warnings, [] if flags is None else flags
+            key,
+            raw_cqs,
+            where,
+            require_labels=require_labels,
+            warnings=warnings,
+            flags=[] if flags is None else flags,
         ),
     )
 
@@ -286,10 +296,10 @@ class _EntryReader:
         self.flags: list[Flag] = []
         self.labelled = False
 
-    def flag(self, at: str, code: str, message: str, item: str | None = None) -> None:
+    def flag(self, at: str, *, code: str, message: str, item: str | None = None) -> None:
         self.flags.append(Flag(file=self.where, at=at, code=code, message=message, item=item))
 
-    def question(self, key: str, i: int, raw: Any, seen_ids: set[str]) -> SubmittedQuestion:
+    def question(self, key: str, i: int, raw: Any, *, seen_ids: set[str]) -> SubmittedQuestion:
         at = _path(key, "cqs", i)
         if not isinstance(raw, dict):
             raise DataError(f"{at}: expected an object, found {type_name(raw)}", self.where)
@@ -299,28 +309,37 @@ class _EntryReader:
         if not isinstance(text, str):
             raise DataError(f"{at}.cq: expected a string, found {type_name(text)}", self.where)
         self.labelled = self.labelled or "label" in raw
-        qid = self._id(key, raw, at, seen_ids)
+        qid = self._id(key, raw, at, seen_ids=seen_ids)
         if not text.strip():
-            self.flag(f"{at}.cq", "empty-question", "empty question", key)
+            self.flag(f"{at}.cq", code="empty-question", message="empty question", item=key)
         elif text != text.strip():
-            self.flag(f"{at}.cq", "whitespace", "leading or trailing whitespace", key)
+            self.flag(
+                f"{at}.cq", code="whitespace", message="leading or trailing whitespace", item=key
+            )
         if len(text) > MAX_QUESTION_CHARS:
-            self.flag(f"{at}.cq", "long-question", f"question is {len(text)} characters long", key)
+            self.flag(
+                f"{at}.cq",
+                code="long-question",
+                message=f"question is {len(text)} characters long",
+                item=key,
+            )
         return SubmittedQuestion(qid, text)
 
-    def _id(self, key: str, raw: dict[str, Any], at: str, seen_ids: set[str]) -> str | None:
+    def _id(self, key: str, raw: dict[str, Any], at: str, *, seen_ids: set[str]) -> str | None:
         # The benchmark script never reads question ids, so no id is ever an error.
         if "id" not in raw:
-            self.flag(at, "missing-id", "question without an id", key)
+            self.flag(at, code="missing-id", message="question without an id", item=key)
             return None
         value = raw["id"]
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             message = f"id is {type_name(value)}, not a string or integer"
-            self.flag(f"{at}.id", "bad-id", message, key)
+            self.flag(f"{at}.id", code="bad-id", message=message, item=key)
             return None
         qid = str(value)
         if qid in seen_ids:
-            self.flag(f"{at}.id", "repeated-id", f"repeated question id {qid!r}", key)
+            self.flag(
+                f"{at}.id", code="repeated-id", message=f"repeated question id {qid!r}", item=key
+            )
         seen_ids.add(qid)
         return qid
 
@@ -332,9 +351,10 @@ class _EntryReader:
         if iid != key:
             self.flag(
                 _path(key, "intervention_id"),
-                "id-mismatch",
-                f"is {iid!r}, differs from its key (the key is used, as by the benchmark script)",
-                key,
+                code="id-mismatch",
+                message=f"is {iid!r}, differs from its key "
+                "(the key is used, as by the benchmark script)",
+                item=key,
             )
         if "cqs" not in record:
             raise DataError(f"{_path(key)}: missing field 'cqs'", where=self.where)
@@ -348,7 +368,9 @@ class _EntryReader:
                 where=self.where,
             )
         seen_ids: set[str] = set()
-        questions = tuple(self.question(key, i, raw, seen_ids) for i, raw in enumerate(raw_cqs))
+        questions = tuple(
+            self.question(key, i, raw, seen_ids=seen_ids) for i, raw in enumerate(raw_cqs)
+        )
         self._count_and_repeats(key, [q.cq for q in questions])
         return SubmissionEntry(key, questions, raw=record)
 
@@ -356,17 +378,24 @@ class _EntryReader:
         at = _path(key, "cqs")
         if not texts:
             message = "no questions (scored 0, as by the benchmark script)"
-            self.flag(at, "no-questions", message, key)
+            self.flag(at, code="no-questions", message=message, item=key)
         elif len(texts) != EXPECTED_QUESTIONS:
             message = f"{plural(len(texts), 'question')} (expected {EXPECTED_QUESTIONS})"
-            self.flag(at, "question-count", message, key)
+            self.flag(at, code="question-count", message=message, item=key)
         non_empty = [_normalise(t) for t in texts if t.strip()]
         repeats = len(non_empty) - len(set(non_empty))
         if repeats:
-            self.flag(at, "duplicate-questions", plural(repeats, "duplicate question"), key)
+            self.flag(
+                at,
+                code="duplicate-questions",
+                message=plural(repeats, "duplicate question"),
+                item=key,
+            )
 
 
-def parse_submission(records: dict[str, Any], where: str, name: str = "submission") -> Submission:
+def parse_submission(
+    records: dict[str, Any], where: str, *, name: str = "submission"
+) -> Submission:
     """Validate parsed records as a submission; tolerated oddities become flags."""
     if not records:
         raise DataError("submission holds no interventions", where=where)
@@ -375,10 +404,10 @@ def parse_submission(records: dict[str, Any], where: str, name: str = "submissio
     if reader.labelled:
         reader.flag(
             "(file)",
-            "labelled-submission",
-            "questions carry labels (an evaluated submission?); they are ignored",
+            code="labelled-submission",
+            message="questions carry labels (an evaluated submission?); they are ignored",
         )
-    return Submission(entries, source=where, name=name, flags=reader.flags)
+    return Submission(entries=entries, source=where, name=name, flags=reader.flags)
 
 
 def load_submission(path: str | Path, name: str | None = None) -> Submission:

@@ -40,7 +40,7 @@ RUN_FIGURES = ("useful_rate", "nae_rate")
 
 
 def judge_question(
-    qid: str | None, text: str, match: Match, intervention: Intervention, threshold: float | None
+    qid: str | None, text: str, match: Match, *, intervention: Intervention, threshold: float | None
 ) -> QuestionResult:
     """Turn a matcher's verdict into the question's label."""
     ref = intervention.cqs[match.reference_index] if match.reference_index is not None else None
@@ -105,6 +105,7 @@ class CQEvaluator(BaseEvaluator):
         matcher: Matcher,
         threshold: float | None,
         extra_references: Sequence[LabelledSubmission] = (),
+        *,
         unscored: str = AS_NAE,
         nae_fallback: Matcher | None = None,
     ) -> None:
@@ -177,7 +178,9 @@ class CQEvaluator(BaseEvaluator):
         """One submission's result; with extra references, it is scored against the
         references without its own questions."""
         if not self.extra_references:
-            return self._one(reference, submission, self._unknown[id(submission)], self._shared)
+            return self._one(
+                reference, submission, self._unknown[id(submission)], signature=self._shared
+            )
         references, n_left_out = with_extra_references(
             reference, self.extra_references, leave_out=submission
         )
@@ -185,10 +188,15 @@ class CQEvaluator(BaseEvaluator):
         extra["left_out"] = n_left_out
         self.matcher.prepare(_work(references, [submission]))
         signature = self.signature(references, extra)
-        return self._one(references, submission, self._unknown[id(submission)], signature)
+        return self._one(references, submission, self._unknown[id(submission)], signature=signature)
 
     def _one(
-        self, dataset: CQDataset, submission: Submission, unknown: list[str], signature: Signature
+        self,
+        dataset: CQDataset,
+        submission: Submission,
+        unknown: list[str],
+        *,
+        signature: Signature,
     ) -> EvalResult:
         results = []
         flags_by_id: dict[str | None, list[str]] = {}
@@ -200,12 +208,19 @@ class CQEvaluator(BaseEvaluator):
             intervention = dataset.interventions[key]
             flags = flags_by_id.get(key, [])
             if entry.cqs is None:
-                results.append(InterventionResult(key, None, flags, self.unscored))
+                results.append(
+                    InterventionResult(
+                        intervention_id=key,
+                        questions=None,
+                        flags=flags,
+                        unscored_rule=self.unscored,
+                    )
+                )
                 continue
             texts = [q.cq for q in entry.cqs]
             matches = self.matcher.match(intervention, texts) if texts else []
             questions = [
-                judge_question(q.id, q.cq, m, intervention, self.threshold)
+                judge_question(q.id, q.cq, m, intervention=intervention, threshold=self.threshold)
                 for q, m in zip(entry.cqs, matches, strict=True)
             ]
             if self.nae_fallback is not None:
@@ -213,8 +228,17 @@ class CQEvaluator(BaseEvaluator):
             for question in questions:  # a flag beside the label, never part of the score
                 flaws = check_question(question.cq, intervention.intervention)
                 question.form_flaws = [str(f) for f in flaws]
-            results.append(InterventionResult(key, questions, flags, self.unscored))
-        return _finish(dataset, submission, signature, self.spec, results, unknown)
+            results.append(
+                InterventionResult(
+                    intervention_id=key,
+                    questions=questions,
+                    flags=flags,
+                    unscored_rule=self.unscored,
+                )
+            )
+        return _finish(
+            dataset, submission, signature, spec=self.spec, results=results, unknown=unknown
+        )
 
 
 def fall_back(judge: Matcher, intervention: Intervention, questions: list[QuestionResult]) -> None:
@@ -244,6 +268,7 @@ def _finish(
     dataset: CQDataset,
     submission: Submission,
     signature: Signature,
+    *,
     spec: Spec,
     results: list[InterventionResult],
     unknown: list[str],

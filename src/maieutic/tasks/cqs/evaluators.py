@@ -54,6 +54,7 @@ def _extras(paths: Sequence[str]):
 def sts(
     threshold: float | None = None,
     embedding_model: str = EMBEDDING_DEFAULTS.embedding_model,
+    *,
     embedding_backend: str = EMBEDDING_DEFAULTS.embedding_backend,
     batch_size: int = EMBEDDING_DEFAULTS.batch_size,
     cache: bool = True,
@@ -82,9 +83,10 @@ def chrf(
     return CQEvaluator(ChrfMatcher(), threshold, _extras(extra_references), nae_fallback=fallback)
 
 
-def _register_judge(kind: str, summary: str) -> None:
+def _register_judge(kind: str, *, summary: str) -> None:
     def judge(
         llm: str | None = None,
+        *,
         base_url: str | None = None,
         llm_backend: str = LLM_DEFAULTS.llm_backend,
         concurrency: int = LLM_DEFAULTS.concurrency,
@@ -106,6 +108,7 @@ def _register_judge(kind: str, summary: str) -> None:
 
     def evaluator(
         llm: str | None = None,
+        *,
         base_url: str | None = None,
         llm_backend: str = LLM_DEFAULTS.llm_backend,
         concurrency: int = LLM_DEFAULTS.concurrency,
@@ -115,8 +118,15 @@ def _register_judge(kind: str, summary: str) -> None:
         unscored: str = AS_NAE,
     ) -> CQEvaluator:
         check_unscored_rule(unscored)  # before the model is loaded
-        matcher = build_judge(llm, base_url, llm_backend, concurrency, timeout, retries)
-        return CQEvaluator(matcher, None, _extras(extra_references), unscored)
+        matcher = build_judge(
+            llm,
+            base_url=base_url,
+            llm_backend=llm_backend,
+            concurrency=concurrency,
+            timeout=timeout,
+            retries=retries,
+        )
+        return CQEvaluator(matcher, None, _extras(extra_references), unscored=unscored)
 
     evaluator.__doc__ = summary
     # a judge that labels the question from the text alone reads texts without references
@@ -127,17 +137,17 @@ def _register_judge(kind: str, summary: str) -> None:
 
 _register_judge(
     "llm-match",
-    "An LLM picks the reference asking for the same information (or none) and the "
+    summary="An LLM picks the reference asking for the same information (or none) and the "
     "question inherits its label.",
 )
 _register_judge(
     "llm-label",
-    "An LLM labels the question Useful, Unhelpful or Invalid from the annotation "
+    summary="An LLM labels the question Useful, Unhelpful or Invalid from the annotation "
     "guidelines, without references.",
 )
 _register_judge(
     "llm-rubric",
-    "An LLM writes feedback, then scores 1 (Invalid), 2 (Unhelpful) or 3 (Useful).",
+    summary="An LLM writes feedback, then scores 1 (Invalid), 2 (Unhelpful) or 3 (Useful).",
 )
 
 

@@ -23,7 +23,7 @@ from maieutic.language.claims import Claim, Reading
 from maieutic.language.word_lists import words
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Framing:
     """One way to challenge a kind of claim."""
 
@@ -56,126 +56,133 @@ class Framing:
 
 FRAMINGS: tuple[Framing, ...] = (
     Framing(
-        "inference",
-        ("inference",),
-        "Does the fact that {cause} really show that {effect}?",
+        name="inference",
+        kinds=("inference",),
+        template="Does the fact that {cause} really show that {effect}?",
         needs="cause",
     ),
     Framing(
-        "evidence",
-        ("*",),
-        "What evidence shows that {claim}?",
+        name="evidence",
+        kinds=("*",),
+        template="What evidence shows that {claim}?",
         challenges_truth=True,
         asks_for_facts=True,
     ),
     Framing(
-        "evidence-know",
-        ("*",),
-        "How do we know that {claim}?",
+        name="evidence-know",
+        kinds=("*",),
+        template="How do we know that {claim}?",
         family="evidence",
         challenges_truth=True,
         asks_for_facts=True,
     ),
     Framing(
-        "evidence-case",
-        ("*",),
-        "Is it actually the case that {claim}, and what supports it?",
+        name="evidence-case",
+        kinds=("*",),
+        template="Is it actually the case that {claim}, and what supports it?",
         family="evidence",
         challenges_truth=True,
         asks_for_facts=True,
     ),
     Framing(
-        "counter",
-        ("*",),
-        "Is there evidence that contradicts the claim that {claim}?",
+        name="counter",
+        kinds=("*",),
+        template="Is there evidence that contradicts the claim that {claim}?",
         challenges_truth=True,
         asks_for_facts=True,
     ),
     Framing(
-        "hedge",
-        ("*",),
-        "How sure can we be that {claim}, as {speaker} suggests?",
+        name="hedge",
+        kinds=("*",),
+        template="How sure can we be that {claim}, as {speaker} suggests?",
         hedged_only=True,
         challenges_truth=True,
     ),
     Framing(
-        "assumption",
-        ("proposal", "evaluation", "prediction", "causal", "generalisation"),
-        "What does {speaker} take for granted in claiming that {claim}?",
+        name="assumption",
+        kinds=("proposal", "evaluation", "prediction", "causal", "generalisation"),
+        template="What does {speaker} take for granted in claiming that {claim}?",
         tenses=("present", "future", "possible"),
         challenges_truth=True,
     ),
     Framing(
-        "exceptions",
-        ("generalisation",),
-        "Is it really the case that {claim}, or are there exceptions?",
+        name="exceptions",
+        kinds=("generalisation",),
+        template="Is it really the case that {claim}, or are there exceptions?",
     ),
     Framing(
-        "figures",
-        ("statistic",),
-        "Where do the figures behind the claim that {claim} come from, and are they reliable?",
+        name="figures",
+        kinds=("statistic",),
+        template="Where do the figures behind the claim that {claim} come from, and are they "
+        "reliable?",
         challenges_truth=True,
     ),
     Framing(
-        "other-causes",
-        ("causal",),
-        "Is it really the case that {claim}, or could other factors be responsible?",
+        name="other-causes",
+        kinds=("causal",),
+        template="Is it really the case that {claim}, or could other factors be responsible?",
     ),
     Framing(
-        "likelihood",
-        ("prediction",),
-        "How likely is it that {claim}, and what could prevent it?",
+        name="likelihood",
+        kinds=("prediction",),
+        template="How likely is it that {claim}, and what could prevent it?",
         tenses=("future",),
         affirmative=True,
     ),
     Framing(
-        "alternatives",
-        ("proposal",),
-        "Are there better ways to reach {speaker}'s goal than to {action}?",
+        name="alternatives",
+        kinds=("proposal",),
+        template="Are there better ways to reach {speaker}'s goal than to {action}?",
         needs="action",
         means_only=True,
     ),
     Framing(
-        "side-effects",
-        ("proposal",),
-        "What could go wrong if the plan to {action} were carried out?",
+        name="side-effects",
+        kinds=("proposal",),
+        template="What could go wrong if the plan to {action} were carried out?",
         needs="action",
     ),
     Framing(
-        "feasibility",
-        ("proposal",),
-        "Is it actually possible to {action}, and what would it cost?",
+        name="feasibility",
+        kinds=("proposal",),
+        template="Is it actually possible to {action}, and what would it cost?",
         needs="action",
     ),
     Framing(
-        "source",
-        ("authority",),
-        "How reliable is the source behind the claim that {claim}, and do other experts agree?",
+        name="source",
+        kinds=("authority",),
+        template="How reliable is the source behind the claim that {claim}, and do other experts "
+        "agree?",
     ),
     Framing(
-        "typical",
-        ("experience",),
-        "Is it typical that {claim}, or could {speaker}'s experience be an exception?",
+        name="typical",
+        kinds=("experience",),
+        template=("Is it typical that {claim}, or could {speaker}'s experience be an exception?"),
     ),
     Framing(
-        "comparison",
-        ("analogy",),
-        "Is the comparison in the claim that {claim} a fair one, or do the cases differ in "
-        "ways that matter?",
+        name="comparison",
+        kinds=("analogy",),
+        template="Is the comparison in the claim that {claim} a fair one, or do the cases "
+        "differ in ways that matter?",
     ),
     Framing(
-        "relevance",
-        ("attack",),
-        "Even if {claim}, does that show that {person}'s position is wrong?",
+        name="relevance",
+        kinds=("attack",),
+        template="Even if {claim}, does that show that {person}'s position is wrong?",
         needs="person",
     ),
     Framing(
-        "standard",
-        ("evaluation",),
-        "By what standard does {speaker} judge that {claim}, and would others agree?",
+        name="standard",
+        kinds=("evaluation",),
+        template="By what standard does {speaker} judge that {claim}, and would others agree?",
         challenges_truth=True,
     ),
-    Framing("definition", ("*",), 'What exactly does {speaker} mean by "{term}"?', needs="term"),
+    Framing(
+        name="definition",
+        kinds=("*",),
+        template='What exactly does {speaker} mean by "{term}"?',
+        needs="term",
+    ),
 )
 BY_NAME = {f.name: f for f in FRAMINGS}
 GOAL_VERBS = words(
@@ -189,7 +196,7 @@ NOT_FACTUAL = ("proposal", "evaluation")
 """Kinds of claim no evidence proves: what should be done, and what is good or bad."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Candidate:
     """A question about one claim in one framing."""
 
@@ -262,7 +269,15 @@ def candidates(reading: Reading) -> list[Candidate]:
                 if question.lower() not in seen:
                     seen.add(question.lower())
                     family = framing.family or framing.name
-                    out.append(Candidate(question, index, family, framing.generic, framing.name))
+                    out.append(
+                        Candidate(
+                            question=question,
+                            claim=index,
+                            framing=family,
+                            generic=framing.generic,
+                            wording=framing.name,
+                        )
+                    )
     definition = BY_NAME["definition"]
     for n, phrase in enumerate(reading.key_phrases, start=1):
         if not contested(phrase):
@@ -270,5 +285,13 @@ def candidates(reading: Reading) -> list[Candidate]:
         question = definition.template.format(speaker=reading.speaker, term=phrase)
         if question.lower() not in seen:
             seen.add(question.lower())
-            out.append(Candidate(question, -n, "definition", False, "definition"))
+            out.append(
+                Candidate(
+                    question=question,
+                    claim=-n,
+                    framing="definition",
+                    generic=False,
+                    wording="definition",
+                )
+            )
     return out

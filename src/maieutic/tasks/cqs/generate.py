@@ -37,7 +37,7 @@ RUN_SEED_STRIDE = 1000  # run k uses seed + 1000·k, so runs never share a sampl
 
 
 def select_three(
-    iid: str, intervention: Intervention, candidates: list[str], selector: Selector, source: str
+    iid: str, intervention: Intervention, candidates: list[str], *, selector: Selector, source: str
 ) -> ItemOutcome:
     """Three questions chosen by ``selector`` among the well-formed candidates.
 
@@ -47,7 +47,12 @@ def select_three(
     question is never chosen to make up the number.
     """
     if not candidates:
-        return ItemOutcome(iid, None, f"{source}: no usable question", candidates)
+        return ItemOutcome(
+            intervention_id=iid,
+            questions=None,
+            reason=f"{source}: no usable question",
+            candidates=candidates,
+        )
     text = intervention.intervention
     rejected = {
         c: [str(f) for f in flaws] for c in candidates if (flaws := check_question(c, text))
@@ -56,8 +61,16 @@ def select_three(
     chosen = selector(intervention, usable, EXPECTED_QUESTIONS) if usable else []
     if not chosen:
         reason = f"{source}: all {plural(len(candidates), 'candidate')} ill-formed"
-        return ItemOutcome(iid, None, reason, candidates, rejected=rejected)
-    outcome = ItemOutcome(iid, chosen, None, candidates, rejected=rejected)
+        return ItemOutcome(
+            intervention_id=iid,
+            questions=None,
+            reason=reason,
+            candidates=candidates,
+            rejected=rejected,
+        )
+    outcome = ItemOutcome(
+        intervention_id=iid, questions=chosen, reason=None, candidates=candidates, rejected=rejected
+    )
     if len(chosen) < EXPECTED_QUESTIONS and rejected:
         outcome.note = (
             f"{source}: {len(rejected)} of {plural(len(candidates), 'candidate')} ill-formed, "
@@ -123,7 +136,9 @@ class TemplateCQGenerator(InterventionGenerator):
     def outcome(self, key: str, item: Intervention, *, run_index: int) -> ItemOutcome:
         """Three of the intervention's filled templates."""
         candidates = self.templates.candidates(item, rotation=run_index)
-        return select_three(key, item, candidates, self.selector, "template generator")
+        return select_three(
+            key, item, candidates, selector=self.selector, source="template generator"
+        )
 
     def signature(self, dataset: CQDataset) -> Signature:
         """Generator, schemes source, selector and dataset."""
@@ -148,6 +163,7 @@ class LLMCQGenerator:
         client: LLMClient,
         strategies: Sequence[Strategy[Intervention, PromptContext]],
         context: PromptContext,
+        *,
         selector: Selector,
         params: GenerationParams,
         candidates: int = 1,
@@ -249,9 +265,13 @@ class LLMCQGenerator:
                         candidates.append(question)
             warnings.extend(f"{iid}: {note}" for note in dict.fromkeys(cut))
             if failure and not candidates:
-                outcome = ItemOutcome(iid, None, failure, candidates)
+                outcome = ItemOutcome(
+                    intervention_id=iid, questions=None, reason=failure, candidates=candidates
+                )
             else:
-                outcome = select_three(iid, item, candidates, self.selector, "model output")
+                outcome = select_three(
+                    iid, item, candidates, selector=self.selector, source="model output"
+                )
             if self.fill_from:
                 outcome = fill_up(outcome, item, self.fill_from)
             outcomes.append(outcome)

@@ -18,7 +18,7 @@ from maieutic.tasks.cqs.selection import make_selector
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
 
 
-def scheme_library(schemes: str | None, scheme_mapping: str | None) -> SchemeLibrary:
+def scheme_library(schemes: str | None, *, scheme_mapping: str | None) -> SchemeLibrary:
     """The benchmark's scheme file when named, else the built-in library."""
     if scheme_mapping and not schemes:
         raise DataError("--scheme-mapping needs --schemes")
@@ -59,6 +59,7 @@ def claims(selector: str = "first") -> ClaimsCQGenerator:
 def template(
     selector: str = "first",
     schemes: str | None = None,
+    *,
     scheme_mapping: str | None = None,
     fill: str = "auto",
 ) -> TemplateCQGenerator:
@@ -71,7 +72,7 @@ def template(
     if fill not in ("auto", "first", "every"):
         raise DataError(f"fill must be auto, first or every, not {fill!r}")
     every = fill == "every" or (fill == "auto" and selector.startswith("scorer:"))
-    library = scheme_library(schemes, scheme_mapping)
+    library = scheme_library(schemes, scheme_mapping=scheme_mapping)
     return TemplateCQGenerator(
         TemplateGenerator(library, every_fill=every), make_selector(selector)
     )
@@ -81,6 +82,7 @@ def template(
 def llm(
     strategies: Sequence[str] = ("detailed",),
     llm: str | None = None,
+    *,
     base_url: str | None = None,
     llm_backend: str = LLM_DEFAULTS.llm_backend,
     candidates: int = 1,
@@ -104,7 +106,12 @@ def llm(
     pool = None
     if shots_from:
         pool = load_cq_dataset(shots_from)
-    context = PromptContext(scheme_library(schemes, scheme_mapping), pool, shots, seed)
+    context = PromptContext(
+        library=scheme_library(schemes, scheme_mapping=scheme_mapping),
+        pool=pool,
+        shots=shots,
+        seed=seed,
+    )
     return LLMCQGenerator(
         LLMOptions(
             llm=llm,
@@ -116,10 +123,12 @@ def llm(
         ).client(),
         [create("strategy", task="cqs", name=s) for s in dict.fromkeys(strategies)],
         context,
-        make_selector(selector),
-        GenerationParams(temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed),
-        candidates,
-        fill_from,
+        selector=make_selector(selector),
+        params=GenerationParams(
+            temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed
+        ),
+        candidates=candidates,
+        fill_from=fill_from,
     )
 
 

@@ -63,7 +63,7 @@ def match_prompt(references: Sequence[str], question: str) -> str:
     )
 
 
-def label_prompt(intervention: str, question: str) -> str:
+def label_prompt(intervention: str, *, question: str) -> str:
     """The direct-labelling prompt."""
     return (
         "Judge whether the question below is a useful critical question for the text.\n\n"
@@ -72,7 +72,7 @@ def label_prompt(intervention: str, question: str) -> str:
     )
 
 
-def rubric_prompt(intervention: str, question: str) -> str:
+def rubric_prompt(intervention: str, *, question: str) -> str:
     """The rubric-with-feedback prompt (score after a [RESULT] marker)."""
     return (
         "Judge whether the question below is a useful critical question for the text.\n\n"
@@ -167,8 +167,8 @@ class JudgeMatcher:
         if self.kind == "llm-match":
             return match_prompt([q.cq for q in intervention.cqs], question)
         if self.kind == "llm-label":
-            return label_prompt(intervention.intervention, question)
-        return rubric_prompt(intervention.intervention, question)
+            return label_prompt(intervention.intervention, question=question)
+        return rubric_prompt(intervention.intervention, question=question)
 
     def _item(self, intervention: Intervention, question: str) -> JudgeItem:
         refs = tuple(q.cq for q in intervention.cqs) if self.kind == "llm-match" else ()
@@ -185,16 +185,18 @@ class JudgeMatcher:
             if parsed == "unparseable":
                 return None
             if parsed is None:
-                return Match(None, None, note="no matching reference")
-            return Match(parsed, 1.0)
+                return Match(reference_index=None, similarity=None, note="no matching reference")
+            return Match(reference_index=parsed, similarity=1.0)
         if self.kind == "llm-label":
             label = parse_label(reply)
-            return None if label is None else Match(None, None, label=label)
+            return (
+                None if label is None else Match(reference_index=None, similarity=None, label=label)
+            )
         parsed_rubric = parse_rubric(reply)
         if parsed_rubric is None:
             return None
         label, feedback = parsed_rubric
-        return Match(None, None, label=label, note=feedback[:500])
+        return Match(reference_index=None, similarity=None, label=label, note=feedback[:500])
 
     def prepare(self, items: Sequence[WorkItem]) -> None:
         """Ask the judge about every distinct (intervention, question) at once."""
@@ -210,10 +212,19 @@ class JudgeMatcher:
             if verdict.scored:
                 out.append(verdict.value)
             else:
-                out.append(Match(None, None, label=UNSCORED, note=verdict.unscored_reason))
+                out.append(
+                    Match(
+                        reference_index=None,
+                        similarity=None,
+                        label=UNSCORED,
+                        note=verdict.unscored_reason,
+                    )
+                )
         return out
 
     def signature_fields(self) -> dict[str, object]:
         """Judge model, backend and prompt hash."""
-        probe = self._prompt(Intervention("x", "TEXT", cqs=()), "QUESTION")
+        probe = self._prompt(
+            Intervention(intervention_id="x", intervention="TEXT", cqs=()), "QUESTION"
+        )
         return self.judge.signature_fields(probe)

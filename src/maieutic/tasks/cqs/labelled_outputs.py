@@ -49,7 +49,7 @@ from maieutic.tasks.cqs.data import (
 from maieutic.tasks.cqs.labels import read_label, reason_of
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LabelledOutput:
     """One generated question with the label people gave it."""
 
@@ -67,7 +67,7 @@ class LabelledOutput:
     """The label as the file gives it, when it was read as another (a known reason)."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class LabelledOutputs:
     """Every labelled output of a file, in file order."""
 
@@ -97,7 +97,9 @@ class LabelledOutputs:
                 key: SubmissionEntry(key, tuple(SubmittedQuestion(o.id, o.cq) for o in found))
                 for key, found in by_key.items()
             }
-            submissions.append(Submission(entries, self.source, f"system{block + 1:02d}"))
+            submissions.append(
+                Submission(entries=entries, source=self.source, name=f"system{block + 1:02d}")
+            )
             labels.append([o.label for found in by_key.values() for o in found])
         return submissions, labels
 
@@ -112,7 +114,7 @@ def _same(text: str) -> str:
     return " ".join(text.split())
 
 
-def _text(raw: Any, at: str, where: str) -> str:
+def _text(raw: Any, at: str, *, where: str) -> str:
     if not isinstance(raw, dict):
         raise DataError(f"{at}: expected an object, found {type_name(raw)}", where)
     if not isinstance(raw.get("cq"), str):
@@ -121,7 +123,7 @@ def _text(raw: Any, at: str, where: str) -> str:
     return raw["cq"].strip()
 
 
-def _reference_prefix(key: str, texts: list[str], references: list[str], where: str) -> int:
+def _reference_prefix(key: str, texts: list[str], *, references: list[str], where: str) -> int:
     """How many leading texts are the references: all of them, in order, or none. A
     file that starts with the first reference but then strays from them cannot be
     split into references and outputs: an error, never a guess (a reference read as an
@@ -217,7 +219,7 @@ def _count_increasing(run: list[Any], sizes: tuple[int, ...]) -> int:
     return count
 
 
-def _checked_record(key: str, record: Any, dataset: CQDataset, where: str) -> list[Any]:
+def _checked_record(key: str, record: Any, dataset: CQDataset, *, where: str) -> list[Any]:
     """The record's question list, once it is known to belong to ``key`` of ``dataset``."""
     if key not in dataset.interventions:
         raise DataError(
@@ -249,6 +251,7 @@ def _output(
     key: str,
     raw: list[Any],
     texts: list[str],
+    *,
     i: int,
     skipped: int,
     block: int,
@@ -263,22 +266,22 @@ def _output(
             "generated question",
             where,
         )
-    label = read_label(question["label"], f"{at}.label", where, flags, key)
+    label = read_label(question["label"], f"{at}.label", where=where, flags=flags, item=key)
     position = i - skipped
     return LabelledOutput(
-        key,
-        position,
-        str(question.get("id", position)),
-        texts[i],
-        label,
-        reason_of(question, where, at),
-        block,
-        None if label == question["label"] else question["label"],
+        intervention_id=key,
+        position=position,
+        id=str(question.get("id", position)),
+        cq=texts[i],
+        label=label,
+        reason=reason_of(question, where, at=at),
+        block=block,
+        released_label=None if label == question["label"] else question["label"],
     )
 
 
 def _intervention(
-    key: str, record: Any, dataset: CQDataset, where: str, flags: list[Flag]
+    key: str, record: Any, dataset: CQDataset, *, where: str, flags: list[Flag]
 ) -> tuple[list[LabelledOutput], int]:
     """One intervention's outputs, and how many leading references were skipped."""
     if isinstance(record, dict) and record.get("cqs") == MISSING_CQS:
@@ -292,13 +295,22 @@ def _intervention(
             )
         )
         return [], 0
-    raw = _checked_record(key, record, dataset, where)
+    raw = _checked_record(key, record, dataset, where=where)
     references = dataset.interventions[key].cqs
-    texts = [_text(q, f"{key!r}.cqs[{i}]", where) for i, q in enumerate(raw)]
-    skipped = _reference_prefix(key, texts, [q.cq for q in references], where)
+    texts = [_text(q, f"{key!r}.cqs[{i}]", where=where) for i, q in enumerate(raw)]
+    skipped = _reference_prefix(key, texts, references=[q.cq for q in references], where=where)
     blocks, short_at = blocks_of([q.get("id") for q in raw[skipped:]])
     outputs = [
-        _output(key, raw, texts, i, skipped, blocks[i - skipped], where, flags)
+        _output(
+            key,
+            raw,
+            texts,
+            i=i,
+            skipped=skipped,
+            block=blocks[i - skipped],
+            where=where,
+            flags=flags,
+        )
         for i in range(skipped, len(raw))
     ]
     same = {_same(q.cq) for q in references}
@@ -341,7 +353,7 @@ def load_labelled_outputs(path: str | Path, dataset: CQDataset) -> LabelledOutpu
     outputs: list[LabelledOutput] = []
     skipped = 0
     for key, record in records.items():
-        found, n_refs = _intervention(key, record, dataset, where, flags)
+        found, n_refs = _intervention(key, record, dataset, where=where, flags=flags)
         outputs += found
         skipped += n_refs
     if not outputs:
@@ -349,4 +361,4 @@ def load_labelled_outputs(path: str | Path, dataset: CQDataset) -> LabelledOutpu
             f"no generated questions: every question repeats the references of {dataset.source}",
             where,
         )
-    return LabelledOutputs(outputs, where, flags, skipped)
+    return LabelledOutputs(outputs=outputs, source=where, flags=flags, n_references_skipped=skipped)

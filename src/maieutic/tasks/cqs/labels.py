@@ -26,7 +26,7 @@ rather than a label: "its reasoning is not right" is reason (1) for Invalid
 flagged; the benchmark script, which never checks labels, scores it as not Useful too."""
 
 
-def read_label(label: Any, at: str, where: str, flags: list[Flag], item: str) -> str:
+def read_label(label: Any, at: str, *, where: str, flags: list[Flag], item: str) -> str:
     """A human label: one of ``LABELS``, or a known reason read as its label and
     flagged; anything else is an error naming the path."""
     if label in LABELS:
@@ -49,7 +49,7 @@ def read_label(label: Any, at: str, where: str, flags: list[Flag], item: str) ->
     )
 
 
-def reason_of(raw: dict[str, Any], where: str, at: str) -> str | None:
+def reason_of(raw: dict[str, Any], where: str, *, at: str) -> str | None:
     """The released ``reason`` field of a question (a string, or absent)."""
     reason = raw.get("reason")
     if reason is not None and not isinstance(reason, str):

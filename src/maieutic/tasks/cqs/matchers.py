@@ -18,7 +18,7 @@ from maieutic.metrics.similarity import chrf_best, chrf_matrix, cosine_best
 from maieutic.tasks.cqs.data import Intervention
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Match:
     """The verdict on one generated question.
 
@@ -42,7 +42,10 @@ WorkItem = tuple[Intervention, Sequence[str]]
 def unmatched(questions: Sequence[str]) -> list[Match]:
     """No reference for any of ``questions``: a text read without references (with an
     NAE fallback judge, which then labels every question)."""
-    return [Match(None, None, note="no reference questions") for _ in questions]
+    return [
+        Match(reference_index=None, similarity=None, note="no reference questions")
+        for _ in questions
+    ]
 
 
 class Matcher(Protocol):
@@ -95,9 +98,12 @@ class EmbeddingMatcher:
             return unmatched(questions)
         refs = self._matrix([q.cq for q in intervention.cqs])
         best, sims = cosine_best(self._matrix(questions), references=refs)
-        return [Match(int(i), float(s)) for i, s in zip(best, sims, strict=True)]
+        return [
+            Match(reference_index=int(i), similarity=float(s))
+            for i, s in zip(best, sims, strict=True)
+        ]
 
-    def similarities(self, questions: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
+    def similarities(self, questions: Sequence[str], *, candidates: Sequence[str]) -> np.ndarray:
         """Cosine of every (question, candidate) pair, shape ``(questions, candidates)``."""
         return self._matrix(questions) @ self._matrix(candidates).T
 
@@ -117,9 +123,12 @@ class ChrfMatcher:
         if not intervention.cqs:
             return unmatched(questions)
         best, sims = chrf_best(list(questions), references=[q.cq for q in intervention.cqs])
-        return [Match(int(i), float(s)) for i, s in zip(best, sims, strict=True)]
+        return [
+            Match(reference_index=int(i), similarity=float(s))
+            for i, s in zip(best, sims, strict=True)
+        ]
 
-    def similarities(self, questions: Sequence[str], candidates: Sequence[str]) -> np.ndarray:
+    def similarities(self, questions: Sequence[str], *, candidates: Sequence[str]) -> np.ndarray:
         """chrF of every (question, candidate) pair, shape ``(questions, candidates)``."""
         return chrf_matrix(list(questions), references=list(candidates))
 

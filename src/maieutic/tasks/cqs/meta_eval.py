@@ -34,7 +34,7 @@ USEFUL = "Useful"
 PREDICTED_LABELS = (*LABELS, NAE)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LooItem:
     """One reference evaluated as if it were generated."""
 
@@ -68,7 +68,11 @@ def leave_one_out_tasks(
             others = tuple(r for r in item.cqs if r.cq != ref.cq)
             if others:
                 pseudo = Intervention(
-                    item.intervention_id, item.intervention, item.dataset, item.schemes, others
+                    intervention_id=item.intervention_id,
+                    intervention=item.intervention,
+                    dataset=item.dataset,
+                    schemes=item.schemes,
+                    cqs=others,
                 )
                 tasks.append((pseudo, ref))
     if sample is not None and sample < len(tasks):
@@ -96,19 +100,21 @@ def leave_one_out(
     out = []
     for pseudo, ref in tasks:
         [m] = matcher.match(pseudo, [ref.cq])
-        verdict = judge_question(ref.id, ref.cq, m, pseudo, evaluator.threshold)
+        verdict = judge_question(
+            ref.id, ref.cq, m, intervention=pseudo, threshold=evaluator.threshold
+        )
         if evaluator.nae_fallback is not None:
             fall_back(evaluator.nae_fallback, pseudo, [verdict])
         matched = pseudo.cqs[m.reference_index].label if m.reference_index is not None else None
         out.append(
             LooItem(
-                pseudo.intervention_id,
-                ref.id,
-                ref.cq,
-                ref.label or "",
-                verdict.label,
-                m.similarity,
-                matched,
+                intervention_id=pseudo.intervention_id,
+                reference_id=ref.id,
+                text=ref.cq,
+                human=ref.label or "",
+                predicted=verdict.label,
+                similarity=m.similarity,
+                matched_label=matched,
             )
         )
     return out
@@ -126,11 +132,11 @@ def report(items: Sequence[LooItem], unscored: str = AS_NAE) -> dict[str, Any]:
     human = [i.human for i in items]
     result = agreement_report(human, predicted=predicted, labels=LABELS, abstain=NAE)
     result["n_unscored"] = sum(i.predicted == UNSCORED for i in items)
-    result.update(useful_vs_rest(human, predicted))
+    result.update(useful_vs_rest(human, predicted=predicted))
     return result
 
 
-def useful_vs_rest(human: Sequence[str], predicted: Sequence[str]) -> dict[str, Any]:
+def useful_vs_rest(human: Sequence[str], *, predicted: Sequence[str]) -> dict[str, Any]:
     """κ of Useful against the rest in both settings: NAE kept (not Useful) and NAE
     dropped (the questions the evaluator could judge)."""
     useful = [h == USEFUL for h in human]
@@ -167,6 +173,7 @@ def meta_signature(
     dataset: CQDataset,
     evaluator: CQEvaluator,
     sample: int | None,
+    *,
     seed: int,
     outputs: Any = None,
     curve: tuple[int, int] | None = None,
@@ -216,6 +223,7 @@ def compare(
     dataset: CQDataset,
     submissions: Sequence[Submission],
     evaluators: dict[str, CQEvaluator],
+    *,
     people: Sequence[Sequence[str]] | None = None,
     people_signature: str = "people's labels",
 ) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from maieutic.generate.protocol import GenerationRun
 from maieutic.tasks.cqs.data import MISSING_CQS, CQDataset, Intervention
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ItemOutcome:
     """What the generator produced for one intervention."""
 

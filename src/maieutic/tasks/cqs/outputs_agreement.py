@@ -39,7 +39,7 @@ from maieutic.tasks.cqs.labelled_outputs import LabelledOutput, LabelledOutputs
 from maieutic.tasks.cqs.scoring import NAE
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class OutputItem:
     """One labelled output as the evaluator labelled it."""
 
@@ -76,7 +76,13 @@ def judge_outputs(
         intervention = dataset.interventions[key]
         matches = matcher.match(intervention, [o.cq for o in questions])
         verdicts = [
-            judge_question(output.id, output.cq, match, intervention, evaluator.threshold)
+            judge_question(
+                output.id,
+                output.cq,
+                match,
+                intervention=intervention,
+                threshold=evaluator.threshold,
+            )
             for output, match in zip(questions, matches, strict=True)
         ]
         if evaluator.nae_fallback is not None:
@@ -87,28 +93,30 @@ def judge_outputs(
                 if match.reference_index is not None
                 else None
             )
-            items.append(_item(output, verdict.label, match.similarity, matched, verdict))
+            items.append(
+                _item(output, verdict.label, match.similarity, matched=matched, verdict=verdict)
+            )
     return items
 
 
-def _item(output: LabelledOutput, predicted, similarity, matched, verdict) -> OutputItem:
+def _item(output: LabelledOutput, predicted, similarity, *, matched, verdict) -> OutputItem:
     return OutputItem(
-        output.intervention_id,
-        output.position,
-        output.block,
-        output.id,
-        output.cq,
-        output.label,
-        predicted,
-        similarity,
-        matched,
-        verdict.best_reference_id,
-        output.reason,
-        output.released_label,
+        intervention_id=output.intervention_id,
+        position=output.position,
+        block=output.block,
+        question_id=output.id,
+        text=output.cq,
+        human=output.label,
+        predicted=predicted,
+        similarity=similarity,
+        matched_label=matched,
+        best_reference_id=verdict.best_reference_id,
+        reason=output.reason,
+        released_label=output.released_label,
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class _Table:
     """One intervention's outputs and their similarities to every candidate."""
 
@@ -132,16 +140,18 @@ def _tables(dataset: CQDataset, outputs: LabelledOutputs, evaluator: CQEvaluator
         texts = [o.cq for o in questions]
         tables.append(
             _Table(
-                questions,
-                np.asarray(similarities(texts, [r.cq for r in references]), dtype=np.float64),
-                np.asarray(similarities(texts, texts), dtype=np.float64),
-                [r.label or NAE for r in references],
+                outputs=questions,
+                to_references=np.asarray(
+                    similarities(texts, candidates=[r.cq for r in references]), dtype=np.float64
+                ),
+                to_outputs=np.asarray(similarities(texts, candidates=texts), dtype=np.float64),
+                reference_labels=[r.label or NAE for r in references],
             )
         )
     return tables
 
 
-def _labels_at(table: _Table, order: list[int], k: int, threshold: float) -> list[str]:
+def _labels_at(table: _Table, order: list[int], k: int, *, threshold: float) -> list[str]:
     """Each output's label with the first ``k`` outputs of ``order`` outside its own
     block added to the references (ties go to the first candidate: references first,
     then extras in the order they were added)."""
@@ -159,7 +169,7 @@ def _labels_at(table: _Table, order: list[int], k: int, threshold: float) -> lis
     return labels
 
 
-def _figures(human: Sequence[str], predicted: Sequence[str]) -> dict[str, float | None]:
+def _figures(human: Sequence[str], *, predicted: Sequence[str]) -> dict[str, float | None]:
     kept = list(zip(human, predicted, strict=True))
     dropped = [(h, p) for h, p in kept if p != NAE]
     return {
@@ -179,7 +189,7 @@ def _mean_sd(values: list[float | None]) -> tuple[float | None, float | None]:
     return statistics.fmean(present), sd
 
 
-def curve_steps(tables_max: int, batch: int) -> list[int]:
+def curve_steps(tables_max: int, *, batch: int) -> list[int]:
     """0, batch, 2 × batch… and the largest pool itself."""
     steps = list(range(0, tables_max + 1, batch))
     if steps[-1] != tables_max:
@@ -207,7 +217,7 @@ def references_curve(
     largest = max(
         sum(o.block != b for o in t.outputs) for t in tables for b in {o.block for o in t.outputs}
     )
-    steps = curve_steps(largest, batch)
+    steps = curve_steps(largest, batch=batch)
     per_step: dict[int, list[dict[str, float | None]]] = {k: [] for k in steps}
     for draw in range(draws):
         orders = []
@@ -221,9 +231,9 @@ def references_curve(
             predicted = [
                 label
                 for t, order in zip(tables, orders, strict=True)
-                for label in _labels_at(t, order, k, float(evaluator.threshold))
+                for label in _labels_at(t, order, k, threshold=float(evaluator.threshold))
             ]
-            per_step[k].append(_figures(human, predicted))
+            per_step[k].append(_figures(human, predicted=predicted))
     rows = []
     for k in steps:
         row: dict[str, Any] = {"extra_references": k}

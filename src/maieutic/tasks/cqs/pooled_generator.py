@@ -95,7 +95,7 @@ def claim_of(question: str, reading: Reading) -> int:
     return best
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PooledQuestion:
     """One chosen question, who wrote it and the filter's P(Useful) of it."""
 
@@ -107,7 +107,7 @@ class PooledQuestion:
     framing: str
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PooledChoice:
     """What the pooled route chose for one text."""
 
@@ -127,6 +127,7 @@ def pool(
     text: str,
     model_candidates: list[str],
     claims: ClaimsCQGenerator,
+    *,
     candidate_filter: CandidateFilter,
     k: int = EXPECTED_QUESTIONS,
 ) -> PooledChoice:
@@ -136,7 +137,14 @@ def pool(
     reading = found.reading
     by_question = {s.candidate.question: s for s in found.candidates}
     if found.note == FACTS:
-        return PooledChoice([], found.note, model_candidates, 0, 0, reading)
+        return PooledChoice(
+            chosen=[],
+            note=found.note,
+            model_candidates=model_candidates,
+            replaced=0,
+            filled=0,
+            reading=reading,
+        )
     model: list[Scored] = []
     taken = {q.lower() for q in found.questions}
     for question in dict.fromkeys(model_candidates):
@@ -145,7 +153,15 @@ def pool(
         if index < 0 or flaws or question.lower() in taken:
             continue
         family = framing_of(question)
-        model.append(Scored(Candidate(question, index, family, False, family), 0.0, flaws))
+        model.append(
+            Scored(
+                Candidate(
+                    question=question, claim=index, framing=family, generic=False, wording=family
+                ),
+                0.0,
+                flaws,
+            )
+        )
     chosen_scored = [by_question[q] for q in found.questions]
     claim_scores = claims.ranker.claim_scores(reading)
 
@@ -153,11 +169,15 @@ def pool(
         if not scored:
             return np.zeros(0)
         prior = claims.ranker.prior
-        return candidate_filter.probabilities(reading, text, scored, claim_scores, prior)
+        return candidate_filter.probabilities(
+            reading, text, scored, claim_scores=claim_scores, prior=prior
+        )
 
     p = np.concatenate([probabilities(chosen_scored), _pessimistic(model, probabilities)])
     slots = [
-        PooledQuestion(c.question, CLAIMS, float(q), c.claim, c.framing)
+        PooledQuestion(
+            question=c.question, origin=CLAIMS, p_useful=float(q), claim=c.claim, framing=c.framing
+        )
         for c, q in zip((s.candidate for s in chosen_scored), p, strict=False)
     ]
     replaced = filled = 0
@@ -166,7 +186,13 @@ def pool(
         cand = scored.candidate
         if any(s.claim == cand.claim and s.origin == FROM_MODEL for s in slots):
             continue  # one model question per claim
-        offered = PooledQuestion(cand.question, FROM_MODEL, float(q), cand.claim, cand.framing)
+        offered = PooledQuestion(
+            question=cand.question,
+            origin=FROM_MODEL,
+            p_useful=float(q),
+            claim=cand.claim,
+            framing=cand.framing,
+        )
         if len(slots) < k:
             if q >= candidate_filter.threshold:
                 slots.append(offered)
@@ -179,7 +205,14 @@ def pool(
             slots[weakest] = offered
             replaced += 1
     note = found.note if len(slots) < k else None
-    return PooledChoice(slots, note, model_candidates, replaced, filled, reading)
+    return PooledChoice(
+        chosen=slots,
+        note=note,
+        model_candidates=model_candidates,
+        replaced=replaced,
+        filled=filled,
+        reading=reading,
+    )
 
 
 def _pessimistic(model: list[Scored], probabilities) -> np.ndarray:
@@ -196,7 +229,15 @@ def _pessimistic(model: list[Scored], probabilities) -> np.ndarray:
         for family in families:
             rows.append(
                 Scored(
-                    Candidate(cand.question, cand.claim, family, False, family), 0.0, scored.flaws
+                    Candidate(
+                        question=cand.question,
+                        claim=cand.claim,
+                        framing=family,
+                        generic=False,
+                        wording=family,
+                    ),
+                    0.0,
+                    scored.flaws,
                 )
             )
             owner.append(i)
@@ -254,11 +295,18 @@ class PooledCQGenerator:
         replaced = filled = 0
         for outcome in run.outcomes:
             text = dataset.interventions[outcome.intervention_id].intervention
-            choice = pool(text, outcome.candidates, self.claims, self.candidate_filter)
+            choice = pool(
+                text, outcome.candidates, self.claims, candidate_filter=self.candidate_filter
+            )
             replaced += choice.replaced
             filled += choice.filled
             questions = [c.question for c in choice.chosen]
-            pooled = ItemOutcome(outcome.intervention_id, questions, None, outcome.candidates)
+            pooled = ItemOutcome(
+                intervention_id=outcome.intervention_id,
+                questions=questions,
+                reason=None,
+                candidates=outcome.candidates,
+            )
             pooled.rejected = outcome.rejected
             reasons = [choice.note] if choice.note else []
             if outcome.failed:

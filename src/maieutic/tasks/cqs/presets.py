@@ -17,7 +17,7 @@ from maieutic.errors import DataError
 from maieutic.path_text import is_folder
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Preset:
     """An evaluator with the options that make a published setting."""
 
@@ -29,10 +29,14 @@ class Preset:
 
 PRESETS = {
     "paper": Preset(
-        "paper",
-        "sts",
-        {"embedding_model": LEADERBOARD_MODEL, "embedding_backend": "torch", "threshold": 0.65},
-        "sts with stsb-mpnet-base-v2 at threshold 0.65, as the benchmark's leaderboard",
+        name="paper",
+        evaluator="sts",
+        options={
+            "embedding_model": LEADERBOARD_MODEL,
+            "embedding_backend": "torch",
+            "threshold": 0.65,
+        },
+        what="sts with stsb-mpnet-base-v2 at threshold 0.65, as the benchmark's leaderboard",
     )
 }
 
@@ -49,7 +53,7 @@ def paper_model_here(model: str = LEADERBOARD_MODEL) -> None:
     )
 
 
-def preset_options(name: str, evaluator: str, options: dict, given: set[str]) -> str:
+def preset_options(name: str, *, evaluator: str, options: dict, given: set[str]) -> str:
     """Apply preset ``name`` to a command's ``options`` (in place) and return the
     evaluator it names. An option the user gave that the preset sets is a usage error:
     the preset's number would silently become another."""

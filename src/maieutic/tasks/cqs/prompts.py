@@ -44,7 +44,7 @@ could weaken it. Avoid questions that:
 - have an obvious, common-sense answer, or are already answered by the text itself."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PromptContext:
     """What a strategy may draw on besides the intervention itself."""
 
@@ -156,6 +156,7 @@ class PromptBuilder:
         strategy: str,
         dataset: CQDataset | None = None,
         library: SchemeLibrary | None = None,
+        *,
         shots: int = 1,
         seed: int = 0,
     ) -> None:
@@ -163,7 +164,9 @@ class PromptBuilder:
         self._strategy: Strategy[Intervention, PromptContext] = create(
             "strategy", task="cqs", name=strategy
         )
-        self.context = PromptContext(library or SchemeLibrary.builtin(), dataset, shots, seed)
+        self.context = PromptContext(
+            library=library or SchemeLibrary.builtin(), pool=dataset, shots=shots, seed=seed
+        )
 
     def messages(self, intervention: Intervention) -> list[dict[str, str]]:
         """The chat messages for ``intervention``."""

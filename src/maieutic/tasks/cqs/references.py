@@ -21,7 +21,7 @@ from maieutic.tasks.cqs.data import CQDataset, ReferenceQuestion, Submission
 from maieutic.tasks.cqs.labels import KNOWN_REASONS, LABELS, read_label
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LabelledSubmission:
     """Extra references from one evaluated submission."""
 
@@ -53,14 +53,16 @@ def load_labelled_submission(path: str | Path) -> LabelledSubmission:
                 )
             label = q.get("label")
             if isinstance(label, str) and label in KNOWN_REASONS:
-                label = read_label(label, f"{key!r}.cqs[{i}].label", str(path), flags, key)
+                label = read_label(
+                    label, f"{key!r}.cqs[{i}].label", where=str(path), flags=flags, item=key
+                )
             if label in LABELS and q["cq"].strip():
                 ref_id = f"{path.stem}:{q.get('id', i)}"
                 reason = q.get("reason") if isinstance(q.get("reason"), str) else None
                 questions.setdefault(key, []).append(
-                    ReferenceQuestion(ref_id, q["cq"].strip(), label, reason)
+                    ReferenceQuestion(id=ref_id, cq=q["cq"].strip(), label=label, reason=reason)
                 )
-    return LabelledSubmission(path.stem, path.resolve(), questions, flags)
+    return LabelledSubmission(name=path.stem, path=path.resolve(), questions=questions, flags=flags)
 
 
 def _same(text: str) -> str:
@@ -89,7 +91,7 @@ def with_extra_references(
                     added.append(q)
         interventions[key] = replace(item, cqs=item.cqs + tuple(added)) if added else item
     merged = CQDataset(
-        interventions,
+        interventions=interventions,
         source=dataset.source,
         warnings=dataset.warnings,
         flags=[*dataset.flags, *(f for extra in extras for f in extra.flags)],

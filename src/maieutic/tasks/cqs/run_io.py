@@ -42,7 +42,7 @@ class CQsIO(TaskIO):
         self, generator: Any, key: str, item: Any, *, reason: str
     ) -> list[ItemOutcome]:
         """A "Missing CQs" outcome for an intervention whose generation raised."""
-        return [ItemOutcome(key, None, reason)]
+        return [ItemOutcome(intervention_id=key, questions=None, reason=reason)]
 
     def stream_input(
         self, task: Any, path: str | Path, store: CorpusStore, *, limit: int | None

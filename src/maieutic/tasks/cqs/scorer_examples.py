@@ -87,7 +87,7 @@ def pooled_dataset(paths: list[Path]) -> CQDataset:
                     f"{key!r}: intervention id already in another --data file", where=str(path)
                 )
             interventions[key] = item
-    return CQDataset(interventions, source=", ".join(str(p) for p in paths))
+    return CQDataset(interventions=interventions, source=", ".join(str(p) for p in paths))
 
 
 @register("scorer-examples", task="cqs", name="references")
@@ -122,7 +122,7 @@ def references(outputs: str | None = None) -> ExampleSource:
 
 
 @register("scorer-examples", task="cqs", name="templates")
-def templates(schemes: str | None = None, scheme_mapping: str | None = None) -> ExampleSource:
+def templates(schemes: str | None = None, *, scheme_mapping: str | None = None) -> ExampleSource:
     """The template generator's candidates, labelled by the reference each matches: a
     selector for ``generate cqs --generator template``. The built-in templates, and
     those of a scheme file when ``schemes`` is given (a selector learned from the
@@ -136,7 +136,7 @@ def templates(schemes: str | None = None, scheme_mapping: str | None = None) -> 
     def read(path: Path, encoder, store) -> Examples:
         if encoder is None:
             raise ValueError("template examples need an encoder")
-        return template_examples(load_cq_dataset(path), libraries, encoder, store)
+        return template_examples(load_cq_dataset(path), libraries, encoder, store=store)
 
     source = {
         "examples": "templates",

@@ -86,7 +86,14 @@ class ScorerMatcher:
         for q in questions:
             p = self._probability[(intervention.intervention_id, q)]
             label = self.scorer.positive if p >= self.scorer.threshold else REST
-            out.append(Match(None, p, label=label, note=f"P({self.scorer.positive}) = {p:.3f}"))
+            out.append(
+                Match(
+                    reference_index=None,
+                    similarity=p,
+                    label=label,
+                    note=f"P({self.scorer.positive}) = {p:.3f}",
+                )
+            )
         return out
 
     def signature_fields(self) -> dict[str, object]:

@@ -45,6 +45,7 @@ def candidate_labels(
     candidates: Sequence[str],
     references: Sequence[tuple[str, str]],
     vectors: dict[str, np.ndarray],
+    *,
     threshold: float = MATCH_THRESHOLD,
 ) -> list[str]:
     """The label each candidate inherits: its most similar reference's label when their
@@ -64,6 +65,7 @@ def template_examples(
     dataset: CQDataset,
     libraries: Sequence[SchemeLibrary],
     encoder,
+    *,
     store: EmbeddingStore | None = None,
     threshold: float = MATCH_THRESHOLD,
 ) -> Examples:
@@ -80,7 +82,7 @@ def template_examples(
             dict.fromkeys(c for generator in generators for c in generator.candidates(item))
         )
         vectors = embed_texts([*candidates, *(t for t, _ in references)], encoder, store)
-        labels = candidate_labels(candidates, references, vectors, threshold)
+        labels = candidate_labels(candidates, references, vectors, threshold=threshold)
         scheme = item.schemes[0] if item.schemes else ""
         for candidate, label in zip(candidates, labels, strict=True):
             useful = label == USEFUL

@@ -61,7 +61,7 @@ def label_for(similarity: float, reference_label: str | None, threshold: float) 
     return NAE
 
 
-@dataclass
+@dataclass(kw_only=True)
 class QuestionResult:
     """One generated question with the label it received and why."""
 
@@ -99,7 +99,7 @@ class QuestionResult:
         return out
 
 
-@dataclass
+@dataclass(kw_only=True)
 class InterventionResult:
     """The outcome for one intervention of a submission."""
 

@@ -26,7 +26,7 @@ def first_k(intervention: Intervention, candidates: Sequence[str], k: int = 3) -
 
 
 def diverse_k(
-    candidates: Sequence[str], vectors: dict[str, np.ndarray], k: int, max_similarity: float
+    candidates: Sequence[str], vectors: dict[str, np.ndarray], k: int, *, max_similarity: float
 ) -> list[str]:
     """Greedy in candidate order: keep a candidate unless its cosine with one already
     kept exceeds ``max_similarity``; if fewer than ``k`` survive, top up with the
@@ -83,7 +83,7 @@ def dedup(max_similarity: float = 0.85, cache: bool = True) -> Selector:
         encoder = shared_encoder()
         store = EmbeddingStore() if cache else None
         vectors = embed_texts(list(candidates), encoder, store)
-        return diverse_k(candidates, vectors, k, max_similarity)
+        return diverse_k(candidates, vectors, k, max_similarity=max_similarity)
 
     return select
 
@@ -98,6 +98,7 @@ def ranked_diverse_k(
     candidates: Sequence[str],
     scores: Sequence[float],
     vectors: dict[str, np.ndarray],
+    *,
     k: int,
     max_similarity: float,
 ) -> list[str]:
@@ -143,7 +144,7 @@ def scorer(scorer: str | None = None, max_similarity: float = 0.85) -> Selector:
         schemes = [intervention.schemes[0] if intervention.schemes else ""] * len(candidates)
         scores = learned.score(encoder, contexts, candidates, schemes=schemes, store=store)
         vectors = embed_texts(candidates, encoder, store)
-        return ranked_diverse_k(candidates, scores, vectors, k, max_similarity)
+        return ranked_diverse_k(candidates, scores, vectors, k=k, max_similarity=max_similarity)
 
     return select
 

@@ -26,7 +26,7 @@ _STOP_NAMES = {"The", "This", "That", "These", "They", "We", "Our", "And", "But"
 MAX_PHRASE_WORDS = 16
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TextFacts:
     """Phrases taken from an intervention to fill template slots."""
 
@@ -67,7 +67,7 @@ def _sentences(body: str) -> list[str]:
     return [p for p in parts if len(p.split()) >= 4]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class _Reading:
     """The speaker, sentences and recurring names of an intervention."""
 
@@ -89,7 +89,12 @@ def _read(text: str) -> _Reading:
         for n in _CAPITALISED.findall(s)
         if n not in _STOP_NAMES and n.upper() != speaker_raw.upper()
     )
-    return _Reading(speaker_raw, sentences, names, frozenset(n.split()[0] for n in names))
+    return _Reading(
+        speaker_raw=speaker_raw,
+        sentences=sentences,
+        names=names,
+        name_words=frozenset(n.split()[0] for n in names),
+    )
 
 
 def read_facts(text: str) -> TextFacts:

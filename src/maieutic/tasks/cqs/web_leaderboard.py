@@ -10,7 +10,7 @@ from maieutic.tasks.cqs.evaluate import check_ids
 from maieutic.web.hooks import LeaderboardPage
 
 
-def _check_ids(dataset: Any, submission: Any, skip_unknown: bool) -> None:
+def _check_ids(dataset: Any, *, submission: Any, skip_unknown: bool) -> None:
     check_ids(dataset, submission, skip_unknown=skip_unknown)
 
 

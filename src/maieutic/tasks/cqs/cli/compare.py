@@ -81,7 +81,7 @@ def _kappa_table(result: dict) -> Table:
     return table
 
 
-def _build_scorers(ctx, names: list[str], thresholds: dict, options: dict) -> dict:
+def _build_scorers(ctx, names: list[str], thresholds: dict, *, options: dict) -> dict:
     """Each evaluator built with its own options: its threshold, and a scorer:DIR's
     directory (an option none of them takes is refused)."""
     own = {n: {**options, "threshold": thresholds.get(n)} for n in names}
@@ -90,7 +90,8 @@ def _build_scorers(ctx, names: list[str], thresholds: dict, options: dict) -> di
         ctx, [entry("evaluator", task="cqs", name=r) for r in registered.values()], options
     )
     return {
-        n: build(ctx, "evaluator", "cqs", registered[n], own[n], refuse_unused=False) for n in names
+        n: build(ctx, "evaluator", "cqs", name=registered[n], options=own[n], refuse_unused=False)
+        for n in names
     }
 
 
@@ -104,7 +105,7 @@ def _compared_evaluators(evaluators, submissions, outputs_path) -> list[str]:
     return names
 
 
-def _compared(task, dataset, submissions, outputs_path):
+def _compared(task, dataset, submissions, *, outputs_path):
     """The submissions to compare on, people's labels of them with their signature (or
     None), and the inputs' flags."""
     if not outputs_path:
@@ -157,6 +158,7 @@ def meta_eval_compare(
     ctx,
     data_path,
     evaluators,
+    *,
     thresholds,
     submissions,
     outputs_path,
@@ -171,9 +173,9 @@ def meta_eval_compare(
     per_evaluator = _thresholds(thresholds, names_)
     task = get_task("cqs")
     dataset = task.load_reference(data_path)
-    loaded, people, flags = _compared(task, dataset, submissions, outputs_path)
-    scorers = _build_scorers(ctx, names_, per_evaluator, options)
-    result = compare(dataset, loaded, scorers, *people)
+    loaded, (people, by), flags = _compared(task, dataset, submissions, outputs_path=outputs_path)
+    scorers = _build_scorers(ctx, names_, per_evaluator, options=options)
+    result = compare(dataset, loaded, scorers, people=people, people_signature=by)
     _print_comparison(console_for(out_path), result)
     write_record(
         out_path,

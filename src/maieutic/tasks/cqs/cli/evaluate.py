@@ -106,12 +106,14 @@ def _cqs_options(func):
     "--official-out", "--official-dir", "official_dir", type=click.Path(file_okay=False)
 )
 @click.pass_context
-def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir, preset, **options):
+def evaluate_cqs(
+    ctx, data_path, submissions, *, evaluator, out_path, official_dir, preset, **options
+):
     """Evaluate critical-question SUBMISSIONS against the references of --data.
 
     One submission prints a summary; several print a leaderboard.
     """
-    evaluator = apply_preset(ctx, preset, evaluator, options)
+    evaluator = apply_preset(ctx, preset, evaluator, options=options)
     task = get_task("cqs")
     # a reference-free judge reads texts without reference questions too
     dataset = reference_for(task, data_path, evaluator=evaluator, options=options)
@@ -122,7 +124,7 @@ def evaluate_cqs(ctx, data_path, submissions, evaluator, out_path, official_dir,
     options["extra_references"] = [str(Path(p).resolve()) for p in options.pop("extra_references")]
     registered = split_evaluator(evaluator, options)
     engine = engine_arguments(options)
-    args = component_options(ctx, "evaluator", "cqs", registered, options)
+    args = component_options(ctx, "evaluator", "cqs", name=registered, options=options)
 
     def keep(result) -> None:
         echo_warnings(result.submission, result.warnings)

@@ -127,6 +127,7 @@ _generation_options = stack([*_COMPONENT_OPTIONS, *_SAMPLING_OPTIONS])
 def generate_cqs(
     ctx: click.Context,
     data_path: str,
+    *,
     out_path: str,
     generator: str,
     runs: int,
@@ -137,7 +138,7 @@ def generate_cqs(
     _check_usage(ctx, out_path, options)
     options["strategies"] = list(options["strategies"]) or ["detailed"]
     engine = engine_arguments(options)
-    args = component_options(ctx, "generator", "cqs", generator, options)
+    args = component_options(ctx, "generator", "cqs", name=generator, options=options)
     generated = generate(
         "cqs",
         data_path,
@@ -161,7 +162,7 @@ def generate_cqs(
         _report_notes(run.notes if run_index == 0 else [])
     if generated.uses_llm:
         click.echo(generated.calls_now.summary(), err=True)
-    _report_failures(generated.failed, len(generated.data.interventions) * runs, runs)
+    _report_failures(generated.failed, len(generated.data.interventions) * runs, runs=runs)
 
 
 def _check_usage(ctx, out_path: str, options: dict) -> None:
@@ -182,7 +183,7 @@ def _report_notes(notes: list[str]) -> None:
         click.echo(f"  … and {len(notes) - MAX_FAILURES_SHOWN} more (see the .meta.json)", err=True)
 
 
-def _report_failures(failures: list, total: int, runs: int) -> None:
+def _report_failures(failures: list, total: int, *, runs: int) -> None:
     if not failures:
         return
     reasons = {o.reason for _, o in failures}

@@ -71,7 +71,7 @@ def _sweep_table(rows: list[dict], chosen: dict) -> Table:
     return table
 
 
-def _headline(evaluator: str, result: dict, seconds: float, on_outputs: bool = False) -> str:
+def _headline(evaluator: str, result: dict, seconds: float, *, on_outputs: bool = False) -> str:
     what = " (system outputs vs people)" if on_outputs else ""
     return (
         f"{evaluator}{what}: n={result['n']} "
@@ -97,7 +97,7 @@ def _run_sweep(console, items, thresholds) -> dict:
     return {"rows": rows, "chosen": chosen}
 
 
-def _plot_sweep(swept: dict, evaluator: str, plot_path: str) -> None:
+def _plot_sweep(swept: dict, evaluator: str, *, plot_path: str) -> None:
     from maieutic.report.plots import sweep_plot
 
     title = f"{evaluator}: leave-one-out agreement by threshold"
@@ -115,27 +115,27 @@ def _curve_table(rows: list[dict]) -> Table:
     for r in rows:
         table.add_row(
             str(r["extra_references"]),
-            _pm(r["kappa_nae_kept"], r["kappa_nae_kept_sd"], "{:.3f}"),
-            _pm(r["kappa_nae_dropped"], r["kappa_nae_dropped_sd"], "{:.3f}"),
-            _pm(r["nae_rate"], r["nae_rate_sd"], "{:.1%}"),
+            _pm(r["kappa_nae_kept"], sd=r["kappa_nae_kept_sd"], spec="{:.3f}"),
+            _pm(r["kappa_nae_dropped"], sd=r["kappa_nae_dropped_sd"], spec="{:.3f}"),
+            _pm(r["nae_rate"], sd=r["nae_rate_sd"], spec="{:.1%}"),
         )
     return table
 
 
-def _pm(mean: float | None, sd: float | None, spec: str) -> str:
+def _pm(mean: float | None, *, sd: float | None, spec: str) -> str:
     if mean is None:
         return "—"
     return f"{spec.format(mean)} ± {spec.format(sd or 0.0)}"
 
 
-def _plot_curve(curve: dict, evaluator: str, plot_path: str) -> None:
+def _plot_curve(curve: dict, evaluator: str, *, plot_path: str) -> None:
     from maieutic.report.plots import curve_plot
 
     title = f"{evaluator}: agreement with people as references are added"
     curve_plot(curve["rows"], plot_path, title)
 
 
-def _check_modes(evaluator, scale, do_sweep, do_curve, plot_path, outputs_path, sample) -> None:
+def _check_modes(evaluator, scale, do_sweep, *, do_curve, plot_path, outputs_path, sample) -> None:
     if plot_path and not (do_sweep or do_curve):
         raise click.UsageError(
             "--plot draws the threshold sweep or the curve: add --sweep or --curve"
@@ -153,7 +153,7 @@ def _check_modes(evaluator, scale, do_sweep, do_curve, plot_path, outputs_path, 
         )
 
 
-def _judge(dataset, outputs, scorer, sample, seed):
+def _judge(dataset, outputs, scorer, *, sample, seed):
     """The items judged: every labelled output, or each reference left out in turn."""
     if outputs is not None:
         from maieutic.tasks.cqs.outputs_agreement import judge_outputs
@@ -162,7 +162,7 @@ def _judge(dataset, outputs, scorer, sample, seed):
     return leave_one_out(dataset, scorer, sample=sample, seed=seed)
 
 
-def _curve(console, dataset, outputs, scorer, batch, draws, seed) -> dict:
+def _curve(console, dataset, outputs, *, scorer, batch, draws, seed) -> dict:
     from maieutic.tasks.cqs.outputs_agreement import references_curve
 
     rows = references_curve(dataset, outputs, scorer, batch=batch, draws=draws, seed=seed)
@@ -241,7 +241,7 @@ _META_EVAL_OPTIONS = [
 
 
 def _record(
-    ctx, dataset, scorer, signature, result, seconds, items, swept, outputs, curve
+    ctx, dataset, scorer, *, signature, result, seconds, items, swept, outputs, curve
 ) -> CqsMetaEval:
     return CqsMetaEval(
         task="cqs",
@@ -267,6 +267,7 @@ def meta_eval_cqs(
     ctx,
     data_path,
     outputs_path,
+    *,
     evaluator,
     preset,
     do_sweep,
@@ -281,7 +282,7 @@ def meta_eval_cqs(
 ) -> None:
     """Agreement of an evaluator with people: each reference of --data left out in turn
     and labelled against the others, or (--outputs) generated questions people labelled."""
-    evaluator = apply_preset(ctx, preset, evaluator, options)
+    evaluator = apply_preset(ctx, preset, evaluator, options=options)
     registered = split_evaluator(evaluator, options)
     scale = entry("evaluator", task="cqs", name=registered).threshold
     if options.get("nae_fallback") and (do_sweep or do_curve):
@@ -289,7 +290,15 @@ def meta_eval_cqs(
         # the fallback's, under a signature that says it
         what = "--sweep" if do_sweep else "--curve"
         raise click.UsageError(f"{what} measures the references alone: drop --nae-fallback")
-    _check_modes(evaluator, scale, do_sweep, do_curve, plot_path, outputs_path, sample)
+    _check_modes(
+        evaluator,
+        scale,
+        do_sweep,
+        do_curve=do_curve,
+        plot_path=plot_path,
+        outputs_path=outputs_path,
+        sample=sample,
+    )
     # people's labels on generated questions (--outputs) need the texts alone when the
     # evaluator needs no references; left out in turn, the references are what is judged
     why = "" if outputs_path else "without --outputs, the references are the questions judged"
@@ -298,31 +307,48 @@ def meta_eval_cqs(
     )
     outputs = load_labelled_outputs(outputs_path, dataset) if outputs_path else None
     echo_warnings(Path(outputs_path or data_path).name, _input_warnings(dataset, outputs))
-    scorer = build(ctx, "evaluator", "cqs", registered, options)
+    scorer = build(ctx, "evaluator", "cqs", name=registered, options=options)
     start = time.perf_counter()
-    items = _judge(dataset, outputs, scorer, sample, seed)
+    items = _judge(dataset, outputs, scorer, sample=sample, seed=seed)
     seconds = time.perf_counter() - start
     echo_warnings(evaluator, scorer.warnings)
     result = report(items, scorer.unscored)
     curve_setting = (batch, draws) if do_curve else None
-    signature = meta_signature(dataset, scorer, sample, seed, outputs, curve_setting)
+    signature = meta_signature(
+        dataset, scorer, sample, seed=seed, outputs=outputs, curve=curve_setting
+    )
     console = console_for(out_path)
-    console.print(_headline(evaluator, result, seconds, outputs is not None), highlight=False)
+    console.print(
+        _headline(evaluator, result, seconds, on_outputs=outputs is not None), highlight=False
+    )
     console.print(_confusion_table(result))
     swept = _run_sweep(console, items, scale.sweep) if do_sweep else None
-    curve = _curve(console, dataset, outputs, scorer, batch, draws, seed) if do_curve else None
+    curve = (
+        _curve(console, dataset, outputs, scorer=scorer, batch=batch, draws=draws, seed=seed)
+        if do_curve
+        else None
+    )
     console.print(f"signature: {signature}", highlight=False)
     if out_path:
         record = _record(
-            ctx, dataset, scorer, signature, result, seconds, items, swept, outputs, curve
+            ctx,
+            dataset,
+            scorer,
+            signature=signature,
+            result=result,
+            seconds=seconds,
+            items=items,
+            swept=swept,
+            outputs=outputs,
+            curve=curve,
         )
         write_json(out_path, record.to_json())
     # drawn after --out is written: a plot path that cannot be written (a file where
     # its folder should be) must not throw away a long run's results
     if plot_path and swept:
-        _plot_sweep(swept, evaluator, plot_path)
+        _plot_sweep(swept, evaluator, plot_path=plot_path)
     if plot_path and curve:
-        _plot_curve(curve, evaluator, plot_path)
+        _plot_curve(curve, evaluator, plot_path=plot_path)
     fail_on_call_failures(scorer.failures, "judge")
 
 

@@ -30,7 +30,7 @@ preset_option = click.option(
 """``--preset``: a named setting that reproduces a published number."""
 
 
-def apply_preset(ctx: click.Context, preset: str | None, evaluator: str, options: dict) -> str:
+def apply_preset(ctx: click.Context, preset: str | None, evaluator: str, *, options: dict) -> str:
     """The evaluator to build, with ``preset``'s options put into ``options``."""
     if not preset:
         return evaluator
@@ -38,7 +38,7 @@ def apply_preset(ctx: click.Context, preset: str | None, evaluator: str, options
     from maieutic.tasks.cqs.presets import preset_options
 
     given = {p.name for p in ctx.command.params if p.name and is_explicit(ctx, p.name)}
-    return preset_options(preset, evaluator, options, given)
+    return preset_options(preset, evaluator=evaluator, options=options, given=given)
 
 
 class _JudgeName(RegisteredOrScorer):

@@ -43,7 +43,7 @@ from maieutic.cli.train import scorer_options, train_scorer
     ]
 )
 @scorer_options
-def train_cqs(data_paths, outputs_path, examples, schemes, scheme_mapping, **options) -> None:
+def train_cqs(data_paths, outputs_path, examples, *, schemes, scheme_mapping, **options) -> None:
     """Learn a scorer of critical questions, report its grouped cross-validation
     figures (no text on both sides of a fold), then fit on all the data and save it."""
     if (schemes or scheme_mapping) and examples != "templates":
