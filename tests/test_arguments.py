@@ -46,7 +46,7 @@ PACKAGE = ROOT / "src" / "maieutic"
 MOST_POSITIONAL = 3
 INTERCHANGEABLE = {("a", "b"), ("x", "y")}
 """Parameter names that declare a symmetric pair (an agreement, a correlation)."""
-PENDING = ("cli",)
+PENDING = ()
 """Folders of ``src/maieutic`` whose definitions are converted in a later step."""
 RULES = {
     "a": "more than 3 positional parameters",

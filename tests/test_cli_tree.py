@@ -136,7 +136,10 @@ def test_every_task_is_listed_and_its_group_says_where_its_commands_are(cli):
 def _toy_groups() -> CommandGroups:
     top = RootGroup("maieutic")
     verbs = [TaskGroup(n) for n in ("generate", "evaluate", "meta-eval", "train")]
-    groups = CommandGroups(top, *verbs)
+    generate, evaluate, meta_eval, train = verbs
+    groups = CommandGroups(
+        root=top, generate=generate, evaluate=evaluate, meta_eval=meta_eval, train=train
+    )
     top.tree = groups
     for group in verbs:
         top.add_command(group)
@@ -229,7 +232,7 @@ def test_an_option_outside_the_table_is_caught():
 def test_a_deprecated_alias_feeds_the_new_option_with_a_warning():
     @click.command()
     @click.option("--out-dir", "out_dir", help="x")
-    @deprecated_alias("--out", "--out-dir", "out_dir", required=True)
+    @deprecated_alias("--out", new="--out-dir", dest="out_dir", required=True)
     def made_up(out_dir):
         click.echo(f"out_dir={out_dir}")
 

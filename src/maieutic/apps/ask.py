@@ -59,7 +59,7 @@ ask_options = stack(
             help="Also write a question set about the text and score it with AURA "
             "(default: for texts of 1,500 characters or four paragraphs and more).",
         ),
-        deprecated_alias("--document/--no-document", "--question-set", "document"),
+        deprecated_alias("--document/--no-document", new="--question-set", dest="document"),
         click.option("--seed", type=int, default=0, show_default=True, help="Sampling seed."),
         click.option(
             "--timeout",

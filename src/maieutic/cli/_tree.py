@@ -43,7 +43,7 @@ COMMAND_HOOKS: HookTable[AddsCommands] = HookTable("command line")
 """Each task's hook adding its commands, by task name."""
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CommandGroups:
     """Where a task's commands go; a task's command hook receives one."""
 
@@ -168,7 +168,7 @@ class RootGroup(TaskGroup):
 # -- the generic commands: the run layer on the command line --------------------------------
 
 
-def _component_option(kind: str, task: str) -> Callable[[Any], Any]:
+def _component_option(kind: str, *, task: str) -> Callable[[Any], Any]:
     """``--evaluator`` / ``--generator``: one of the task's registered names (the only
     one by default; required when there are several), or ``scorer:DIR`` where the task
     registers a learned scorer."""
@@ -177,7 +177,7 @@ def _component_option(kind: str, task: str) -> Callable[[Any], Any]:
 
     known = names(kind, task=task)
     if kind == "evaluator" and "scorer" in known:
-        choice: click.ParamType = RegisteredOrScorer(kind, task)
+        choice: click.ParamType = RegisteredOrScorer(kind, task=task)
         known = [n for n in known if n != "scorer"]
     else:
         choice = click.Choice(known)
@@ -232,7 +232,7 @@ def generic_evaluate(task: str) -> click.Command:
                 help="The task's reference data (labelled dataset) to score against.",
             ),
             click.argument("submissions", nargs=-1, type=click.Path()),
-            _component_option("evaluator", task),
+            _component_option("evaluator", task=task),
             *_threshold_option(task),
             out_option,
             click.option(
@@ -260,6 +260,7 @@ def _run_evaluate(
     ctx: click.Context,
     task: str,
     data_path: str | None,
+    *,
     submissions: tuple[str, ...],
     evaluator: str,
     out_path: str | None,
@@ -301,7 +302,7 @@ def generic_generate(task: str) -> click.Command:
                 type=click.Path(dir_okay=False),
                 help="The task's input to generate for.",
             ),
-            _component_option("generator", task),
+            _component_option("generator", task=task),
             click.option(
                 "--out",
                 "out_path",
@@ -336,6 +337,7 @@ def generic_generate(task: str) -> click.Command:
 def _run_generate(
     ctx: click.Context,
     task: str,
+    *,
     data_path: str,
     generator: str,
     out_path: str,

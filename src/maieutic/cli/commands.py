@@ -33,7 +33,7 @@ def add_examples(root: click.Group, examples: dict[str, str]) -> None:
         add_example(command, line)
 
 
-def moved_command(command: click.Command, old: str, new: str) -> click.Command:
+def moved_command(command: click.Command, old: str, *, new: str) -> click.Command:
     """A hidden copy of ``command`` under its old place's name ``old`` (e.g. ``"agree"``
     in a task's group) that warns, then runs it; ``new`` is where it lives now
     (``"meta-eval TASK"``)."""

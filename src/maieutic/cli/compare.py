@@ -39,7 +39,7 @@ OPTIONS = [
     ),
     click.option(
         "--confidence",
-        type=number(0.5, 0.999),
+        type=number(0.5, max=0.999),
         default=CONFIDENCE,
         show_default=True,
         help="Coverage of the intervals; a p-value below 1 − CONFIDENCE is significant.",

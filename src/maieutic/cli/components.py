@@ -69,10 +69,10 @@ def split_evaluator(value: str, options: dict[str, Any]) -> str:
 def component_options(
     ctx: click.Context,
     kind: str,
+    *,
     task: str,
     name: str,
     options: dict[str, Any],
-    *,
     refuse_unused: bool = True,
 ) -> dict[str, Any]:
     """The factory arguments of the registered component ``name`` taken from
@@ -95,17 +95,19 @@ def component_options(
 def build(
     ctx: click.Context,
     kind: str,
+    *,
     task: str,
     name: str,
     options: dict[str, Any],
-    *,
     refuse_unused: bool = True,
 ) -> Any:
     """The registered component built from command-line ``options`` (checked by
     ``component_options``) through the run layer's builder, as ``maieutic.evaluate``
     builds it, so the commands that are no evaluate/generate (meta-eval, sweeps)
     carry the same spec and signature."""
-    args = component_options(ctx, kind, task, name, options, refuse_unused=refuse_unused)
+    args = component_options(
+        ctx, kind, task=task, name=name, options=options, refuse_unused=refuse_unused
+    )
     built, _warnings = build_component(
         kind, task=task, name=name, options=args
     )  # checked above already

@@ -39,7 +39,7 @@ from maieutic.terminal_text import terminal_safe
     help="No progress bars on a terminal, no progress lines off one.",
 )
 @click.pass_context
-def cli(ctx: click.Context, debug: bool, quiet: bool) -> None:
+def cli(ctx: click.Context, debug: bool, *, quiet: bool) -> None:
     """Generate questions that challenge a text, and evaluate them reproducibly.
 
     Commands are verb first (maieutic evaluate TASK); a task's own tools are in a
@@ -79,7 +79,9 @@ def _mount_core() -> CommandGroups:
     for command in (compare, report, serve, serve_llm, setup_llm, ask, demo):
         cli.add_command(command)
     train.add_command(scorer)
-    tree = CommandGroups(cli, generate, evaluate, meta_eval, train)
+    tree = CommandGroups(
+        root=cli, generate=generate, evaluate=evaluate, meta_eval=meta_eval, train=train
+    )
     for group in (cli, generate, evaluate, meta_eval, train):
         group.tree = tree
     return tree

@@ -46,8 +46,8 @@ class FiniteFloatRange(_Finite, click.FloatRange):
 
 def number(
     min: float | None = None,
-    max: float | None = None,
     *,
+    max: float | None = None,
     min_open: bool = False,
     max_open: bool = False,
     infinite: bool = False,
@@ -73,7 +73,7 @@ class RegisteredOrScorer(click.ParamType):
     """A registered component name (evaluator or selector) of a task, or ``scorer:DIR``
     (a learned scorer's directory) in its place."""
 
-    def __init__(self, kind: str, task: str) -> None:
+    def __init__(self, kind: str, *, task: str) -> None:
         self.kind = kind
         self.task = task
         self.name = kind
@@ -95,4 +95,4 @@ class RegisteredOrScorer(click.ParamType):
 
 def EvaluatorName(task: str) -> RegisteredOrScorer:
     """The ``--evaluator`` type of ``task``."""
-    return RegisteredOrScorer("evaluator", task)
+    return RegisteredOrScorer("evaluator", task=task)

@@ -137,7 +137,7 @@ def llm_options(
     )(func)
 
 
-def sampling_options(task: str, generator: str = "llm") -> Callable[[Any], Any]:
+def sampling_options(task: str, *, generator: str = "llm") -> Callable[[Any], Any]:
     """``--seed``, ``--temperature`` and ``--max-tokens``, showing the defaults of the
     task's registered ``generator`` (the command line restates none)."""
     found = factory_defaults("generator", task=task, name=generator)
@@ -147,7 +147,7 @@ def sampling_options(task: str, generator: str = "llm") -> Callable[[Any], Any]:
             seed_option("Sampling seed."),
             click.option(
                 "--temperature",
-                type=number(0, 2),
+                type=number(0, max=2),
                 default=temperature,
                 show_default=True,
                 help="Sampling temperature (llm).",
@@ -193,7 +193,7 @@ def component_option(kind: str, *, task: str, default: str, help: str) -> Callab
     ``task`` registers of that kind, or ``scorer:DIR`` in its place where the task
     registers a learned scorer of that kind; shown with its ``default``."""
     known = names(kind, task=task)
-    choice = RegisteredOrScorer(kind, task) if "scorer" in known else click.Choice(known)
+    choice = RegisteredOrScorer(kind, task=task) if "scorer" in known else click.Choice(known)
     return click.option(f"--{kind}", type=choice, default=default, show_default=True, help=help)
 
 
@@ -274,7 +274,7 @@ class DeprecatedAlias(click.Option):
 
 
 def deprecated_alias(
-    old: str, new: str, dest: str, *, required: bool = False, **attrs: Any
+    old: str, *, new: str, dest: str, required: bool = False, **attrs: Any
 ) -> Callable[[Any], Any]:
     """Keep ``old`` (e.g. ``"--out"``) working for the option now spelled ``new`` whose
     parameter is ``dest``: a value given under the old name reaches the command as

@@ -106,6 +106,7 @@ def serve(
     host: str,
     allow_host: tuple[str, ...],
     port: int,
+    *,
     max_upload_mb: float,
     header_timeout: float,
     max_connections: int,

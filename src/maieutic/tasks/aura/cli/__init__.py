@@ -36,7 +36,7 @@ def commands(groups: CommandGroups) -> None:
     groups.evaluate.add_command(evaluate_aura)
     groups.meta_eval.add_command(meta_eval_aura)
     groups.meta_eval.add_command(aura_preferences)
-    aura.add_command(moved_command(aura_preferences, "agree", "meta-eval aura-preferences"))
+    aura.add_command(moved_command(aura_preferences, "agree", new="meta-eval aura-preferences"))
     groups.train.add_command(train_aura)
     groups.root.add_command(aura)
     add_examples(groups.root, EXAMPLES)

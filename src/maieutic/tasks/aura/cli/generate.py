@@ -50,7 +50,7 @@ def generate_aura(ctx, document_path, out_path, **options) -> None:
     """Write questions about --document with a language model (the embedded SmolLM2 by
     default); score them with ``maieutic evaluate aura DOCUMENT OUT``."""
     require_written_file(out_path, why=" (a .meta.json is written beside it)")
-    args = component_options(ctx, "generator", "aura", name="llm", options=options)
+    args = component_options(ctx, "generator", task="aura", name="llm", options=options)
     generated = generate(
         "aura",
         document_path,

@@ -71,7 +71,7 @@ _AURA_OPTIONS = [
     ),
     click.option(
         "--link-threshold",
-        type=number(-1, 1),
+        type=number(-1, max=1),
         default=0.85,
         show_default=True,
         help="Cosine at which a window's sentence links it to a necessary unit.",
@@ -150,7 +150,7 @@ def evaluate_aura(ctx, document, sets, *, evaluator, out_path, strict, **options
     (Markdown, text, PDF, or a JSON with "passage" and question lists)."""
     refuse_overwriting_inputs(out_path, [document, *sets])
     engine = engine_arguments(options)
-    args = component_options(ctx, "evaluator", "aura", name=evaluator, options=options)
+    args = component_options(ctx, "evaluator", task="aura", name=evaluator, options=options)
     run = evaluate(
         "aura",
         document,
@@ -184,7 +184,7 @@ def compare(ctx, document, sets, *, evaluator, out_path, **options):
     given = len(sets) or len(doc.question_sets)
     if given and given != 2:
         raise click.UsageError(f"compare needs exactly two question sets, got {given}")
-    args = component_options(ctx, "evaluator", "aura", name=evaluator, options=options)
+    args = component_options(ctx, "evaluator", task="aura", name=evaluator, options=options)
     scored = evaluate(
         "aura", doc, submissions=list(sets), evaluator=evaluator, on_loaded=echo_flags, **args
     )

@@ -98,7 +98,7 @@ def meta_eval_aura(ctx, qgeval_path, evaluator, *, out_path, **options):
     """How well AURA's answerability agrees with people: per question (Spearman, ROC
     AUC for unanswerable questions) and per system (Spearman of the rankings)."""
     instances = load_qgeval(qgeval_path)
-    scorer = build(ctx, "evaluator", "aura", name=evaluator, options=options)
+    scorer = build(ctx, "evaluator", task="aura", name=evaluator, options=options)
     report = qgeval_agreement(scorer, instances)
     console = console_for(out_path)
     # the data's signature is the hash of the whole QGEval file

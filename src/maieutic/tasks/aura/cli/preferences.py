@@ -143,7 +143,7 @@ def aura_preferences(ctx, preferences, aggregate, *, evaluator, out_path, **opti
     per annotator; tie_breaker, optional, settles a tied vote)."""
     path = Path(preferences)
     records = read_preferences(path)
-    built = build(ctx, "evaluator", "aura", name=evaluator, options=options)
+    built = build(ctx, "evaluator", task="aura", name=evaluator, options=options)
     items = []
     for record in records:
         document = read_document(path.parent / record["document"])

@@ -49,7 +49,7 @@ def sweep(ctx, document, sets, *, qgeval_path, evaluator, out_path, **options):
         ]
     if not pairs:
         raise click.UsageError("give a DOCUMENT (with SETS) or --qgeval")
-    built = build(ctx, "evaluator", "aura", name=evaluator, options=options)
+    built = build(ctx, "evaluator", task="aura", name=evaluator, options=options)
     grid = entry("evaluator", task="aura", name=evaluator).threshold.sweep
     report = mean_shift(built, pairs, grid)
     table = Table(

@@ -43,7 +43,7 @@ def commands(groups: CommandGroups) -> None:
     groups.evaluate.add_command(evaluate_compqa)
     groups.meta_eval.add_command(compqa_judge)
     groups.meta_eval.add_command(compqa_humans)
-    compqa.add_command(moved_command(compqa_judge, "agree", "meta-eval compqa"))
+    compqa.add_command(moved_command(compqa_judge, "agree", new="meta-eval compqa"))
     compqa.add_command(breakdown)
     compqa.add_command(extremes)
     groups.root.add_command(compqa)

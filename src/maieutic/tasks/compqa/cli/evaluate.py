@@ -91,7 +91,7 @@ def _options(func):
             show_default=True,
             help="Examples drawn (with --seed) for few-shot.",
         ),
-        deprecated_alias("--n-shots", "--shots", "n_shots", type=click.IntRange(1, 10)),
+        deprecated_alias("--n-shots", new="--shots", dest="n_shots", type=click.IntRange(1, 10)),
         seed_option("Seed of calls and examples."),
         click.option(
             "--max-tokens",
@@ -117,7 +117,7 @@ def evaluate_compqa(ctx, answers, evaluator, *, out_path, strict, **options):
     NAME_scenario_K.json) on the CompQA rubric; totals are always sums of criteria."""
     _old_shots_file(ctx, options)
     refuse_overwriting_inputs(out_path, [str(p) for p in answer_files(answers)])
-    args = component_options(ctx, "evaluator", "compqa", name=evaluator, options=options)
+    args = component_options(ctx, "evaluator", task="compqa", name=evaluator, options=options)
     run = evaluate(
         "compqa",
         None,

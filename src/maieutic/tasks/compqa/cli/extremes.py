@@ -22,14 +22,14 @@ def _options(func):
         *human_score_options,
         click.option(
             "--high",
-            type=number(0, 19),
+            type=number(0, max=19),
             default=18.0,
             show_default=True,
             help="A total at least this is a high score (the paper states none).",
         ),
         click.option(
             "--low",
-            type=number(0, 19),
+            type=number(0, max=19),
             default=14.0,
             show_default=True,
             help="A total at most this is a low score (the paper's 'bad': 3–14).",

@@ -73,7 +73,9 @@ def _options(func):
 
 @click.command("compqa")
 @_options
-@deprecated_alias("--out", "--out-dir", "out_dir", required=True, type=click.Path(file_okay=False))
+@deprecated_alias(
+    "--out", new="--out-dir", dest="out_dir", required=True, type=click.Path(file_okay=False)
+)
 @llm_options(defaults_of=("generator", "compqa", "llm"))  # answers run to 768 tokens
 @engine_options
 @click.pass_context
@@ -83,7 +85,7 @@ def generate_compqa(ctx, questions_path, out_dir, *, scenarios, name, strict, **
     scenarios = scenarios or SCENARIOS
     engine = engine_arguments(options)
     args = component_options(
-        ctx, "generator", "compqa", name="llm", options={**options, "scenarios": scenarios}
+        ctx, "generator", task="compqa", name="llm", options={**options, "scenarios": scenarios}
     )
     generated = generate(
         "compqa",

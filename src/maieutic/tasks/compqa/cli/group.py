@@ -295,7 +295,7 @@ def table(judged, out_path) -> None:
 @judged_option
 @click.option(
     "--min-score",
-    type=number(0, 19),
+    type=number(0, max=19),
     default=18.0,
     show_default=True,
     help="Lowest rubric total exported (the paper's fine-tuning set used 18).",

@@ -90,7 +90,9 @@ def _build_scorers(ctx, names: list[str], thresholds: dict, *, options: dict) ->
         ctx, [entry("evaluator", task="cqs", name=r) for r in registered.values()], options
     )
     return {
-        n: build(ctx, "evaluator", "cqs", name=registered[n], options=own[n], refuse_unused=False)
+        n: build(
+            ctx, "evaluator", task="cqs", name=registered[n], options=own[n], refuse_unused=False
+        )
         for n in names
     }
 

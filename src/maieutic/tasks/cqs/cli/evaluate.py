@@ -103,7 +103,7 @@ def _cqs_options(func):
 @_cqs_options
 @engine_options
 @deprecated_alias(
-    "--official-out", "--official-dir", "official_dir", type=click.Path(file_okay=False)
+    "--official-out", new="--official-dir", dest="official_dir", type=click.Path(file_okay=False)
 )
 @click.pass_context
 def evaluate_cqs(
@@ -124,7 +124,7 @@ def evaluate_cqs(
     options["extra_references"] = [str(Path(p).resolve()) for p in options.pop("extra_references")]
     registered = split_evaluator(evaluator, options)
     engine = engine_arguments(options)
-    args = component_options(ctx, "evaluator", "cqs", name=registered, options=options)
+    args = component_options(ctx, "evaluator", task="cqs", name=registered, options=options)
 
     def keep(result) -> None:
         echo_warnings(result.submission, result.warnings)

@@ -91,7 +91,7 @@ _SAMPLING_OPTIONS = [
     sampling_options("cqs"),
     click.option(
         "--top-p",
-        type=number(0, 1),
+        type=number(0, max=1),
         default=1.0,
         show_default=True,
         help="Nucleus sampling mass (llm).",
@@ -138,7 +138,7 @@ def generate_cqs(
     _check_usage(ctx, out_path, options)
     options["strategies"] = list(options["strategies"]) or ["detailed"]
     engine = engine_arguments(options)
-    args = component_options(ctx, "generator", "cqs", name=generator, options=options)
+    args = component_options(ctx, "generator", task="cqs", name=generator, options=options)
     generated = generate(
         "cqs",
         data_path,

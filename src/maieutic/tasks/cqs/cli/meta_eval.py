@@ -307,7 +307,7 @@ def meta_eval_cqs(
     )
     outputs = load_labelled_outputs(outputs_path, dataset) if outputs_path else None
     echo_warnings(Path(outputs_path or data_path).name, _input_warnings(dataset, outputs))
-    scorer = build(ctx, "evaluator", "cqs", name=registered, options=options)
+    scorer = build(ctx, "evaluator", task="cqs", name=registered, options=options)
     start = time.perf_counter()
     items = _judge(dataset, outputs, scorer, sample=sample, seed=seed)
     seconds = time.perf_counter() - start

@@ -46,7 +46,7 @@ class _JudgeName(RegisteredOrScorer):
     spec recorded in a results file rebuilds from any directory)."""
 
     def __init__(self) -> None:
-        super().__init__("judge", "cqs")
+        super().__init__("judge", task="cqs")
 
     def _known(self) -> list[str]:
         from maieutic.tasks.cqs.usefulness import NAME

@@ -30,6 +30,6 @@ def commands(groups: CommandGroups) -> None:
     groups.generate.add_command(generate_focus)
     groups.evaluate.add_command(evaluate_focus)
     groups.meta_eval.add_command(focus_humans)
-    focus.add_command(moved_command(focus_humans, "agreement", "meta-eval focus-humans"))
+    focus.add_command(moved_command(focus_humans, "agreement", new="meta-eval focus-humans"))
     groups.root.add_command(focus)
     add_examples(groups.root, EXAMPLES)

@@ -98,7 +98,7 @@ def evaluate_focus(ctx, gold_path, submissions, *, annotators, out_path, **optio
     gold = load_gold_with_annotators(task, gold_path, annotators)
     strict, skip_unknown = options.pop("strict"), options.pop("skip_unknown")
     refuse_overwriting_inputs(out_path, [gold_path, *submissions])
-    args = component_options(ctx, "evaluator", "focus", name="type-span", options=options)
+    args = component_options(ctx, "evaluator", task="focus", name="type-span", options=options)
     run = evaluate(
         "focus",
         gold,

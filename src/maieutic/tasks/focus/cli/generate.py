@@ -133,7 +133,7 @@ def generate_focus(ctx, data_path, out_path, *, generator, runs, limit, **option
     dataset = load_arguments(data_path)
     echo_warnings(Path(data_path).name, [*dataset.warnings, *(f.short for f in dataset.flags)])
     engine = engine_arguments(options)
-    args = component_options(ctx, "generator", "focus", name=generator, options=options)
+    args = component_options(ctx, "generator", task="focus", name=generator, options=options)
     if runs > 1:
         call = {"generator": generator, "limit": limit, "provenance": ctx.params, **engine}
         generate_runs(dataset, out_path, runs, call=call, args=args)
