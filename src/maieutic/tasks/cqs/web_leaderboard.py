@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from maieutic.tasks.cqs.data import CQDataset, Submission
 from maieutic.tasks.cqs.evaluate import check_ids
 from maieutic.web.hooks import LeaderboardPage
 
 
-def _check_ids(dataset: Any, *, submission: Any, skip_unknown: bool) -> None:
+def _check_ids(dataset: CQDataset, submission: Submission, skip_unknown: bool, /) -> None:
+    # the page's check_ids hook is called by position (web/leaderboard.py)
     check_ids(dataset, submission, skip_unknown=skip_unknown)
 
 
