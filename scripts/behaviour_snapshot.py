@@ -6,9 +6,9 @@ writes), and the output of every ``benchmarks/reproduce_*.py``.
     python scripts/behaviour_snapshot.py OUT_DIR [--data-dir ../shared/data] [--skip-reproduce]
     diff -r BEFORE_DIR AFTER_DIR   # no output: the behaviour is unchanged
 
-Wall times, the checkout's folder and commit, and the demo's cache folder are the only
-things masked (they differ from one run, checkout and machine to the next); every figure
-is compared as printed.
+Wall times, creation stamps, the checkout's folder and commit, and the demo's cache
+folder are the only things masked (they differ from one run, checkout and machine to
+the next); every figure is compared as printed.
 """
 
 from __future__ import annotations
@@ -24,12 +24,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMIT = re.compile(r'"commit": "[0-9a-f]{40}"')
+CREATED = re.compile(r'"created": "[^"]*"')
 TIMES = re.compile(r"\b\d+(?:\.\d+)?\s?(?:s|ms|min)\b|\b\d+:\d\d(?::\d\d)?\b")
 REPRODUCE = ("reproduce_cqs.py", "reproduce_focus.py", "reproduce_compqa.py", "reproduce_aura.py")
 
 
 def _mask(text: str, home: str) -> str:
-    text = COMMIT.sub('"commit": "<commit>"', text)
+    text = CREATED.sub('"created": "<created>"', COMMIT.sub('"commit": "<commit>"', text))
     return TIMES.sub("<time>", text.replace(home, "<home>").replace(str(ROOT), "<root>"))
 
 
