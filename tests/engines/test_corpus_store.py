@@ -89,7 +89,7 @@ def test_a_limited_stream_is_the_first_items(cqs_dev, tmp_path):
     first = dict(list(whole.interventions.items())[:7])
     streamed = stream_cq_dataset(cqs_dev, CorpusStore(tmp_path / "store"), limit=7)
     assert dict(streamed.interventions.items()) == first
-    assert streamed.fingerprint() == type(whole)(first).fingerprint()
+    assert streamed.fingerprint() == type(whole)(interventions=first).fingerprint()
 
 
 def test_the_store_goes_when_it_is_dropped(tmp_path):

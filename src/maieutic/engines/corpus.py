@@ -24,7 +24,7 @@ import tempfile
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from maieutic.data import guard
 from maieutic.engines.codec import to_plain
@@ -38,6 +38,13 @@ CREATE TABLE done (run INTEGER NOT NULL, pos INTEGER NOT NULL, ok INTEGER NOT NU
 """
 
 _PREFIX = ".corpus-"
+
+
+class ParsesRecord(Protocol):
+    """A task's reader of one stored record: ``where`` it was read, its id and its
+    JSON value to the task's item (a ``DataError`` naming what is wrong)."""
+
+    def __call__(self, where: str, *, key: str, record: Any) -> Any: ...
 
 
 class CorpusStore:
@@ -76,7 +83,7 @@ class CorpusStore:
     def fill(
         self,
         records: Iterable[tuple[str, str, Any]],
-        parse: Callable[[str, str, Any], Any],
+        parse: ParsesRecord,
         canonical: Callable[[Any], Any],
         *,
         where: str,
@@ -86,7 +93,7 @@ class CorpusStore:
         added with its fingerprint form ``canonical(item)``; an input with no item is
         the error ``empty`` naming ``where``."""
         for at, key, record in records:
-            item = parse(at, key, record)
+            item = parse(at, key=key, record=record)
             self.add(at, key=key, item=to_plain(item), canon=canonical(item))
         self._db.execute("COMMIT")
         if not self._count:

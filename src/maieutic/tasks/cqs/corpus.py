@@ -34,7 +34,7 @@ def stream_cq_dataset(
     warnings: list[str] = []
     store.fill(
         stream_keyed_records(path, "intervention_id", limit),
-        lambda where, key, record: parse_intervention(
+        lambda where, *, key, record: parse_intervention(
             key, record, where, require_labels=False, warnings=warnings
         ),
         fingerprint_element,
