@@ -5,7 +5,8 @@ the same defaults."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 
 from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
 
@@ -18,6 +19,13 @@ class EmbeddingOptions:
     embedding_model: str = DEFAULT_MODEL
     embedding_backend: str = "torch"
     batch_size: int = 64
+
+    @classmethod
+    def of(cls, arguments: Mapping[str, object]) -> EmbeddingOptions:
+        """The options among a factory's arguments (``EmbeddingOptions.of(locals())``),
+        each field named once while the factory keeps the flat parameters its ``Spec``
+        records."""
+        return cls(**{f.name: arguments[f.name] for f in fields(cls)})  # type: ignore[arg-type]
 
     def encoder(self) -> Encoder:
         """An encoder for this model (loaded on first use)."""

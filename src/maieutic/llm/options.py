@@ -6,7 +6,8 @@ show the same defaults."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 
 from maieutic.llm.backends.factory import make_backend
 from maieutic.llm.client import LLMClient, RetryPolicy
@@ -28,10 +29,15 @@ class LLMOptions:
     retries: int = 4
 
     @classmethod
+    def of(cls, arguments: Mapping[str, object]) -> LLMOptions:
+        """The options among a factory's arguments (``LLMOptions.of(locals())``): the
+        factory keeps its flat parameters, which its ``Spec`` records, and names each
+        field once."""
+        return cls(**{f.name: arguments[f.name] for f in fields(cls)})  # type: ignore[arg-type]
+
+    @classmethod
     def defaults_of(cls, kind: str, *, task: str, name: str) -> LLMOptions:
         """The defaults of a registered factory (one that waits longer per call…)."""
-        from dataclasses import fields
-
         from maieutic.registry import factory_defaults
 
         found = factory_defaults(kind, task=task, name=name)

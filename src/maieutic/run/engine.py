@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import shutil
@@ -135,16 +136,17 @@ class Engine:
             return component.generate(
                 io.generator_input(generation.data), run_index=run_index, on_progress=update
             )
+        on_ray = functools.partial(
+            self._on_ray,
+            io,
+            data=generation.data,
+            component=component,
+            run_index=run_index,
+            update=update,
+            context=context,
+        )
         if out is None:
-            return self._on_ray(
-                io,
-                data=generation.data,
-                component=component,
-                run_index=run_index,
-                update=update,
-                context=context,
-                folder=None,
-            )
+            return on_ray(folder=None)
         from maieutic.engines.shard_lock import lock_folder
         from maieutic.engines.shards import shard_folder
 
@@ -152,15 +154,7 @@ class Engine:
         # held until written() has removed the shards: one run at a time writes them
         self._locks[run_index] = lock_folder(folder, out=Path(out))
         try:
-            return self._on_ray(
-                io,
-                data=generation.data,
-                component=component,
-                run_index=run_index,
-                update=update,
-                context=context,
-                folder=folder,
-            )
+            return on_ray(folder=folder)
         except BaseException:
             _drop_if_bare(folder)  # while still locked: no other run is in it
             self._unlock(run_index)

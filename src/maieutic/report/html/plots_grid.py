@@ -129,6 +129,32 @@ def heatmap(
     return figure(parts, width=width, height=height, label=title)
 
 
+def _framed(
+    parts: list[str],
+    box: tuple[float, float, float, float],
+    *,
+    labels: tuple[str, str],
+    title: str,
+) -> Markup:
+    """The figure of a plot's ``parts`` drawn in ``box`` (left, right, top, bottom), its
+    x label below and its y label turned up the left side."""
+    left, right, top, bottom = box
+    x_label, y_label = labels
+    parts.append(text((left + right) / 2, bottom + 32, x_label, anchor="middle", class_="axis"))
+    middle = (top + bottom) / 2
+    parts.append(
+        text(
+            14,
+            middle,
+            y_label,
+            anchor="middle",
+            class_="axis",
+            transform=f"rotate(-90 14 {middle:.1f})",
+        )
+    )
+    return figure(parts, width=WIDTH, height=bottom + 40, label=title)
+
+
 def line_chart(
     xs: Sequence[float],
     series: Sequence[tuple[str, Sequence[float | None]]],
@@ -178,19 +204,7 @@ def line_chart(
                 element("circle", content=tip, cx=px(x), cy=py(y), r="3.5", fill=colour(i))
             )
     parts.append(line(x1=left, y1=bottom, x2=right, y2=bottom, class_="axisline"))
-    parts.append(text((left + right) / 2, bottom + 32, x_label, anchor="middle", class_="axis"))
-    middle = (top + bottom) / 2
-    parts.append(
-        text(
-            14,
-            middle,
-            y_label,
-            anchor="middle",
-            class_="axis",
-            transform=f"rotate(-90 14 {middle:.1f})",
-        )
-    )
-    return figure(parts, width=WIDTH, height=bottom + 40, label=title)
+    return _framed(parts, (left, right, top, bottom), labels=(x_label, y_label), title=title)
 
 
 def scatter(
@@ -223,16 +237,4 @@ def scatter(
         tip = f"{name}: {x_label} {xv:.3f}, {y_label} {yv:.3f}"
         parts.append(element("circle", content=tooltip(tip), cx=x, cy=y, r="4.5", fill=colour(i)))
         parts.append(text(x + 7, y + 4, shorten(name, 22), class_="pointlabel"))
-    parts.append(text((left + right) / 2, bottom + 32, x_label, anchor="middle", class_="axis"))
-    middle = (top + bottom) / 2
-    parts.append(
-        text(
-            14,
-            middle,
-            y_label,
-            anchor="middle",
-            class_="axis",
-            transform=f"rotate(-90 14 {middle:.1f})",
-        )
-    )
-    return figure(parts, width=WIDTH, height=bottom + 40, label=title)
+    return _framed(parts, (left, right, top, bottom), labels=(x_label, y_label), title=title)

@@ -30,14 +30,7 @@ def llm(
     if granularity not in GRANULARITIES:
         raise DataError(f"--granularity must be one of {', '.join(GRANULARITIES)}")
     return DocumentQuestionGenerator(
-        LLMOptions(
-            llm=llm,
-            base_url=base_url,
-            llm_backend=llm_backend,
-            concurrency=concurrency,
-            timeout=timeout,
-            retries=retries,
-        ).client(),
+        LLMOptions.of(locals()).client(),
         strategy,
         granularity=granularity,
         params=GenerationParams(

@@ -30,11 +30,7 @@ def rules(
     batch_size: int = EMBEDDING_DEFAULTS.batch_size,
 ) -> RubricEvaluator:
     """Text rules for criteria 1–7, 13 and 15; the rest unscored (offline)."""
-    encoder = EmbeddingOptions(
-        embedding_model=embedding_model,
-        embedding_backend=embedding_backend,
-        batch_size=batch_size,
-    ).encoder()
+    encoder = EmbeddingOptions.of(locals()).encoder()
     return RubricEvaluator(RuleJudge(encoder), None, "rules")
 
 
@@ -72,14 +68,7 @@ def llm(
         n_shots,
         seed=seed,
         max_tokens=max_tokens,
-        model=LLMOptions(
-            llm=llm,
-            base_url=base_url,
-            llm_backend=llm_backend,
-            concurrency=concurrency,
-            timeout=timeout,
-            retries=retries,
-        ),
+        model=LLMOptions.of(locals()),
     )
     return RubricEvaluator(None, judge, "llm", shot_source=source)
 
@@ -109,18 +98,7 @@ def rules_llm(
         n_shots,
         seed=seed,
         max_tokens=max_tokens,
-        model=LLMOptions(
-            llm=llm,
-            base_url=base_url,
-            llm_backend=llm_backend,
-            concurrency=concurrency,
-            timeout=timeout,
-            retries=retries,
-        ),
+        model=LLMOptions.of(locals()),
     )
-    encoder = EmbeddingOptions(
-        embedding_model=embedding_model,
-        embedding_backend=embedding_backend,
-        batch_size=batch_size,
-    ).encoder()
+    encoder = EmbeddingOptions.of(locals()).encoder()
     return RubricEvaluator(RuleJudge(encoder), judge, "rules+llm", shot_source=source)

@@ -33,14 +33,7 @@ def llm(
     if unknown:
         raise DataError(f"--scenario must be one of {', '.join(SCENARIOS)}, not {unknown[0]!r}")
     return ComparativeAnswerGenerator(
-        LLMOptions(
-            llm=llm,
-            base_url=base_url,
-            llm_backend=llm_backend,
-            concurrency=concurrency,
-            timeout=timeout,
-            retries=retries,
-        ).client(),
+        LLMOptions.of(locals()).client(),
         chosen,
         GenerationParams(temperature=temperature, top_p=1.0, max_tokens=max_tokens, seed=seed),
         samples=samples,

@@ -9,6 +9,7 @@ recorded in a results file rebuilds the same evaluator.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 
 from maieutic.embed.options import EMBEDDING_DEFAULTS, EmbeddingOptions
 from maieutic.embed.store import EmbeddingStore
@@ -62,11 +63,7 @@ def sts(
     nae_fallback: str | None = None,
 ) -> CQEvaluator:
     """Cosine similarity of sentence embeddings to the most similar reference."""
-    encoder = EmbeddingOptions(
-        embedding_model=embedding_model,
-        embedding_backend=embedding_backend,
-        batch_size=batch_size,
-    ).encoder()
+    encoder = EmbeddingOptions.of(locals()).encoder()
     matcher = EmbeddingMatcher(encoder, EmbeddingStore() if cache else None)
     fallback = judge_matcher(nae_fallback, batch_size, cache) if nae_fallback else None
     return CQEvaluator(matcher, threshold, _extras(extra_references), nae_fallback=fallback)
@@ -93,14 +90,7 @@ def _register_judge(kind: str, *, summary: str) -> None:
         timeout: float = LLM_DEFAULTS.timeout,
         retries: int = LLM_DEFAULTS.retries,
     ) -> JudgeMatcher:
-        client = LLMOptions(
-            llm=llm,
-            base_url=base_url,
-            llm_backend=llm_backend,
-            concurrency=concurrency,
-            timeout=timeout,
-            retries=retries,
-        ).client()
+        client = LLMOptions.of(locals()).client()
         return JudgeMatcher(kind, client)
 
     judge.__doc__ = summary
@@ -118,14 +108,7 @@ def _register_judge(kind: str, *, summary: str) -> None:
         unscored: str = AS_NAE,
     ) -> CQEvaluator:
         check_unscored_rule(unscored)  # before the model is loaded
-        matcher = build_judge(
-            llm,
-            base_url=base_url,
-            llm_backend=llm_backend,
-            concurrency=concurrency,
-            timeout=timeout,
-            retries=retries,
-        )
+        matcher = build_judge(**asdict(LLMOptions.of(locals())))
         return CQEvaluator(matcher, None, _extras(extra_references), unscored=unscored)
 
     evaluator.__doc__ = summary

@@ -113,14 +113,7 @@ def llm(
         seed=seed,
     )
     return LLMCQGenerator(
-        LLMOptions(
-            llm=llm,
-            base_url=base_url,
-            llm_backend=llm_backend,
-            concurrency=concurrency,
-            timeout=timeout,
-            retries=retries,
-        ).client(),
+        LLMOptions.of(locals()).client(),
         [create("strategy", task="cqs", name=s) for s in dict.fromkeys(strategies)],
         context,
         selector=make_selector(selector),

@@ -24,10 +24,6 @@ def type_span(
     if span_embedding:
         from maieutic.tasks.focus.span_metrics import TokenEmbeddingSimilarity
 
-        encoder = EmbeddingOptions(
-            embedding_model=embedding_model,
-            embedding_backend=embedding_backend,
-            batch_size=batch_size,
-        ).encoder()
+        encoder = EmbeddingOptions.of(locals()).encoder()
         similarity = TokenEmbeddingSimilarity(encoder)
     return FocusEvaluator(mode, pairing=pairing, embedding=similarity)

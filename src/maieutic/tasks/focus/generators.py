@@ -59,14 +59,7 @@ def llm(
         pool = load_gold(shots_from) if shots_from else load_gold(sample_path("focus/shots.jsonl"))
     context = PromptContext(pool=pool, shots=shots, seed=seed)
     return LLMFocusGenerator(
-        LLMOptions(
-            llm=llm,
-            base_url=base_url,
-            llm_backend=llm_backend,
-            concurrency=concurrency,
-            timeout=timeout,
-            retries=retries,
-        ).client(),
+        LLMOptions.of(locals()).client(),
         create("strategy", task="focus", name=strategy),
         context,
         params=GenerationParams(
