@@ -47,6 +47,7 @@ XDIST_GROUPS = {
     "tests/test_ask_llm_embedded.py": "llm",
     "tests/test_llm_turns.py": "llm",
     "tests/tasks/focus/test_focus_llm_real.py": "llm",
+    "tests/test_integrations_llm.py": "llm",
 }
 
 

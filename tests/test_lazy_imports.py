@@ -15,7 +15,17 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-HEAVY = ("spacy", "torch", "sklearn", "sentence_transformers", "transformers")
+HEAVY = (
+    "spacy",
+    "torch",
+    "sklearn",
+    "sentence_transformers",
+    "transformers",
+    # the evaluation frameworks: only `maieutic import` and their own tasks load them
+    "inspect_ai",
+    "lm_eval",
+    "datasets",
+)
 
 # Runs in a fresh interpreter: which heavy modules are loaded after the commands ran.
 _PROBE = """
@@ -66,6 +76,8 @@ def test_no_command_help_loads_a_heavy_library(tmp_path):
         ["evaluate", "focus", "--data", "missing.jsonl", "missing-sub.jsonl"],
         ["generate", "focus", "--data", "missing.jsonl", "--out", "x.jsonl"],
         ["evaluate", "aura", "missing.json"],
+        ["import", "inspect-log", "missing.eval", "--out", "r.json"],
+        ["import", "lm-eval-samples", "missing.jsonl", "--out", "r.json"],
     ],
     ids=lambda a: " ".join(a[:2]),
 )

@@ -23,6 +23,7 @@ from maieutic.cli.serve_llm import serve_llm
 from maieutic.cli.setup_llm import setup_llm
 from maieutic.cli.train import scorer
 from maieutic.errors import MaieuticError
+from maieutic.integrations.cli import import_group
 from maieutic.terminal_text import terminal_safe
 
 
@@ -76,7 +77,7 @@ def train() -> None:
 def _mount_core() -> CommandGroups:
     """The core commands, the applications (``ask`` and ``demo`` compose several
     tasks; they are not tasks), and the groups the tasks' commands join on demand."""
-    for command in (compare, report, serve, serve_llm, setup_llm, ask, demo):
+    for command in (compare, report, serve, serve_llm, setup_llm, ask, demo, import_group):
         cli.add_command(command)
     train.add_command(scorer)
     tree = CommandGroups(

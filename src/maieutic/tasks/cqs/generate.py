@@ -22,7 +22,7 @@ from maieutic.generate.strategy import Strategy
 from maieutic.language.wellformed import check_question
 from maieutic.llm.backends import describe
 from maieutic.llm.client import CallFailed, LLMClient
-from maieutic.llm.types import ChatRequest, GenerationParams
+from maieutic.llm.types import ChatRequest, ChatResult, GenerationParams
 from maieutic.registry import Spec
 from maieutic.signature import Signature
 from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
@@ -152,6 +152,43 @@ class TemplateCQGenerator(InterventionGenerator):
         )
 
 
+def outcome_of_replies(
+    iid: str,
+    item: Intervention,
+    replies: Sequence[ChatResult | CallFailed | str],
+    *,
+    selector: Selector,
+    fill_from: str | None = None,
+) -> tuple[ItemOutcome, list[str]]:
+    """The questions kept from a model's replies for one intervention (the llm
+    generator's rule, also applied to replies an evaluation framework got): every
+    distinct question parsed, three chosen among the well-formed ones, and with
+    ``fill_from`` the offline generator's questions up to three. Also the notes on
+    replies too long to be a question list, which were read in part."""
+    candidates: list[str] = []
+    seen: set[str] = set()
+    failure = None
+    cut: list[str] = []
+    for reply in replies:
+        if isinstance(reply, CallFailed):
+            failure = failure or f"model call failed: {reply.reason}"
+            continue
+        text = reply if isinstance(reply, str) else reply.text
+        for question in parse_questions(text, notes=cut):
+            if question.lower() not in seen:
+                seen.add(question.lower())
+                candidates.append(question)
+    if failure and not candidates:
+        outcome = ItemOutcome(
+            intervention_id=iid, questions=None, reason=failure, candidates=candidates
+        )
+    else:
+        outcome = select_three(iid, item, candidates, selector=selector, source="model output")
+    if fill_from:
+        outcome = fill_up(outcome, item, fill_from)
+    return outcome, list(dict.fromkeys(cut))
+
+
 class LLMCQGenerator:
     """An LLM prompted with one or more strategies; candidates pooled, three selected."""
 
@@ -251,29 +288,10 @@ class LLMCQGenerator:
         replies, stats = fan_out(self.client, requests, on_progress)
         outcomes = []
         for iid, item in dataset.interventions.items():
-            candidates: list[str] = []
-            seen: set[str] = set()
-            failure = None
-            cut: list[str] = []  # a reply too long to be a question list is read in part
-            for reply in replies.get(iid, []):
-                if isinstance(reply, CallFailed):
-                    failure = failure or f"model call failed: {reply.reason}"
-                    continue
-                for question in parse_questions(reply.text, notes=cut):
-                    if question.lower() not in seen:
-                        seen.add(question.lower())
-                        candidates.append(question)
-            warnings.extend(f"{iid}: {note}" for note in dict.fromkeys(cut))
-            if failure and not candidates:
-                outcome = ItemOutcome(
-                    intervention_id=iid, questions=None, reason=failure, candidates=candidates
-                )
-            else:
-                outcome = select_three(
-                    iid, item, candidates, selector=self.selector, source="model output"
-                )
-            if self.fill_from:
-                outcome = fill_up(outcome, item, self.fill_from)
+            outcome, cut = outcome_of_replies(
+                iid, item, replies.get(iid, []), selector=self.selector, fill_from=self.fill_from
+            )
+            warnings.extend(f"{iid}: {note}" for note in cut)
             outcomes.append(outcome)
         return GenerationRun(
             outcomes=outcomes, stats=stats, warnings=warnings, notes=outcome_notes(outcomes)

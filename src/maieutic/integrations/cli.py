@@ -1,0 +1,79 @@
+"""``maieutic import``: a run of inspect_ai or lm-eval turned into a maieutic results
+file (for ``maieutic compare``, ``report`` and the leaderboard). The frameworks are
+imported only when a command runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from maieutic.cli.outputs import require_written_file
+from maieutic.cli.printing import echo_warnings
+
+_NAME = click.option(
+    "--name",
+    help="The system's name in the results (default: the run's model).",
+)
+_OUT = click.option(
+    "--out",
+    "out_path",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Results file to write (as `maieutic evaluate --out` writes it).",
+)
+_SUBMISSION = click.option(
+    "--submission",
+    "submission_path",
+    type=click.Path(dir_okay=False),
+    help="Also write the run's questions as a submission file (to score it with "
+    "another evaluator).",
+)
+
+
+@click.group("import")
+def import_group() -> None:
+    """Bring a run of another evaluation framework into maieutic."""
+
+
+def _write(run: Any, *, out_path: str, submission_path: str | None) -> None:
+    from maieutic.data.writing import write_json
+
+    require_written_file(out_path, why="")
+    evaluation = run.evaluate()
+    evaluation.save(out_path)
+    if submission_path:
+        submission = run.benchmark.submission(run.questions, name=run.name)
+        write_json(submission_path, {k: e.raw for k, e in submission.entries.items()})
+    [result] = evaluation.results
+    echo_warnings(result.submission, result.warnings)
+    click.echo(f"{result.submission}: overall {result.score:.4f} ({result.signature})")
+    click.echo(f"wrote {out_path}")
+
+
+@import_group.command("inspect-log")
+@click.argument("log", type=click.Path(dir_okay=False))
+@_OUT
+@_SUBMISSION
+@_NAME
+def inspect_log(log: str, *, out_path: str, submission_path: str | None, name: str | None) -> None:
+    """Score the questions of an inspect_ai LOG of `maieutic/cqs` (needs
+    maieutic[inspect])."""
+    from maieutic.integrations.importing import from_inspect_log
+
+    _write(from_inspect_log(log, name=name), out_path=out_path, submission_path=submission_path)
+
+
+@import_group.command("lm-eval-samples")
+@click.argument("samples", type=click.Path(dir_okay=False))
+@_OUT
+@_SUBMISSION
+@_NAME
+def lm_eval_samples(
+    samples: str, *, out_path: str, submission_path: str | None, name: str | None
+) -> None:
+    """Score the questions of an lm-eval --log_samples FILE of `maieutic_cqs`."""
+    from maieutic.integrations.importing import from_lm_eval_samples
+
+    run = from_lm_eval_samples(samples, name=name)
+    _write(run, out_path=out_path, submission_path=submission_path)
