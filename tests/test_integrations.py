@@ -1,9 +1,10 @@
 """The benchmarks inside evaluation frameworks, with the frameworks themselves (no mock
-of them): inspect_ai's task run with its own mockllm model on scripted replies, the
-lm-eval task functions, the ``datasets`` loader and ``maieutic import``.
+of them): inspect_ai's tasks run with its own mockllm model on scripted replies, the
+lm-eval task functions and files, the ``datasets`` loader and ``maieutic import``.
 
-The oracle of every number is ``maieutic evaluate cqs`` (the command) on the questions
-the run kept; the end-to-end runs against the real llama.cpp server are in
+The oracle of every number is the command line: ``maieutic evaluate TASK`` on the
+output ``maieutic import … --submission`` writes (what ``maieutic generate`` writes for
+the same replies). The end-to-end runs against the real llama.cpp server are in
 ``test_integrations_llm.py``.
 """
 
@@ -15,106 +16,191 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
-from maieutic.integrations.bridge import CQsBenchmark
-from maieutic.samples import sample_path
+from maieutic.integrations.bridge import SPECS, Benchmark
 
 pytest.importorskip("inspect_ai", reason="needs maieutic[inspect]")
 
-SAMPLE = sample_path("cqs/sample_dataset.json")
 BIN = Path(sys.executable).parent
+CQS_SAMPLE = Benchmark("cqs").path
 
 
 def useful_references(intervention) -> list[str]:
     return [q.cq for q in intervention.cqs if q.label == "Useful"]
 
 
-def scripted_reply(messages) -> str:
-    """The reply the mock model gives: the intervention's Useful references, one a line,
-    so the labels are known (each matches itself, similarity 1)."""
-    dataset = CQsBenchmark().dataset
-    prompt = messages[-1].text
-    for intervention in dataset.interventions.values():
+def cqs_reply(prompt: str) -> str:
+    """The intervention's Useful references, one a line after a preamble, so the labels
+    are known (each matches itself, similarity 1)."""
+    for intervention in Benchmark("cqs").items().values():
         if intervention.intervention in prompt:
             return "Here are three questions:\n" + "\n".join(useful_references(intervention))
     raise AssertionError("the prompt holds no intervention of the sample")
 
 
-@pytest.fixture(scope="module")
-def mock_run(tmp_path_factory):
-    """One inspect run of maieutic/cqs on the bundled sample with scripted replies."""
+REPLIES = {
+    "cqs": cqs_reply,
+    "focus": lambda prompt: "Type: Overgeneralization\nSpan: everyone",
+    "compqa": lambda prompt: "Python is simpler to read than Java, so beginners learn faster.",
+    "aura": lambda prompt: "What wears the sprockets?\nWhy do hub gears weigh more?",
+}
+
+
+def run_with_mock(task: str, folder: Path, **task_args):
+    """One inspect run of maieutic/TASK on its bundled sample with scripted replies."""
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-    from maieutic.integrations.inspect_tasks import cqs
+    from maieutic.integrations import inspect_tasks
 
     def reply(messages, tools, tool_choice, config):
-        output = ModelOutput.from_content(model="mockllm", content=scripted_reply(messages))
+        text = REPLIES[task](messages[-1].text)
+        output = ModelOutput.from_content(model="mockllm", content=text)
         # a usage of its own: without one, mockllm counts tokens with tiktoken, which
         # downloads its encoding
         output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
         return output
 
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setenv("HOME", str(folder))
+        model = get_model("mockllm/model", custom_outputs=reply)
+        made = getattr(inspect_tasks, task)(**task_args)
+        [log] = inspect_eval(made, model=model, log_dir=str(folder / "logs"), display="none")
+    assert log.status == "success", log.error
+    return log
+
+
+@pytest.fixture(scope="module")
+def mock_runs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("inspect")
     with pytest.MonkeyPatch.context() as patched:
         patched.setenv("MAIEUTIC_HOME", str(folder / "home"))
-        patched.setenv("HOME", str(folder))
-        model = get_model("mockllm/model", custom_outputs=reply)
-        [log] = inspect_eval(cqs(), model=model, log_dir=str(folder / "logs"), display="none")
-    return log, folder
+        return {task: run_with_mock(task, folder) for task in SPECS}
 
 
-def test_the_task_is_found_through_inspects_entry_points():
+def test_the_tasks_are_found_through_inspects_entry_points():
     from inspect_ai._util.registry import registry_lookup
 
-    assert registry_lookup("task", "maieutic/cqs") is not None
+    for task in SPECS:
+        assert registry_lookup("task", f"maieutic/{task}") is not None, task
 
 
-def test_inspect_run_scores_each_reply_with_maieutics_labels(mock_run):
-    log, _ = mock_run
-    assert log.status == "success"
-    bench = CQsBenchmark()
-    assert len(log.samples) == len(bench.dataset.interventions)
+def test_cqs_scores_each_reply_with_maieutics_labels(mock_runs):
+    log = mock_runs["cqs"]
+    interventions = Benchmark("cqs").items()
+    assert sorted(s.id for s in log.samples) == sorted(interventions)
     for sample in log.samples:
         [score] = sample.scores.values()
-        kept = score.metadata["questions"]
-        references = useful_references(bench.dataset.interventions[sample.id])
-        # the generator's rule: the first three well-formed questions, the preamble
-        # (no question mark) dropped
-        assert kept and set(kept) <= set(references)
-        assert score.metadata["labels"] == ["Useful"] * len(kept)
+        [record] = score.metadata["records"]
+        kept = [q["cq"] for q in record["cqs"]]
+        # the generator's rule: the preamble (no question mark) dropped, three kept
+        assert kept and set(kept) <= set(useful_references(interventions[sample.id]))
+        assert [q["label"] for q in record["cqs"]] == ["Useful"] * len(kept)
         assert score.value == pytest.approx(len(kept) / 3)
-        assert sample.input[0].role == "system"  # the generator's system prompt
+        assert sample.input[0].role == "system"
 
 
-def test_the_prompt_is_the_llm_generators(mock_run):
-    log, _ = mock_run
-    bench = CQsBenchmark()
-    context, _ = bench.generator.context_for(bench.dataset)
-    for sample in log.samples:
-        item = bench.dataset.interventions[sample.id]
-        [strategy] = bench.generator.strategies
-        sent = [(m.role, m.text) for m in sample.input]
-        assert sent == [(m["role"], m["content"]) for m in strategy.messages(item, context)]
+def test_each_sample_is_the_request_maieutic_sends(mock_runs):
+    bench = Benchmark("cqs")
+    sent = {i.id: i.messages for i in bench.requests()}
+    context, _ = bench.generator(None).context_for(bench.data)
+    [strategy] = bench.generator(None).strategies
+    for sample in mock_runs["cqs"].samples:
+        asked = tuple((m.role, m.text) for m in sample.input)
+        assert asked == sent[sample.id]
+        item = bench.items()[sample.id]
+        assert asked == tuple((m["role"], m["content"]) for m in strategy.messages(item, context))
 
 
-def test_the_logs_metric_is_maieutic_evaluate_on_its_questions(mock_run, cli, tmp_path):
-    log, _ = mock_run
-    results, submission = tmp_path / "results.json", tmp_path / "submission.json"
-    imported = cli(
-        "import", "inspect-log", log.location, "--out", results, "--submission", submission
-    )
-    assert imported.code == 0, imported.err
-    evaluated = cli(
-        "evaluate", "cqs", "--data", SAMPLE, "--evaluator", "sts", submission, "--out", "-"
-    )
+@pytest.mark.parametrize("task", list(SPECS))
+def test_the_logs_figures_are_maieutic_evaluate_on_its_output(task, mock_runs, cli, tmp_path):
+    log = mock_runs[task]
+    spec = SPECS[task]
+    results, output = tmp_path / "results.json", tmp_path / f"output{spec.suffix}"
+    done = cli("import", "inspect-log", log.location, "--out", results, "--submission", output)
+    assert done.code == 0, done.err
+    bench = Benchmark(task)
+    reference = {
+        "cqs": ["--data", bench.path],
+        "focus": ["--gold", bench.path],
+        "compqa": [],
+        "aura": [bench.path],
+    }[task]
+    # focus has one evaluator, and no --evaluator option
+    chosen = [] if task == "focus" else ["--evaluator", spec.evaluator]
+    evaluated = cli("evaluate", task, *reference, *chosen, output, "--out", "-")
     assert evaluated.code == 0, evaluated.err
-    metric = log.results.scores[0].metrics["overall"].value
-    [official] = [r["score"] for r in json.loads(evaluated.out)["results"]]
-    assert metric == pytest.approx(official, abs=1e-9)
-    written = json.loads(results.read_text())
-    assert written["results"][0]["score"] == pytest.approx(metric, abs=1e-9)
-    assert log.eval.metadata["signature"] == written["results"][0]["signature_string"]
+    [official] = json.loads(evaluated.out)["results"]
+    metrics = log.results.scores[0].metrics
+    if official["score"] is None:  # CompQA's rules leave criteria unscored: no total
+        assert metrics[spec.metric].value != metrics[spec.metric].value  # NaN
+    else:
+        assert metrics[spec.metric].value == pytest.approx(official["score"], abs=1e-9)
+    [written] = json.loads(results.read_text())["results"]
+    assert written["score"] == official["score"]
+    if bench.signature() is not None:
+        assert log.eval.metadata["signature"] == official["signature_string"]
+
+
+def test_aura_asks_every_passage(mock_runs):
+    [sample] = mock_runs["aura"].samples
+    [score] = sample.scores.values()
+    [item] = Benchmark("aura").requests()
+    assert len(item.requests) == len(score.metadata["replies"]) > 1
+    assert {q["question"] for q in score.metadata["records"]} == {
+        "What wears the sprockets?",
+        "Why do hub gears weigh more?",
+    }
+
+
+def test_compqa_judge_is_inspects_grader_role_and_import_replays_it(tmp_path, cli):
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    from maieutic.integrations.inspect_tasks import compqa
+
+    seen = {"answer": 0, "judge": 0}
+    # every criterion 1 where the rubric allows it (the rules decide theirs)
+    verdict = json.dumps({str(c): 1 for c in range(1, 16)})
+
+    def output(text):
+        made = ModelOutput.from_content(model="mockllm", content=text)
+        made.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return made
+
+    def answer(messages, tools, tool_choice, config):
+        seen["answer"] += 1
+        return output("Python is simpler to read than Java, so beginners learn faster.")
+
+    def judge(messages, tools, tool_choice, config):
+        seen["judge"] += 1
+        return output(verdict)
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setenv("HOME", str(tmp_path))
+        [log] = inspect_eval(
+            compqa(evaluator="rules+llm"),
+            model=get_model("mockllm/model", custom_outputs=answer),
+            model_roles={"grader": get_model("mockllm/grader", custom_outputs=judge)},
+            log_dir=str(tmp_path / "logs"),
+            display="none",
+        )
+    assert log.status == "success", log.error
+    assert seen["answer"] == 3 and seen["judge"] == 3  # one rubric call an answer
+    total = log.results.scores[0].metrics["rubric_total"].value
+    assert total == total and 0 < total <= 19  # every criterion scored: a total
+    for sample in log.samples:
+        [score] = sample.scores.values()
+        assert score.metadata["grader"] == "inspect/mockllm/grader"
+        assert len(score.metadata["judged"]) == 1
+    # brought back, the grader's judgements answer again (no model asked)
+    results = tmp_path / "results.json"
+    done = cli("import", "inspect-log", log.location, "--out", results)
+    assert done.code == 0, done.err
+    [written] = json.loads(results.read_text())["results"]
+    assert written["score"] == pytest.approx(total, abs=1e-9)
+    assert seen["judge"] == 3
 
 
 def test_importing_a_file_that_is_no_log_is_one_line(cli, tmp_path):
@@ -128,12 +214,14 @@ def test_importing_a_file_that_is_no_log_is_one_line(cli, tmp_path):
 def test_an_unknown_evaluator_is_refused_at_task_creation_with_the_names():
     from inspect_ai._util.error import PrerequisiteError
 
-    from maieutic.integrations.inspect_tasks import cqs
+    from maieutic.integrations.inspect_tasks import cqs, focus
 
     with pytest.raises(PrerequisiteError) as raised:
         cqs(evaluator="bleu")
     assert "unknown evaluator 'bleu'" in raised.value.message
     assert "sts" in raised.value.message and "usefulness" in raised.value.message
+    with pytest.raises(PrerequisiteError, match=""):
+        focus(strategy="chain-of-thought")
 
 
 def test_a_missing_data_file_is_maieutics_line_in_inspects_report(tmp_path):
@@ -156,21 +244,43 @@ def test_a_missing_data_file_is_maieutics_line_in_inspects_report(tmp_path):
 def test_lm_eval_functions_score_as_maieutic_evaluate():
     from maieutic.integrations.lm_eval import glue
 
-    docs = glue.dataset(version=1.0, data=str(SAMPLE), evaluator="sts")["test"]
-    bench = CQsBenchmark(SAMPLE)
-    assert [d["id"] for d in docs] == list(bench.dataset.interventions)
+    docs = glue.documents("cqs", {"version": 1.0, "data": str(CQS_SAMPLE), "model": "x"})["test"]
+    bench = Benchmark("cqs")
+    assert [d["item"] for d in docs] == list(bench.items())
     assert docs[0]["system"] and docs[0]["user"].startswith("Write critical questions")
-    items, questions = [], {}
+    items = []
     for doc in docs:
-        useful = useful_references(bench.dataset.interventions[doc["id"]])
-        [(metric, item)] = glue.process_results(doc, ["\n".join(useful)]).items()
-        assert metric == "overall" and item["labels"] == ["Useful"] * len(item["questions"])
-        items.append(item)
-        questions[doc["id"]] = item["questions"]
-    assert glue.overall(items) == pytest.approx(bench.evaluate(questions).score, abs=1e-9)
+        reply = cqs_reply(doc["user"])
+        results = glue.process_results(doc, [reply])
+        assert set(results) == {"overall", "useful_rate", "nae_rate"}
+        items.append(results["overall"])
+    replies = {tuple(map(tuple, json.loads(i["messages"]))): i["reply"] for i in items}
+    expected = bench.evaluate(replies)
+    assert glue.figure("overall")(items) == pytest.approx(expected.score, abs=1e-9)
+    assert expected.score > 0
 
 
-def test_lm_eval_include_path_holds_the_task():
+def test_lm_eval_task_files_agree_with_the_benchmarks():
+    from maieutic.integrations.lm_eval import include_path
+    from maieutic.integrations.lm_eval.tasks import utils
+
+    folder = include_path()
+    for task, spec in SPECS.items():
+        text = (folder / f"maieutic_{task}.yaml").read_text()
+        config = yaml.safe_load(text.replace("!function ", ""))
+        assert config["task"] == f"maieutic_{task}"
+        names = [m["metric"] for m in config["metric_list"]]
+        assert names == [spec.metric, *spec.figures]
+        for name in names:
+            assert callable(getattr(utils, name))
+        params = Benchmark(task).params
+        sampling = config["generation_kwargs"]
+        assert sampling["max_gen_toks"] == params.max_tokens
+        assert sampling["temperature"] == params.temperature
+        assert callable(getattr(utils, f"{task}_dataset"))
+
+
+def test_lm_eval_include_path_command():
     from maieutic.integrations.lm_eval.__main__ import main
 
     found = subprocess.run(
@@ -180,7 +290,6 @@ def test_lm_eval_include_path_holds_the_task():
         check=True,
     ).stdout.strip()
     assert (Path(found) / "maieutic_cqs.yaml").is_file()
-    assert (Path(found) / "utils.py").is_file()
     assert main(["nonsense"]) == 2
 
 
@@ -188,14 +297,17 @@ def test_datasets_loader_reads_the_benchmark():
     from maieutic.errors import DataError
     from maieutic.integrations import hf
 
-    rows = hf.load("cqs", split="validation", data=SAMPLE)
-    bench = CQsBenchmark(SAMPLE)
+    rows = hf.load("cqs", split="validation", data=CQS_SAMPLE)
+    bench = Benchmark("cqs")
     assert str(rows.split) == "validation"
-    assert rows["id"] == list(bench.dataset.interventions)
-    first = bench.dataset.interventions[rows[0]["id"]]
+    assert rows["id"] == list(bench.items())
+    first = bench.items()[rows[0]["id"]]
     assert rows[0]["text"] == first.intervention
-    assert [r["label"] for r in rows[0]["references"]] == [q.label for q in first.cqs]
+    item = json.loads(rows[0]["item"])
+    assert [q["label"] for q in item["cqs"]] == [q.label for q in first.cqs]
     assert list(rows.to_pandas().columns)[:4] == ["id", "text", "system", "user"]
+    aura = hf.load("aura")
+    assert len(json.loads(aura[0]["requests"])) > 1
     with pytest.raises(DataError, match="unknown task 'bleu'"):
         hf.load("bleu")
 
@@ -207,8 +319,8 @@ def test_a_folder_and_a_split_name_the_file(tmp_path):
     (tmp_path / "validation-dev.json").write_text("{}")
     (tmp_path / "test-dev.json").write_text("{}")
     (tmp_path / "test-more.json").write_text("{}")
-    assert resolve_data(tmp_path, split="validation").name == "validation-dev.json"
+    assert resolve_data("cqs", tmp_path, split="validation").name == "validation-dev.json"
     with pytest.raises(DataError, match=r"found: test-dev\.json, test-more\.json"):
-        resolve_data(tmp_path, split="test")
+        resolve_data("cqs", tmp_path, split="test")
     with pytest.raises(DataError, match="needs a split"):
-        resolve_data(tmp_path)
+        resolve_data("cqs", tmp_path)

@@ -26,8 +26,8 @@ _SUBMISSION = click.option(
     "--submission",
     "submission_path",
     type=click.Path(dir_okay=False),
-    help="Also write the run's questions as a submission file (to score it with "
-    "another evaluator).",
+    help="Also write the run's output as `maieutic generate` writes it (with its "
+    ".meta.json), to score it with another evaluator.",
 )
 
 
@@ -37,17 +37,16 @@ def import_group() -> None:
 
 
 def _write(run: Any, *, out_path: str, submission_path: str | None) -> None:
-    from maieutic.data.writing import write_json
-
     require_written_file(out_path, why="")
-    evaluation = run.evaluate()
+    generation = run.generation()
+    evaluation = run.evaluate(generation)
     evaluation.save(out_path)
     if submission_path:
-        submission = run.benchmark.submission(run.questions, name=run.name)
-        write_json(submission_path, {k: e.raw for k, e in submission.entries.items()})
+        generation.save(submission_path)
     [result] = evaluation.results
     echo_warnings(result.submission, result.warnings)
-    click.echo(f"{result.submission}: overall {result.score:.4f} ({result.signature})")
+    shown = "undefined" if result.score is None else f"{result.score:.4f}"
+    click.echo(f"{result.submission}: {run.benchmark.spec.metric} {shown} ({result.signature})")
     click.echo(f"wrote {out_path}")
 
 
@@ -57,7 +56,7 @@ def _write(run: Any, *, out_path: str, submission_path: str | None) -> None:
 @_SUBMISSION
 @_NAME
 def inspect_log(log: str, *, out_path: str, submission_path: str | None, name: str | None) -> None:
-    """Score the questions of an inspect_ai LOG of `maieutic/cqs` (needs
+    """Score the replies of an inspect_ai LOG of a maieutic/TASK run (needs
     maieutic[inspect])."""
     from maieutic.integrations.importing import from_inspect_log
 
@@ -72,7 +71,7 @@ def inspect_log(log: str, *, out_path: str, submission_path: str | None, name: s
 def lm_eval_samples(
     samples: str, *, out_path: str, submission_path: str | None, name: str | None
 ) -> None:
-    """Score the questions of an lm-eval --log_samples FILE of `maieutic_cqs`."""
+    """Score the replies of an lm-eval --log_samples FILE of a maieutic_TASK run."""
     from maieutic.integrations.importing import from_lm_eval_samples
 
     run = from_lm_eval_samples(samples, name=name)

@@ -7,18 +7,31 @@
     rows[0]["user"]            # the prompt maieutic's llm generator sends
     rows.to_pandas()
 
-Each row is one item as maieutic reads it (never a copy of the file), with the prompt
-the task's llm generator sends and the labelled references. Score what a model writes
-with ``maieutic.evaluate`` or ``CQsBenchmark.evaluate``.
+One row per item, read by maieutic's reader (never a copy of the file): its id and
+text, the chat request ``maieutic generate TASK --generator llm`` sends for it, and the
+item as maieutic reads it (with its labels, where the file has them) as JSON. Score
+what a model writes with ``maieutic.evaluate``, or hand the replies to
+``maieutic.integrations.bridge.Benchmark``.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
-from maieutic.errors import DataError
-from maieutic.integrations.bridge import BENCHMARKS, CQsBenchmark
+from maieutic.integrations.options import benchmark_from
+
+
+def _plain(item: Any) -> Any:
+    if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        return {f.name: _plain(getattr(item, f.name)) for f in dataclasses.fields(item)}
+    if isinstance(item, (list, tuple)):
+        return [_plain(v) for v in item]
+    if isinstance(item, dict):
+        return {str(k): _plain(v) for k, v in item.items()}
+    return item
 
 
 def load(
@@ -26,29 +39,31 @@ def load(
     *,
     split: str | None = None,
     data: str | Path | None = None,
-    strategy: str = "detailed",
+    **options: Any,
 ) -> Any:
     """The items of ``task`` read from ``data`` (a released file, or a folder and a
-    ``split``; default: the sample bundled with maieutic) as a ``datasets.Dataset``
-    whose split is ``split``: columns ``id``, ``text``, ``system``, ``user`` (the
-    prompt), ``dataset``, ``schemes`` and ``references`` (``id``, ``cq``, ``label``)."""
+    ``split``; default: the task's sample bundled with maieutic) as a
+    ``datasets.Dataset`` whose split is ``split``. Columns: ``id``, ``text``,
+    ``system`` and ``user`` (the first request), ``requests`` (every request, as JSON:
+    AURA sends one a passage) and ``item`` (the item as maieutic reads it, as JSON).
+    ``options`` are the run's other options (``strategy``, ``scenario``…)."""
     import datasets
 
-    if task not in BENCHMARKS:
-        raise DataError(f"unknown task {task!r} (known: {', '.join(BENCHMARKS)})")
-    bench = CQsBenchmark(data, split=split, strategy=strategy)
+    bench = benchmark_from(
+        task, {"data": None if data is None else str(data), "split": split, **options}
+    )
+    items = bench.io.items(bench.data) if bench.spec.split else {}
     rows = []
-    for prompt in bench.prompts():
-        item = bench.dataset.interventions[prompt.id]
+    for item in bench.requests():
+        first = dict(item.messages)
         rows.append(
             {
-                "id": prompt.id,
-                "text": prompt.text,
-                "system": prompt.system,
-                "user": prompt.user,
-                "dataset": item.dataset,
-                "schemes": list(item.schemes),
-                "references": [{"id": q.id, "cq": q.cq, "label": q.label or ""} for q in item.cqs],
+                "id": item.id,
+                "text": item.text,
+                "system": first.get("system", ""),
+                "user": first.get("user", ""),
+                "requests": json.dumps([list(map(list, r)) for r in item.requests]),
+                "item": json.dumps(_plain(items.get(item.id)), ensure_ascii=False),
             }
         )
     named = datasets.NamedSplit(split) if split else datasets.Split.TEST

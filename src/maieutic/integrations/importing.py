@@ -1,68 +1,73 @@
-"""A framework's run brought back: the questions of an inspect_ai log or of an
-lm-eval ``--log_samples`` file, scored again by ``maieutic.evaluate`` with the options
-the run recorded, so ``maieutic compare``, ``report`` and the leaderboard read it like
-any results file.
+"""A framework's run brought back: the replies of an inspect_ai log of a ``maieutic/…``
+task, or of an lm-eval ``--log_samples`` file of a ``maieutic_…`` task, replayed
+through the task's generator and scored by ``maieutic.evaluate`` with the options the
+run recorded, so ``maieutic compare``, ``report`` and the leaderboard read it like any
+results file.
 
-Scoring again, rather than copying the labels, makes the file exactly what ``maieutic
-evaluate`` writes for those questions (per-item records, flags, signature); the run's
-own metric is checked against it and a difference is said, never hidden.
+Replaying the replies, rather than copying the run's labels, makes the file exactly
+what ``maieutic generate`` then ``maieutic evaluate`` write for them (per-item records,
+flags, signature); the run's own headline figure is checked against it and a
+difference is said, never hidden.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from maieutic.errors import DataError
-from maieutic.integrations.bridge import CQsBenchmark
-from maieutic.integrations.options import OPTION_NAMES, benchmark_from
+from maieutic.integrations.bridge import SPECS, Benchmark
+from maieutic.integrations.options import benchmark_from
+from maieutic.integrations.replay import Messages, llm_judges, replayed_judgements
 
 TOLERANCE = 1e-9
-"""How far a run's own metric may be from maieutic's score of its questions."""
+"""How far a run's own figure may be from maieutic's score of its replies."""
 
 
 @dataclass(kw_only=True)
 class ImportedRun:
-    """The questions a framework's run kept per item, and what it said of them."""
+    """The replies a framework's run got, and what it said of them."""
 
-    benchmark: CQsBenchmark
-    questions: dict[str, list[str] | None]
+    benchmark: Benchmark
+    replies: dict[Messages, str]
     name: str
     source: str
     framework_score: float | None = None
-    """The run's own ``overall`` metric, where the file holds it."""
+    """The run's own headline figure, where the file holds it."""
     warnings: list[str] = field(default_factory=list)
+    judged: list[list[Any]] = field(default_factory=list)
+    """The judgements a grader model made in the run (``[messages, seed, reply]``)."""
+    grader: str | None = None
 
-    def evaluate(self) -> Any:
-        """The run scored by ``maieutic.evaluate`` (an ``Evaluation``), with a warning
-        when the run's own metric differs from the score."""
-        from maieutic.run import evaluate
+    def generation(self) -> Any:
+        """What ``maieutic generate`` writes for the replies (``maieutic.run.Generation``)."""
+        return self.benchmark.replayed(self.replies)
 
-        bench = self.benchmark
-        submission = bench.submission(self.questions, name=self.name)
-        evaluation = evaluate(
-            bench.task,
-            bench.dataset,
-            submissions=[submission],
-            evaluator=bench.evaluator_name,
-            **bench.evaluator_options,
-        )
+    def evaluate(self, generation: Any) -> Any:
+        """``generation`` scored as ``maieutic evaluate`` scores it (an ``Evaluation``),
+        with a warning when the run's own figure differs from the score."""
+        if self.grader is not None:  # the run's judge answers again, from its record
+            backend = replayed_judgements(self.judged, model=self.grader)
+            for judge in llm_judges(self.benchmark.evaluator()):
+                judge.client.backend = backend
+        evaluation = self.benchmark.score(generation, name=self.name)
         [result] = evaluation.results
         result.warnings.extend(self.warnings)
         mine, theirs = result.score, self.framework_score
         if (
             theirs is not None
             and mine is not None
+            and not math.isnan(theirs)
             and not math.isclose(mine, theirs, rel_tol=0, abs_tol=TOLERANCE)
         ):
             result.warnings.append(
-                f"the run's own overall ({theirs:.6f}) differs from maieutic's score of its "
-                f"questions ({mine:.6f}): the evaluator's judgements changed (an LLM judge "
-                "sampled again?)"
+                f"the run's own {self.benchmark.spec.metric} ({theirs:.6f}) differs from "
+                f"maieutic's score of its replies ({mine:.6f}): the evaluator judged again "
+                "(an LLM judge sampled anew?)"
             )
         return evaluation
 
@@ -73,16 +78,17 @@ def run_name(model: str) -> str:
     return "-".join(part for part in model.replace("\\", "/").split("/") if part) or "run"
 
 
-def _options(found: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: found[k] for k in OPTION_NAMES if found.get(k) is not None}
+def _messages(listed: Any) -> Messages:
+    return tuple((str(role), str(content)) for role, content in listed)
 
 
 def from_inspect_log(path: str | Path, *, name: str | None = None) -> ImportedRun:
-    """The questions of an inspect_ai log written by ``maieutic/cqs``."""
+    """The replies of an inspect_ai log of a ``maieutic/…`` task."""
     where = str(path)
     if not Path(path).is_file():
         raise DataError("no such file", where=where)
     from inspect_ai.log import read_eval_log
+
     try:
         log = read_eval_log(str(path))
     except Exception as error:  # inspect's own reader: any failure means not a log
@@ -90,39 +96,50 @@ def from_inspect_log(path: str | Path, *, name: str | None = None) -> ImportedRu
             f"not an inspect log ({type(error).__name__}: {error})", where=where
         ) from None
     metadata = log.eval.metadata or {}
-    if metadata.get("maieutic_task") != "cqs":
-        raise DataError(f"not a run of maieutic/cqs (task {log.eval.task!r})", where=where)
-    bench = benchmark_from(_options(log.eval.task_args or {}))
-    questions: dict[str, list[str] | None] = {}
-    errored = []
+    task = metadata.get("maieutic_task")
+    if task not in SPECS:
+        raise DataError(f"not a run of a maieutic task (task {log.eval.task!r})", where=where)
+    bench = benchmark_from(task, {k: v for k, v in (log.eval.task_args or {}).items()})
+    replies: dict[Messages, str] = {}
+    judged: list[list[Any]] = []
+    grader = None
+    unscored = []
     for sample in log.samples or []:
         score = next(
-            (s for s in (sample.scores or {}).values() if "questions" in (s.metadata or {})), None
+            (s for s in (sample.scores or {}).values() if "replies" in (s.metadata or {})), None
         )
         if score is None:
-            errored.append(str(sample.id))
+            unscored.append(str(sample.id))
             continue
-        questions[str(sample.id)] = score.metadata["questions"]
-    if not questions:
+        for listed, reply in score.metadata["replies"]:
+            replies[_messages(listed)] = reply
+        judged += score.metadata.get("judged") or []
+        grader = score.metadata.get("grader") or grader
+    if not replies:
         raise DataError("the log holds no scored sample", where=where)
     warnings = []
-    if errored:
+    if unscored:
         warnings.append(
-            f"{len(errored)} sample(s) without a score (an error in the run?) are left out, "
-            f"as inspect's metric leaves them: {', '.join(errored[:5])}"
+            f"{len(unscored)} sample(s) without a score (an error in the run?) are left out, "
+            f"as inspect's metrics leave them: {', '.join(unscored[:5])}"
         )
-    metric = None
-    for scores in log.results.scores if log.results else []:
-        if "overall" in scores.metrics:
-            metric = scores.metrics["overall"].value
     return ImportedRun(
         benchmark=bench,
-        questions=questions,
+        replies=replies,
         name=name or run_name(log.eval.model),
         source=where,
-        framework_score=metric,
+        framework_score=_inspect_figure(log, bench.spec.metric),
         warnings=warnings,
+        judged=judged,
+        grader=grader,
     )
+
+
+def _inspect_figure(log: Any, name: str) -> float | None:
+    for scores in log.results.scores if log.results else []:
+        if name in scores.metrics:
+            return float(scores.metrics[name].value)
+    return None
 
 
 def _sample_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -140,45 +157,45 @@ def _sample_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def from_lm_eval_samples(path: str | Path, *, name: str | None = None) -> ImportedRun:
-    """The questions of an lm-eval ``--log_samples`` file of ``maieutic_cqs``."""
+    """The replies of an lm-eval ``--log_samples`` file of a ``maieutic_…`` task."""
     path = Path(path)
     where = str(path)
     if not path.is_file():
         raise DataError("no such file", where=where)
-    questions: dict[str, list[str] | None] = {}
-    options: dict[str, Any] | None = None
+    replies: dict[Messages, str] = {}
+    run: tuple[str, str] | None = None
     for number, record in _sample_lines(path):
-        verdict, doc = record.get("overall"), record.get("doc")
-        if not isinstance(verdict, dict) or not isinstance(doc, dict) or "options" not in doc:
-            raise DataError(
-                f"line {number}: not a maieutic_cqs sample (no doc options or overall)",
-                where=where,
-            )
-        found = json.loads(doc["options"])
-        if options is None:
-            options = found
-        elif found != options:
-            raise DataError(f"line {number}: options differ from the first line's", where=where)
-        questions[str(verdict["id"])] = verdict["questions"]
-    if options is None:
+        doc, resps = record.get("doc"), record.get("filtered_resps")
+        if not isinstance(doc, dict) or "task" not in doc or not isinstance(resps, list):
+            raise DataError(f"line {number}: not a sample of a maieutic_… task", where=where)
+        found = (doc["task"], doc["options"])
+        if run is None:
+            run = found
+        elif found != run:
+            raise DataError(f"line {number}: another task or options than line 1", where=where)
+        replies[_messages(json.loads(doc["messages"]))] = str(resps[0])
+    if run is None:
         raise DataError("no samples in the file", where=where)
+    task, options = run
+    if task not in SPECS:
+        raise DataError(f"unknown task {task!r}", where=where)
     return ImportedRun(
-        benchmark=benchmark_from(options),
-        questions=questions,
+        benchmark=benchmark_from(task, json.loads(options)),
+        replies=replies,
         name=name or run_name(path.parent.name),
         source=where,
-        framework_score=_lm_eval_metric(path),
+        framework_score=_lm_eval_figure(path, task),
     )
 
 
-def _lm_eval_metric(samples: Path) -> float | None:
-    """The aggregate of the results file lm-eval wrote beside ``samples`` (same stamp)."""
+def _lm_eval_figure(samples: Path, task: str) -> float | None:
+    """The headline of the results file lm-eval wrote beside ``samples`` (same stamp)."""
     stamp = samples.stem.rsplit("_", 1)[-1]
     results = samples.with_name(f"results_{stamp}.json")
     if not results.is_file():
         return None
     try:
-        found = json.loads(results.read_text(encoding="utf-8"))["results"]["maieutic_cqs"]
-        return float(found["overall,none"])
+        found = json.loads(results.read_text(encoding="utf-8"))["results"][f"maieutic_{task}"]
+        return float(found[f"{SPECS[task].metric},none"])
     except (ValueError, KeyError, TypeError):
         return None

@@ -1,5 +1,13 @@
-"""The options every framework route takes, and the benchmark they build (once per
-process for the same options: the evaluator's model is loaded once)."""
+"""The options a framework run takes, turned into a benchmark (built once per process
+for the same options: the evaluator's model is loaded once).
+
+- ``data``: the released file, or a folder with ``split``; default: the sample
+  bundled with maieutic;
+- ``strategy``: the prompt, a strategy of the task's llm generator;
+- ``evaluator`` and ``threshold``: maieutic's evaluator and its threshold;
+- ``scenario`` (CompQA): which of the four prompts answers; ``granularity`` (AURA):
+  passage, page or whole document per request.
+"""
 
 from __future__ import annotations
 
@@ -9,31 +17,47 @@ from collections.abc import Mapping
 from typing import Any
 
 from maieutic.errors import DataError
-from maieutic.integrations.bridge import DEFAULT_EVALUATOR, CQsBenchmark
+from maieutic.integrations.bridge import BENCHMARKS, SPECS, Benchmark
 
-OPTION_NAMES = ("data", "split", "strategy", "evaluator", "threshold")
-"""What a run names: the data file (or a folder and a split), the prompt strategy, the
-evaluator and its threshold."""
+OPTION_NAMES = ("data", "split", "strategy", "evaluator", "threshold", "scenario", "granularity")
+"""Every option any task takes (each task takes the ones its spec lists)."""
 
 
-def benchmark_from(options: Mapping[str, Any]) -> CQsBenchmark:
-    """The benchmark for ``options`` (unknown names refused)."""
-    unknown = sorted(set(options) - set(OPTION_NAMES))
+def benchmark_from(task: str, options: Mapping[str, Any]) -> Benchmark:
+    """The benchmark of ``task`` for ``options`` (None values: not given). An option
+    the task does not take is refused with the ones it takes."""
+    if task not in SPECS:
+        raise DataError(f"unknown task {task!r} (known: {', '.join(BENCHMARKS)})")
+    given = {k: v for k, v in options.items() if v is not None}
+    unknown = sorted(set(given) - set(SPECS[task].options))
     if unknown:
         raise DataError(
-            f"unknown option(s) {', '.join(unknown)} (known: {', '.join(OPTION_NAMES)})"
+            f"{task} takes no option {', '.join(unknown)} (it takes: "
+            f"{', '.join(SPECS[task].options)})"
         )
-    return _cached(json.dumps(dict(options), sort_keys=True))
+    return _cached(task, json.dumps(given, sort_keys=True))
 
 
 @functools.cache
-def _cached(encoded: str) -> CQsBenchmark:
+def _cached(task: str, encoded: str) -> Benchmark:
     options = json.loads(encoded)
+    spec = SPECS[task]
+    generator: dict[str, Any] = {}
+    if "strategy" in options:
+        strategy = options["strategy"]
+        generator[spec.strategies or "strategy"] = (
+            [strategy] if spec.strategies == "strategies" else strategy
+        )
+    if "scenario" in options:
+        generator["scenarios"] = [str(options["scenario"])]
+    if "granularity" in options:
+        generator["granularity"] = options["granularity"]
     threshold = options.get("threshold")
-    return CQsBenchmark(
-        options.get("data"),
+    return Benchmark(
+        task,
+        data=options.get("data"),
         split=options.get("split"),
-        strategy=options.get("strategy", "detailed"),
-        evaluator=options.get("evaluator", DEFAULT_EVALUATOR),
+        generator_options=generator,
+        evaluator=options.get("evaluator"),
         evaluator_options={} if threshold is None else {"threshold": float(threshold)},
     )

@@ -1,60 +1,106 @@
-"""The functions maieutic's lm-eval task files name: the dataset, the per-document
-score and the aggregate.
+"""The functions maieutic's lm-eval task files name: the documents, the per-document
+result and the aggregates.
 
-lm-eval calls ``dataset`` with the task's ``--metadata`` (JSON); every document carries
-those options, so ``process_results``, which sees only the document and the reply,
-finds the same benchmark (built once per process) and scores the reply with maieutic's
-evaluator. The per-document result keeps the questions and labels, so ``--log_samples``
-files can be read back by ``maieutic import lm-eval-samples``.
+A document is one chat request maieutic sends (one per item for most tasks; one per
+passage for AURA). lm-eval calls ``dataset`` with the run's ``--metadata`` (JSON);
+every document carries the task and those options, so ``process_results``, which sees
+only the document and the reply, keeps the pair, and each aggregate replays every
+pair of the run through the task's generator and evaluator
+(``maieutic.integrations.bridge``): the figures ``maieutic generate`` then ``maieutic
+evaluate`` give for the same replies. The run is scored once, whichever figure asks
+first. ``--log_samples`` files keep the pairs, for ``maieutic import lm-eval-samples``.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from typing import Any
 
 from maieutic.errors import MaieuticError
+from maieutic.integrations.bridge import SPECS
 from maieutic.integrations.options import OPTION_NAMES, benchmark_from
+from maieutic.integrations.replay import Messages
+
+PAYLOAD = "maieutic"
+"""The key under which a per-document result keeps the request and the reply."""
 
 
-def dataset(**metadata: Any) -> dict[str, Any]:
-    """The documents: one per item, with its prompt and the run's options. Keys of
-    ``metadata`` that are not maieutic's (lm-eval adds its own, e.g. ``version``) are
-    ignored."""
+def documents(task: str, metadata: dict[str, Any]) -> dict[str, Any]:
+    """The documents of ``task``: one per request, with its item, its messages and the
+    run's options. Keys of ``metadata`` that are not maieutic's (lm-eval adds its own,
+    such as ``version`` and the model's arguments) are ignored."""
     import datasets
 
     options = {k: metadata[k] for k in OPTION_NAMES if metadata.get(k) is not None}
     try:
-        bench = benchmark_from(options)
-        prompts = bench.prompts()
+        bench = benchmark_from(task, options)
+        items = bench.requests()
     except MaieuticError as error:  # one line in lm-eval's report
         raise ValueError(f"maieutic: {error}") from None
-    encoded = json.dumps(options, sort_keys=True)
-    rows = [
-        {"id": p.id, "text": p.text, "system": p.system, "user": p.user, "options": encoded}
-        for p in prompts
-    ]
+    rows = []
+    for item in items:
+        for messages in item.requests:
+            system = [c for r, c in messages if r == "system"]
+            user = [c for r, c in messages if r == "user"]
+            if len(messages) != len(system) + len(user) or len(user) != 1 or len(system) > 1:
+                raise ValueError(
+                    f"maieutic: {task} sends a request lm-eval cannot carry (one system and "
+                    "one user message are what a document holds)"
+                )
+            rows.append(
+                {
+                    "task": task,
+                    "options": json.dumps(options, sort_keys=True),
+                    "item": item.id,
+                    "system": system[0] if system else "",
+                    "user": user[0],
+                    "messages": json.dumps(messages),
+                }
+            )
     return {"test": datasets.Dataset.from_list(rows)}
 
 
+def dataset_of(task: str) -> Callable[..., dict[str, Any]]:
+    """The ``custom_dataset`` function of ``task``'s YAML."""
+
+    def dataset(**metadata: Any) -> dict[str, Any]:
+        return documents(task, metadata)
+
+    dataset.__doc__ = f"The {task} documents (see ``documents``)."
+    return dataset
+
+
 def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
-    """The reply's questions and the evaluator's verdict, under the metric's name."""
-    bench = benchmark_from(json.loads(doc["options"]))
-    verdict = bench.score_reply(doc["id"], reply=results[0])
-    return {
-        "overall": {
-            "id": verdict.id,
-            "value": verdict.value,
-            "questions": verdict.questions,
-            "labels": verdict.labels,
-            "notes": verdict.notes,
-            "signature": bench.signature(),
-        }
+    """The request and its reply, under every figure of the task (each aggregate reads
+    the whole run)."""
+    payload = {
+        "task": doc["task"],
+        "options": doc["options"],
+        "item": doc["item"],
+        "messages": doc["messages"],
+        "reply": results[0],
     }
+    spec = SPECS[doc["task"]]
+    return {name: payload for name in (spec.metric, *spec.figures)}
 
 
-def overall(items: list[dict[str, Any]]) -> float:
-    """The benchmark's overall score: the mean of the documents' Useful / 3 (a document
-    the evaluator could not score is left out, as ``maieutic evaluate`` leaves it)."""
-    values = [i["value"] for i in items if i["value"] is not None]
-    return sum(values) / len(values) if values else float("nan")
+@functools.lru_cache(maxsize=8)
+def _figures(task: str, options: str, pairs: tuple[tuple[Messages, str], ...]) -> dict[str, float]:
+    bench = benchmark_from(task, json.loads(options))
+    return bench.figures(bench.evaluate(dict(pairs)))
+
+
+def figure(name: str) -> Callable[[list[dict[str, Any]]], float]:
+    """The aggregation of the figure ``name``: the run's replies scored at once."""
+
+    def aggregate(items: list[dict[str, Any]]) -> float:
+        first = items[0]
+        pairs = tuple(
+            (tuple(tuple(m) for m in json.loads(i["messages"])), i["reply"]) for i in items
+        )
+        return _figures(first["task"], first["options"], pairs)[name]
+
+    aggregate.__doc__ = f"The run's {name} (``maieutic evaluate``'s figure)."
+    return aggregate
