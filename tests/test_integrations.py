@@ -324,3 +324,15 @@ def test_a_folder_and_a_split_name_the_file(tmp_path):
         resolve_data("cqs", tmp_path, split="test")
     with pytest.raises(DataError, match="needs a split"):
         resolve_data("cqs", tmp_path)
+
+
+def test_the_docs_name_every_task_option_and_figure():
+    from maieutic.integrations.options import OPTION_NAMES
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "integrations.md").read_text()
+    for task, spec in SPECS.items():
+        assert f"`maieutic/{task}`" in page and f"`maieutic_{task}`" in page, task
+        for name in (spec.metric, *spec.figures):
+            assert f"`{name}`" in page, name
+    for option in OPTION_NAMES:
+        assert f"| `{option}` |" in page, option
