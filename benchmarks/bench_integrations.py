@@ -89,9 +89,10 @@ def main() -> None:
         os.environ["MAIEUTIC_HOME"] = str(work / "home2")  # a cold call cache again
         start = time.perf_counter()
         generated = work / "maieutic.json"
+        # exit 1 when some interventions got no usable question (written as Missing CQs)
         assert run(["-q", "generate", "cqs", "--data", str(data), "--generator", "llm",
                     "--base-url", server.base_url, "--llm", SERVED_MODEL_NAME,
-                    "--out", str(generated)]) == 0  # fmt: skip
+                    "--out", str(generated)]) in (0, 1)  # fmt: skip
         results = work / "r2.json"
         assert run(["-q", "evaluate", "cqs", "--data", str(data), str(generated),
                     "--out", str(results)]) == 0  # fmt: skip

@@ -220,8 +220,17 @@ def test_an_unknown_evaluator_is_refused_at_task_creation_with_the_names():
         cqs(evaluator="bleu")
     assert "unknown evaluator 'bleu'" in raised.value.message
     assert "sts" in raised.value.message and "usefulness" in raised.value.message
-    with pytest.raises(PrerequisiteError, match=""):
+    with pytest.raises(PrerequisiteError) as raised:
         focus(strategy="chain-of-thought")
+    assert "known: zero-shot, few-shot, cot" in raised.value.message
+
+
+def test_an_option_a_task_does_not_take_is_refused_with_those_it_takes():
+    from maieutic.errors import DataError
+    from maieutic.integrations.options import benchmark_from
+
+    with pytest.raises(DataError, match=r"focus takes no option threshold \(it takes: data,"):
+        benchmark_from("focus", {"threshold": 0.5})
 
 
 def test_a_missing_data_file_is_maieutics_line_in_inspects_report(tmp_path):
@@ -336,3 +345,17 @@ def test_the_docs_name_every_task_option_and_figure():
             assert f"`{name}`" in page, name
     for option in OPTION_NAMES:
         assert f"| `{option}` |" in page, option
+
+
+def test_a_malformed_data_file_is_one_line_at_task_creation(tmp_path):
+    from inspect_ai._util.error import PrerequisiteError
+
+    from maieutic.integrations.inspect_tasks import cqs
+
+    bad = tmp_path / "validation.json"
+    bad.write_text('{"A_1": {"intervention_id": "A_1"}}')
+    with pytest.raises(PrerequisiteError) as raised:
+        cqs(data=str(bad))
+    message = raised.value.message
+    assert message.startswith(f"maieutic: {bad}") and "intervention" in message
+    assert "\n" not in message

@@ -7,6 +7,7 @@ Packaged samples (``src/maieutic/tasks/*/samples``), one old results file
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from collections.abc import Callable
@@ -196,6 +197,61 @@ def _preferences() -> bytes:
     return (json.dumps(pair) + "\n").encode()
 
 
+def _cqs_replies() -> list[tuple[tuple[tuple[str, str], ...], str]]:
+    """Each request maieutic sends for the sample's interventions, answered with that
+    intervention's first reference questions (scored with chrF: no model to load)."""
+    from maieutic.integrations.bridge import Benchmark
+
+    bench = Benchmark("cqs", evaluator="chrf")
+    items = bench.items()
+    return [
+        (request.messages, "\n".join(q.cq for q in items[request.id].cqs[:3]))
+        for request in bench.requests()
+    ]
+
+
+def _lm_eval_samples() -> bytes:
+    """An lm-eval --log_samples file of maieutic_cqs, as its glue writes the documents."""
+    lines = []
+    for n, (messages, reply) in enumerate(_cqs_replies()):
+        doc = {
+            "task": "cqs",
+            "options": json.dumps({"evaluator": "chrf"}),
+            "item": f"i{n}",
+            "messages": json.dumps(messages),
+        }
+        lines.append(json.dumps({"doc_id": n, "doc": doc, "filtered_resps": [reply]}))
+    return ("\n".join(lines) + "\n").encode()
+
+
+@functools.cache
+def _inspect_log() -> bytes:
+    """An inspect_ai log of maieutic/cqs (chrF) with scripted replies, made once."""
+    import tempfile
+
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    from maieutic.integrations.inspect_tasks import cqs
+
+    answers = dict(_cqs_replies())
+
+    def reply(messages, tools, tool_choice, config):
+        asked = tuple((m.role, m.text) for m in messages)
+        output = ModelOutput.from_content(model="mockllm", content=answers[asked])
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+    with tempfile.TemporaryDirectory() as folder:
+        [log] = inspect_eval(
+            cqs(evaluator="chrf"),
+            model=get_model("mockllm/model", custom_outputs=reply),
+            log_dir=folder,
+            display="none",
+        )
+        return Path(log.location).read_bytes()
+
+
 FILES: dict[str, Callable[[], bytes]] = {
     "cqs_data.json": lambda: _sample("cqs/samples/sample_dataset.json"),
     "cqs_sub.json": lambda: _sample("cqs/samples/sample_submission.json"),
@@ -226,6 +282,8 @@ FILES: dict[str, Callable[[], bytes]] = {
     "aura_prefs.jsonl": _preferences,
     "results.json": lambda: (OLD_OUTPUTS / "cqs-results-runs" / "results.json").read_bytes(),
     "ask_text.txt": lambda: b"We should ban cars downtown because pollution harms children.\n",
+    "inspect_run.eval": _inspect_log,
+    "lm_eval_samples.jsonl": _lm_eval_samples,
 }
 
 

@@ -248,6 +248,7 @@ class Benchmark:
         self.evaluator_options = dict(evaluator_options or {})
         self.reference = self.found.load_reference(self.path) if self.spec.has_reference else None
         self._whole: Any = None
+        self._requests: list[ItemRequests] | None = None
         # frameworks score from several threads: each has its own evaluator
         self._local = threading.local()
         self.generator(recording_client())  # refuse bad generator options now
@@ -269,12 +270,6 @@ class Benchmark:
         """The generator's sampling settings (temperature, top-p, tokens, seed)."""
         return self.generator(recording_client()).params
 
-    def item_ids(self) -> list[str]:
-        """The items, in the data's order (AURA: the document is one item)."""
-        if not self.spec.split:
-            return [self.path.stem]
-        return list(self.io.items(self.data))
-
     def items(self) -> dict[str, Any]:
         """The items by id, as maieutic reads them (AURA: the document)."""
         if not self.spec.split:
@@ -291,13 +286,17 @@ class Benchmark:
         return self.io.with_items(self.data, {item_id: items[item_id]})
 
     def requests(self) -> list[ItemRequests]:
-        """Every item with the chat requests maieutic sends for it, in order."""
+        """Every item with the chat requests maieutic sends for it, in order (learned
+        once: the generator is deterministic in what it asks)."""
+        if self._requests is not None:
+            return self._requests
         out = []
-        for item_id in self.item_ids():
+        for item_id in self.items():
             client = recording_client()
             self._generate(self.item_data(item_id), client)
             sent = tuple(dict.fromkeys(r.messages for r in client.backend.history))
             out.append(ItemRequests(id=item_id, text=self._text(item_id), requests=sent))
+        self._requests = out
         return out
 
     def _text(self, item_id: str) -> str:

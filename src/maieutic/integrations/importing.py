@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from maieutic.data.files import open_input, read_bytes
 from maieutic.errors import DataError
 from maieutic.integrations.bridge import SPECS, Benchmark
 from maieutic.integrations.options import benchmark_from
@@ -85,8 +86,8 @@ def _messages(listed: Any) -> Messages:
 def from_inspect_log(path: str | Path, *, name: str | None = None) -> ImportedRun:
     """The replies of an inspect_ai log of a ``maieutic/…`` task."""
     where = str(path)
-    if not Path(path).is_file():
-        raise DataError("no such file", where=where)
+    with open_input(path):  # a regular file (never a pipe), noted as an input
+        pass
     from inspect_ai.log import read_eval_log
 
     try:
@@ -143,37 +144,44 @@ def _inspect_figure(log: Any, name: str) -> float | None:
 
 
 def _sample_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise DataError(f"line {number}: not JSON ({error.msg})", where=str(path)) from None
-            if not isinstance(record, dict):
-                raise DataError(f"line {number}: expected an object", where=str(path))
-            yield number, record
+    try:  # a regular file only (never a pipe), noted as an input
+        text = read_bytes(path).decode("utf-8")
+    except UnicodeDecodeError:
+        raise DataError("not UTF-8 text", where=str(path)) from None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise DataError(f"line {number}: not JSON ({error.msg})", where=str(path)) from None
+        if not isinstance(record, dict):
+            raise DataError(f"line {number}: expected an object", where=str(path))
+        yield number, record
 
 
 def from_lm_eval_samples(path: str | Path, *, name: str | None = None) -> ImportedRun:
     """The replies of an lm-eval ``--log_samples`` file of a ``maieutic_…`` task."""
     path = Path(path)
     where = str(path)
-    if not path.is_file():
-        raise DataError("no such file", where=where)
     replies: dict[Messages, str] = {}
     run: tuple[str, str] | None = None
     for number, record in _sample_lines(path):
-        doc, resps = record.get("doc"), record.get("filtered_resps")
-        if not isinstance(doc, dict) or "task" not in doc or not isinstance(resps, list):
-            raise DataError(f"line {number}: not a sample of a maieutic_… task", where=where)
-        found = (doc["task"], doc["options"])
+        try:
+            doc, reply = record["doc"], str(record["filtered_resps"][0])
+            found = (str(doc["task"]), str(doc["options"]))
+            messages = _messages(json.loads(doc["messages"]))
+        except (KeyError, IndexError, TypeError, ValueError):
+            raise DataError(
+                f"line {number}: not a sample of a maieutic_… task (doc.task, doc.options, "
+                "doc.messages and filtered_resps expected)",
+                where=where,
+            ) from None
         if run is None:
             run = found
         elif found != run:
             raise DataError(f"line {number}: another task or options than line 1", where=where)
-        replies[_messages(json.loads(doc["messages"]))] = str(resps[0])
+        replies[messages] = reply
     if run is None:
         raise DataError("no samples in the file", where=where)
     task, options = run
