@@ -83,7 +83,7 @@ def main() -> None:
         assert log.status == "success", log.error
         imported = work / "inspect.json"
         assert run(["import", "inspect-log", log.location, "--out", str(work / "r1.json"),
-                    "--submission", str(imported)]) == 0  # fmt: skip
+                    "--out-submission", str(imported)]) == 0  # fmt: skip
         inspect_score = log.results.scores[0].metrics["overall"].value
 
         os.environ["MAIEUTIC_HOME"] = str(work / "home2")  # a cold call cache again

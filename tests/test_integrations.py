@@ -3,7 +3,7 @@ of them): inspect_ai's tasks run with its own mockllm model on scripted replies,
 lm-eval task functions and files, the ``datasets`` loader and ``maieutic import``.
 
 The oracle of every number is the command line: ``maieutic evaluate TASK`` on the
-output ``maieutic import … --submission`` writes (what ``maieutic generate`` writes for
+output ``maieutic import … --out-submission`` writes (what ``maieutic generate`` writes for
 the same replies). The end-to-end runs against the real llama.cpp server are in
 ``test_integrations_llm.py``.
 """
@@ -118,7 +118,7 @@ def test_the_logs_figures_are_maieutic_evaluate_on_its_output(task, mock_runs, c
     log = mock_runs[task]
     spec = SPECS[task]
     results, output = tmp_path / "results.json", tmp_path / f"output{spec.suffix}"
-    done = cli("import", "inspect-log", log.location, "--out", results, "--submission", output)
+    done = cli("import", "inspect-log", log.location, "--out", results, "--out-submission", output)
     assert done.code == 0, done.err
     bench = Benchmark(task)
     reference = {

@@ -60,7 +60,13 @@ def test_inspect_against_the_real_server(task, llama_server, cli, tmp_path, monk
     spec = SPECS[task]
     output = tmp_path / f"output{spec.suffix}"
     done = cli(
-        "import", "inspect-log", log.location, "--out", tmp_path / "r.json", "--submission", output
+        "import",
+        "inspect-log",
+        log.location,
+        "--out",
+        tmp_path / "r.json",
+        "--out-submission",
+        output,
     )
     assert done.code == 0, done.err
     bench = Benchmark(task)
@@ -127,7 +133,7 @@ def test_lm_eval_against_the_real_server(llama_server, cli, tmp_path):
         samples,
         "--out",
         tmp_path / "r.json",
-        "--submission",
+        "--out-submission",
         submission,
     )
     assert imported.code == 0, imported.err

@@ -17,11 +17,13 @@ from pathlib import Path
 import click
 
 from maieutic.cli.option_meanings import FILE, MEANINGS, PATH, kind_of
+from maieutic.cli.outputs import OUTPUT_FILES, OUTPUT_FOLDERS
 from tests.hardening.valid_calls import FILES, Call, at_name
 
-NOT_SLOTS = {"--out", "--out-dir", "--official-dir", "--plot"}
+# what the commands write: the guard's own lists (maieutic.cli.outputs)
+NOT_SLOTS = {*OUTPUT_FILES, *OUTPUT_FOLDERS}
 OUTPUT_ARGUMENTS = {("focus convert", "target")}
-OUTPUT_OPTIONS = ("--out", "--plot")
+OUTPUT_OPTIONS = OUTPUT_FILES
 # output options that take one suffix only: an input is renamed to it before it is
 # given as that output (else the probe would only meet the suffix check)
 SUFFIX_BOUND = {"--plot": ".svg"}
@@ -164,6 +166,15 @@ def _in_a_string(data: bytes, insert: bytes) -> bytes:
     return data[: at + 3] + insert + data[at + 3 :] if at >= 0 else _middle(data, insert)
 
 
+def _as_utf16(valid: bytes) -> bytes:
+    """A text file re-encoded as UTF-16 with its BOM; a binary one (an inspect log is a
+    zip) with the BOM put before it."""
+    try:
+        return valid.decode("utf-8").encode("utf-16")
+    except UnicodeDecodeError:
+        return b"\xff\xfe" + valid
+
+
 def make_bad(kind: str, target: Path) -> str:
     """Put the bad input ``kind`` where the valid file ``target`` is; return its path."""
     valid = target.read_bytes()
@@ -174,7 +185,7 @@ def make_bad(kind: str, target: Path) -> str:
         "binary": bytes(random.Random(0).randrange(256) for _ in range(4096)) + b"\xff\xfe\x80",
         "nul-byte": _middle(valid, b"\x00"),
         "invalid-utf8": _middle(valid, b"\xff\xc3\x28"),
-        "utf16-bom": valid.decode("utf-8").encode("utf-16"),
+        "utf16-bom": _as_utf16(valid),
         "utf8-bom": b"\xef\xbb\xbf" + valid,
         "lone-surrogate": _in_a_string(valid, b"\\ud800"),
     }

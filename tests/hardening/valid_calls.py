@@ -147,7 +147,7 @@ CALLS: dict[str, tuple[Call, ...]] = {
     "report": (Call(("@results.json", "--out", "@out.html")),),
     "compare": (Call(("@results.json", "--out", "@out.json")),),
     "import inspect-log": (
-        Call(("@inspect_run.eval", "--out", "@out.json", "--submission", "@sub.json")),
+        Call(("@inspect_run.eval", "--out", "@out.json", "--out-submission", "@sub.json")),
     ),
     "import lm-eval-samples": (Call(("@lm_eval_samples.jsonl", "--out", "@out.json")),),
     "train aura": (

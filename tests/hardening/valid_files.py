@@ -10,6 +10,7 @@ import csv
 import functools
 import io
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -224,9 +225,18 @@ def _lm_eval_samples() -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-@functools.cache
+_ONE_RUN = threading.Lock()  # probes write their files from several threads at once
+
+
 def _inspect_log() -> bytes:
-    """An inspect_ai log of maieutic/cqs (chrF) with scripted replies, made once."""
+    """An inspect_ai log of maieutic/cqs (chrF) with scripted replies, made once (inspect
+    runs one evaluation at a time in a process)."""
+    with _ONE_RUN:
+        return _made_inspect_log()
+
+
+@functools.cache
+def _made_inspect_log() -> bytes:
     import tempfile
 
     from inspect_ai import eval as inspect_eval

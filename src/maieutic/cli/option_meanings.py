@@ -44,7 +44,7 @@ MEANINGS: dict[str, Meaning] = {
     "--out": _m(FILE, "output file (JSON results unless the command says; '-': stdout)"),
     "--out-dir": _m(DIRECTORY, "output directory (several files, or a saved model)"),
     "--official-dir": _m(DIRECTORY, "directory for files in a benchmark script's own layout"),
-    "--submission": _m(FILE, "a system's output to write too, as `generate` writes it"),
+    "--out-submission": _m(FILE, "a system's output to write too, as `generate` writes it"),
     "--plot": _m(FILE, "an SVG figure file to write (the report draws the same figure)"),
     "--title": _m(TEXT, "title of a written page"),
     "--format": _m(CHOICE, "how results are printed (terminal, json, markdown)"),

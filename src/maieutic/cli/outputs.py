@@ -27,7 +27,7 @@ def refuse_overwriting_inputs(out_path: str | None, inputs: list[str]) -> None:
         guard.check_against(out_path, inputs, "--out")
 
 
-OUTPUT_FILES = ("--out", "--plot")
+OUTPUT_FILES = ("--out", "--out-submission", "--plot")
 """Options naming a file the command writes (checked against its inputs before it runs)."""
 
 

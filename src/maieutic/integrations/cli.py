@@ -23,7 +23,7 @@ _OUT = click.option(
     help="Results file to write (as `maieutic evaluate --out` writes it).",
 )
 _SUBMISSION = click.option(
-    "--submission",
+    "--out-submission",
     "submission_path",
     type=click.Path(dir_okay=False),
     help="Also write the run's output as `maieutic generate` writes it (with its "
