@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "maieutic"
-APPLICATIONS = ("ask", "apps")
+APPLICATIONS = ("ask", "apps", "integrations")
 """Packages that compose several tasks (they name them, through the tasks' packages)."""
 CORE_PACKAGES = tuple(
     sorted(

@@ -33,7 +33,13 @@ _SUBMISSION = click.option(
 
 @click.group("import")
 def import_group() -> None:
-    """Bring a run of another evaluation framework into maieutic."""
+    """Bring a run of another evaluation framework into maieutic: its replies scored
+    as `maieutic evaluate` scores them, written as a results file (docs/integrations.md).
+
+    \b
+    Example:
+      maieutic import inspect-log logs/run.eval --out results.json
+    """
 
 
 def _write(run: Any, *, out_path: str, submission_path: str | None) -> None:
@@ -57,7 +63,12 @@ def _write(run: Any, *, out_path: str, submission_path: str | None) -> None:
 @_NAME
 def inspect_log(log: str, *, out_path: str, submission_path: str | None, name: str | None) -> None:
     """Score the replies of an inspect_ai LOG of a maieutic/TASK run (needs
-    maieutic[inspect])."""
+    maieutic[inspect]).
+
+    \b
+    Example:
+      maieutic import inspect-log logs/run.eval --out results.json
+    """
     from maieutic.integrations.importing import from_inspect_log
 
     _write(from_inspect_log(log, name=name), out_path=out_path, submission_path=submission_path)
@@ -71,7 +82,12 @@ def inspect_log(log: str, *, out_path: str, submission_path: str | None, name: s
 def lm_eval_samples(
     samples: str, *, out_path: str, submission_path: str | None, name: str | None
 ) -> None:
-    """Score the replies of an lm-eval --log_samples FILE of a maieutic_TASK run."""
+    """Score the replies of an lm-eval --log_samples SAMPLES file of a maieutic_TASK run.
+
+    \b
+    Example:
+      maieutic import lm-eval-samples runs/model/samples_maieutic_cqs.jsonl --out results.json
+    """
     from maieutic.integrations.importing import from_lm_eval_samples
 
     run = from_lm_eval_samples(samples, name=name)
