@@ -359,3 +359,37 @@ def test_a_malformed_data_file_is_one_line_at_task_creation(tmp_path):
     message = raised.value.message
     assert message.startswith(f"maieutic: {bad}") and "intervention" in message
     assert "\n" not in message
+
+
+def test_a_document_with_no_question_is_scored_as_nothing_not_an_error(tmp_path, cli):
+    """A model that writes no question for any passage: ``maieutic evaluate aura``
+    refuses an empty set, so the run's figures are NaN with the reason in the sample's
+    notes, and ``import`` refuses it in one line."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    from maieutic.integrations.inspect_tasks import aura
+
+    def reply(messages, tools, tool_choice, config):
+        output = ModelOutput.from_content(model="mockllm", content="I cannot help with that.")
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setenv("HOME", str(tmp_path))
+        [log] = inspect_eval(
+            aura(),
+            model=get_model("mockllm/model", custom_outputs=reply),
+            log_dir=str(tmp_path / "logs"),
+            display="none",
+        )
+    assert log.status == "success", log.error
+    value = log.results.scores[0].metrics["aura"].value
+    assert value != value  # NaN
+    [sample] = log.samples
+    [score] = sample.scores.values()
+    assert not score.metadata["scored"]
+    assert any("no questions in the set" in note for note in score.metadata["notes"])
+    done = cli("import", "inspect-log", log.location, "--out", tmp_path / "r.json")
+    assert done.code == 2 and "no questions in the set" in done.err
+    assert not (tmp_path / "r.json").exists()

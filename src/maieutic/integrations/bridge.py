@@ -335,15 +335,16 @@ class Benchmark:
         reference = self.reference
         if reference is not None and self.spec.split:
             reference = self._only(reference, [item_id])
-        [result] = self._scored(generation, reference=reference, name=item_id).results
         run = generation.runs[0]
         notes = [*run.warnings, *(str(n) for n in _notes(run))]
+        output = generation.parts[0].output
+        try:
+            [result] = self._scored(generation, reference=reference, name=item_id).results
+        except DataError as error:  # what it wrote cannot be scored (no question at all)
+            notes.append(f"nothing to score: {error}")
+            return Verdict(id=item_id, value=None, output=output, records=[], notes=notes)
         return Verdict(
-            id=item_id,
-            value=result.score,
-            output=generation.parts[0].output,
-            records=result.records(),
-            notes=notes,
+            id=item_id, value=result.score, output=output, records=result.records(), notes=notes
         )
 
     def replayed(self, replies: Mapping[Messages, str]) -> Any:
@@ -380,6 +381,15 @@ class Benchmark:
             return data
         return self.io.with_items(data, {i: items[i] for i in ids})
 
+    def run_figures(self, replies: Mapping[Messages, str]) -> dict[str, float]:
+        """The figures of the whole run for a framework's log: NaN where what the run
+        wrote cannot be scored at all (an AURA document with no question), as
+        ``maieutic evaluate`` refuses such a file."""
+        try:
+            return self.figures(self.evaluate(replies))
+        except DataError:
+            return {name: float("nan") for name in (self.spec.metric, *self.spec.figures)}
+
     def figures(self, result: EvalResult) -> dict[str, float]:
         """The headline and the other figures of ``result``, by their framework names."""
         out = {self.spec.metric: _number(result.score)}
@@ -395,9 +405,17 @@ class Benchmark:
 
         with _folder() as folder:
             [written, *_] = generation.save(folder / f"{_safe(name)}{self.spec.suffix}")
-            return evaluate(
-                self.task, reference, submissions=[str(written)], evaluator=self.evaluator()
-            )
+            try:
+                return evaluate(
+                    self.task, reference, submissions=[str(written)], evaluator=self.evaluator()
+                )
+            except DataError as error:
+                if error.where != str(written):
+                    raise
+                # the written file is a passing thing: name what was wrong with it
+                raise DataError(
+                    f"what the replies give cannot be scored: {error.message}"
+                ) from None
 
     def signature(self) -> str | None:
         """The evaluation's signature over the whole data file (what a results file of

@@ -46,7 +46,12 @@ class ImportedRun:
 
     def generation(self) -> Any:
         """What ``maieutic generate`` writes for the replies (``maieutic.run.Generation``)."""
-        return self.benchmark.replayed(self.replies)
+        try:
+            return self.benchmark.replayed(self.replies)
+        except DataError as error:
+            if error.where is not None:
+                raise
+            raise DataError(error.message, where=self.source) from None
 
     def evaluate(self, generation: Any) -> Any:
         """``generation`` scored as ``maieutic evaluate`` scores it (an ``Evaluation``),
@@ -55,7 +60,12 @@ class ImportedRun:
             backend = replayed_judgements(self.judged, model=self.grader)
             for judge in llm_judges(self.benchmark.evaluator()):
                 judge.client.backend = backend
-        evaluation = self.benchmark.score(generation, name=self.name)
+        try:
+            evaluation = self.benchmark.score(generation, name=self.name)
+        except DataError as error:
+            if error.where is not None:
+                raise
+            raise DataError(error.message, where=self.source) from None
         [result] = evaluation.results
         result.warnings.extend(self.warnings)
         mine, theirs = result.score, self.framework_score

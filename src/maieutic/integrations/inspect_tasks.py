@@ -231,7 +231,7 @@ def benchmark_figures() -> Metric:
             for s in scores
             for listed, reply in (s.score.metadata or {}).get("replies", [])
         }
-        return bench.figures(threads(bench).metric(lambda: bench.evaluate(replies)))
+        return threads(bench).metric(lambda: bench.run_figures(replies))
 
     return compute
 

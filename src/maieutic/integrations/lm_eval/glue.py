@@ -88,8 +88,7 @@ def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=8)
 def _figures(task: str, options: str, pairs: tuple[tuple[Messages, str], ...]) -> dict[str, float]:
-    bench = benchmark_from(task, json.loads(options))
-    return bench.figures(bench.evaluate(dict(pairs)))
+    return benchmark_from(task, json.loads(options)).run_figures(dict(pairs))
 
 
 def figure(name: str) -> Callable[[list[dict[str, Any]]], float]:
