@@ -393,3 +393,13 @@ def test_a_document_with_no_question_is_scored_as_nothing_not_an_error(tmp_path,
     done = cli("import", "inspect-log", log.location, "--out", tmp_path / "r.json")
     assert done.code == 2 and "no questions in the set" in done.err
     assert not (tmp_path / "r.json").exists()
+
+
+def test_a_route_without_its_extra_names_the_extra_to_install():
+    from maieutic.errors import DataError
+    from maieutic.integrations.extras import require
+
+    with pytest.raises(
+        DataError, match=r"^x needs no_such_framework: pip install 'maieutic\[inspect\]'"
+    ):
+        require("no_such_framework.log", extra="inspect", needed_by="x")

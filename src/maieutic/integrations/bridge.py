@@ -293,7 +293,7 @@ class Benchmark:
         out = []
         for item_id in self.items():
             client = recording_client()
-            self._generate(self.item_data(item_id), client)
+            self._generate(self.item_data(item_id), client=client)
             sent = tuple(dict.fromkeys(r.messages for r in client.backend.history))
             out.append(ItemRequests(id=item_id, text=self._text(item_id), requests=sent))
         self._requests = out
@@ -311,7 +311,7 @@ class Benchmark:
                 return str(value.text)
         return str(item)
 
-    def _generate(self, data: Any, client: Any) -> Any:
+    def _generate(self, data: Any, *, client: Any) -> Any:
         from maieutic.run import generate
 
         return generate(self.task, data, generator=self.generator(client))
@@ -331,7 +331,7 @@ class Benchmark:
 
     def score_item(self, item_id: str, replies: Mapping[Messages, str]) -> Verdict:
         """The item generated from ``replies`` (request → reply) and scored alone."""
-        generation = self._generate(self.item_data(item_id), replaying_client(replies))
+        generation = self._generate(self.item_data(item_id), client=replaying_client(replies))
         reference = self.reference
         if reference is not None and self.spec.split:
             reference = self._only(reference, [item_id])
@@ -358,7 +358,7 @@ class Benchmark:
         if not kept:
             raise DataError("no item has a reply to score")
         data = self._only(self.data, [i.id for i in kept]) if self.spec.split else self.data
-        return self._generate(data, replaying_client(replies))
+        return self._generate(data, client=replaying_client(replies))
 
     def score(self, generation: Any, *, name: str = "run") -> Any:
         """``generation`` written and scored as ``maieutic evaluate`` scores the file

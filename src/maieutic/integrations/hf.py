@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from maieutic.integrations.extras import require
 from maieutic.integrations.options import benchmark_from
 
 
@@ -47,8 +48,7 @@ def load(
     ``system`` and ``user`` (the first request), ``requests`` (every request, as JSON:
     AURA sends one a passage) and ``item`` (the item as maieutic reads it, as JSON).
     ``options`` are the run's other options (``strategy``, ``scenario``…)."""
-    import datasets
-
+    datasets = require("datasets", extra="datasets", needed_by="maieutic.integrations.hf")
     bench = benchmark_from(
         task, {"data": None if data is None else str(data), "split": split, **options}
     )

@@ -22,6 +22,7 @@ from typing import Any
 from maieutic.data.files import open_input, read_bytes
 from maieutic.errors import DataError
 from maieutic.integrations.bridge import SPECS, Benchmark
+from maieutic.integrations.extras import require
 from maieutic.integrations.options import benchmark_from
 from maieutic.integrations.replay import Messages, llm_judges, replayed_judgements
 
@@ -98,10 +99,9 @@ def from_inspect_log(path: str | Path, *, name: str | None = None) -> ImportedRu
     where = str(path)
     with open_input(path):  # a regular file (never a pipe), noted as an input
         pass
-    from inspect_ai.log import read_eval_log
-
+    logs = require("inspect_ai.log", extra="inspect", needed_by="reading an inspect log")
     try:
-        log = read_eval_log(str(path))
+        log = logs.read_eval_log(str(path))
     except Exception as error:  # inspect's own reader: any failure means not a log
         raise DataError(
             f"not an inspect log ({type(error).__name__}: {error})", where=where

@@ -237,7 +237,7 @@ def benchmark_figures() -> Metric:
 
 
 @scorer(metrics=[benchmark_figures()])
-def maieutic_scorer(task_name: str, options: str) -> Any:
+def maieutic_scorer(*, task_name: str, options: str) -> Any:
     """The replies handed to the task's generator and evaluator: the item's score
     alone, the output maieutic writes for it and the evaluator's records in the
     score's metadata."""
@@ -297,7 +297,7 @@ def _task(name: str, **options: Any) -> Task:
     return Task(
         dataset=MemoryDataset(samples, name=f"{name}-{bench.path.stem}", location=str(bench.path)),
         solver=generate() if single else answer_each_request(),
-        scorer=maieutic_scorer(name, json.dumps(given, sort_keys=True)),
+        scorer=maieutic_scorer(task_name=name, options=json.dumps(given, sort_keys=True)),
         config=GenerateConfig(
             temperature=params.temperature,
             top_p=getattr(params, "top_p", None),

@@ -35,11 +35,11 @@ def benchmark_from(task: str, options: Mapping[str, Any]) -> Benchmark:
             f"{task} takes no option {', '.join(unknown)} (it takes: "
             f"{', '.join(SPECS[task].options)})"
         )
-    return _cached(task, json.dumps(given, sort_keys=True))
+    return _cached(task, encoded=json.dumps(given, sort_keys=True))
 
 
 @functools.cache
-def _cached(task: str, encoded: str) -> Benchmark:
+def _cached(task: str, *, encoded: str) -> Benchmark:
     options = json.loads(encoded)
     spec = SPECS[task]
     generator: dict[str, Any] = {}

@@ -87,7 +87,9 @@ def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=8)
-def _figures(task: str, options: str, pairs: tuple[tuple[Messages, str], ...]) -> dict[str, float]:
+def _figures(
+    task: str, *, options: str, pairs: tuple[tuple[Messages, str], ...]
+) -> dict[str, float]:
     return benchmark_from(task, json.loads(options)).run_figures(dict(pairs))
 
 
@@ -99,7 +101,7 @@ def figure(name: str) -> Callable[[list[dict[str, Any]]], float]:
         pairs = tuple(
             (tuple(tuple(m) for m in json.loads(i["messages"])), i["reply"]) for i in items
         )
-        return _figures(first["task"], first["options"], pairs)[name]
+        return _figures(first["task"], options=first["options"], pairs=pairs)[name]
 
     aggregate.__doc__ = f"The run's {name} (``maieutic evaluate``'s figure)."
     return aggregate
