@@ -403,3 +403,15 @@ def test_a_route_without_its_extra_names_the_extra_to_install():
         DataError, match=r"^x needs no_such_framework: pip install 'maieutic\[inspect\]'"
     ):
         require("no_such_framework.log", extra="inspect", needed_by="x")
+
+
+def test_an_empty_option_is_refused_not_read_as_the_default():
+    from maieutic.errors import DataError
+    from maieutic.integrations.options import benchmark_from
+
+    with pytest.raises(DataError, match="unknown evaluator ''"):
+        benchmark_from("cqs", {"evaluator": ""})
+    with pytest.raises(DataError, match="data is empty"):
+        benchmark_from("cqs", {"data": " "})
+    with pytest.raises(DataError, match="threshold nan"):
+        benchmark_from("cqs", {"threshold": float("nan")}).evaluator()

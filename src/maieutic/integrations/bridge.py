@@ -20,6 +20,7 @@ generates a batch, so an item's requests are the same alone as in the whole run.
 from __future__ import annotations
 
 import contextlib
+import logging
 import tempfile
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -193,6 +194,8 @@ def resolve_data(task: str, data: str | Path | None, *, split: str | None = None
     the task's sample bundled with maieutic."""
     if data is None:
         return sample_path(SPECS[task].sample)
+    if not str(data).strip():
+        raise DataError("data is empty: name a file (or a folder with a split)")
     path = Path(data)
     if not path.is_dir():
         if not path.exists():
@@ -237,7 +240,8 @@ class Benchmark:
             raise DataError(f"unknown task {task!r} (known: {', '.join(BENCHMARKS)})")
         self.spec = SPECS[task]
         self.task = task
-        self.evaluator_name = evaluator or self.spec.evaluator
+        # only an option not given takes the default: an empty name is refused below
+        self.evaluator_name = self.spec.evaluator if evaluator is None else evaluator
         check_name("evaluator", task=task, name=self.evaluator_name)
         self.path = resolve_data(task, data, split=split)
         self.split = split
@@ -387,7 +391,9 @@ class Benchmark:
         ``maieutic evaluate`` refuses such a file."""
         try:
             return self.figures(self.evaluate(replies))
-        except DataError:
+        except DataError as error:
+            # said where the framework shows it (its log), not only in the NaN
+            logging.getLogger(__name__).warning("maieutic %s: %s", self.task, error)
             return {name: float("nan") for name in (self.spec.metric, *self.spec.figures)}
 
     def figures(self, result: EvalResult) -> dict[str, float]:
