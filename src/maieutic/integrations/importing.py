@@ -24,7 +24,7 @@ from maieutic.errors import DataError
 from maieutic.integrations.bridge import SPECS, Benchmark
 from maieutic.integrations.extras import require
 from maieutic.integrations.options import benchmark_from
-from maieutic.integrations.replay import Messages, llm_judges, replayed_judgements
+from maieutic.integrations.replay import Messages, llm_judges, messages_of, replayed_judgements
 
 TOLERANCE = 1e-9
 """How far a run's own figure may be from maieutic's score of its replies."""
@@ -90,10 +90,6 @@ def run_name(model: str) -> str:
     return "-".join(part for part in model.replace("\\", "/").split("/") if part) or "run"
 
 
-def _messages(listed: Any) -> Messages:
-    return tuple((str(role), str(content)) for role, content in listed)
-
-
 def from_inspect_log(path: str | Path, *, name: str | None = None) -> ImportedRun:
     """The replies of an inspect_ai log of a ``maieutic/…`` task."""
     where = str(path)
@@ -123,7 +119,7 @@ def from_inspect_log(path: str | Path, *, name: str | None = None) -> ImportedRu
             unscored.append(str(sample.id))
             continue
         for listed, reply in score.metadata["replies"]:
-            replies[_messages(listed)] = reply
+            replies[messages_of(listed)] = reply
         judged += score.metadata.get("judged") or []
         grader = score.metadata.get("grader") or grader
     if not replies:
@@ -180,7 +176,7 @@ def from_lm_eval_samples(path: str | Path, *, name: str | None = None) -> Import
         try:
             doc, reply = record["doc"], str(record["filtered_resps"][0])
             found = (str(doc["task"]), str(doc["options"]))
-            messages = _messages(json.loads(doc["messages"]))
+            messages = messages_of(json.loads(doc["messages"]))
         except (KeyError, IndexError, TypeError, ValueError):
             raise DataError(
                 f"line {number}: not a sample of a maieutic_… task (doc.task, doc.options, "

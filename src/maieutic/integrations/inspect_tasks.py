@@ -41,7 +41,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, generate, solver
 from maieutic.errors import MaieuticError
 from maieutic.integrations.bridge import SPECS, Benchmark
 from maieutic.integrations.options import benchmark_from
-from maieutic.integrations.replay import Messages, llm_judges
+from maieutic.integrations.replay import Messages, llm_judges, messages_of
 from maieutic.llm.types import BackendReply, ChatRequest, PermanentError
 
 REQUESTS = "maieutic_requests"
@@ -71,10 +71,6 @@ def _chat(messages: Messages) -> list[ChatMessage]:
     kinds = {"system": ChatMessageSystem, "user": ChatMessageUser}
     kinds["assistant"] = ChatMessageAssistant
     return [kinds[role](content=content) for role, content in messages]
-
-
-def _messages(listed: Any) -> Messages:
-    return tuple((str(role), str(content)) for role, content in listed)
 
 
 # -- the judge: inspect's grader role behind maieutic's client -------------------------
@@ -202,7 +198,7 @@ def answer_each_request() -> Solver:
         model = get_model()
         replies = []
         for listed in state.metadata[REQUESTS]:
-            output = await model.generate(_chat(_messages(listed)), config=GenerateConfig())
+            output = await model.generate(_chat(messages_of(listed)), config=GenerateConfig())
             replies.append([listed, output.completion])
             state.output = output
         state.metadata[REPLIES] = replies
@@ -227,7 +223,7 @@ def benchmark_figures() -> Metric:
         first = scores[0].score.metadata or {}
         bench = benchmark_from(first["task"], first["options"])
         replies = {
-            _messages(listed): reply
+            messages_of(listed): reply
             for s in scores
             for listed, reply in (s.score.metadata or {}).get("replies", [])
         }
@@ -246,7 +242,7 @@ def maieutic_scorer(*, task_name: str, options: str) -> Any:
 
     async def score(state: TaskState, target: Target) -> Score:
         pairs = _replies(state)
-        replies = {_messages(listed): reply for listed, reply in pairs}
+        replies = {messages_of(listed): reply for listed, reply in pairs}
         verdict, judged = await threads(bench).score(
             lambda: bench.score_item(str(state.sample_id), replies)
         )

@@ -52,7 +52,7 @@ def replayed_judgements(judged: list[list[Any]], *, model: str) -> ScriptedBacke
     """A backend answering a judge's calls with the judgements a framework's run
     recorded (``[messages, seed, reply]`` each, as the inspect tasks keep them); a call
     the run did not make fails at once."""
-    found = {(_messages(listed), seed): reply for listed, seed, reply in judged}
+    found = {(messages_of(listed), seed): reply for listed, seed, reply in judged}
 
     def answer(request: ChatRequest) -> str | Exception:
         reply = found.get((request.messages, request.params.seed))
@@ -61,7 +61,8 @@ def replayed_judgements(judged: list[list[Any]], *, model: str) -> ScriptedBacke
     return ScriptedBackend(default=answer, model=model)
 
 
-def _messages(listed: Any) -> Messages:
+def messages_of(listed: Any) -> Messages:
+    """Messages as a log or a JSON file lists them (``[[role, content], …]``)."""
     return tuple((str(role), str(content)) for role, content in listed)
 
 
