@@ -131,6 +131,11 @@ SPECS: dict[str, BenchmarkSpec] = {
 
 BENCHMARKS = tuple(SPECS)
 
+FRAMEWORK_MODEL = "framework"
+FRAMEWORK_URL = "http://framework.invalid/v1"
+"""What a generation record names as the model: the framework asked it, maieutic never
+called this address (``.invalid`` never resolves)."""
+
 
 @dataclass(frozen=True, kw_only=True)
 class ItemRequests:
@@ -261,7 +266,12 @@ class Benchmark:
 
     def generator(self, client: Any) -> Any:
         """The task's llm generator with the run's options, calling ``client``."""
-        component = create("generator", task=self.task, name="llm", **self.generator_options)
+        # the factory builds a client of its own, replaced at once: named as a stand-in
+        # server (a reserved name that never resolves), it needs no installed model
+        stand_in = {"llm": FRAMEWORK_MODEL, "base_url": FRAMEWORK_URL}
+        component = create(
+            "generator", task=self.task, name="llm", **{**stand_in, **self.generator_options}
+        )
         component.client = client
         if hasattr(component, "context_for"):
             if self._whole is None:  # the few-shot pool and exclusions of the whole input
