@@ -145,9 +145,9 @@ def report() -> None:
     rng = random.Random(SEED)
     systems = ["reference-useful", "reference-invalid", "system-useful", "system-other",
                *(f"{p}-{r}" for p in PARTS for r in ROUNDS)]  # fmt: skip
-    groups = (("all", lambda v: True), ("rated-before", lambda v: v["group"] == "rated-before"),
-              ("fresh", lambda v: v["group"] == "fresh"),
-              *((s, lambda v, s=s: v["source"] == s) for s in ("cqs", "focus", "qgeval")))  # fmt: skip
+    groups = [("all", lambda v: True)]
+    groups += [(g, lambda v, g=g: v["group"] == g) for g in ("rated-before", "fresh")]
+    groups += [(s, lambda v, s=s: v["source"] == s) for s in ("cqs", "focus", "qgeval")]
     for system in systems:
         ids = [q for q in labels if system in key[q]["systems"]]
         for kind, belongs in groups:

@@ -71,6 +71,48 @@ def test_a_hedged_claim_is_asked_about_with_its_hedge():
     assert not any(q.startswith("What evidence shows that NAFTA") for q in found)
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "If we let airlines go out of business, service will get better.",
+            "Would service really get better if we let airlines go out of business?",
+        ),
+        (
+            "A higher minimum wage would cost many young workers their jobs.",
+            "Would a higher minimum wage really cost many young workers their jobs?",
+        ),
+        ("This plan can cut emissions by half.", "Can this plan really cut emissions by half?"),
+        (
+            "Prices are going to rise sharply next year.",
+            "Would prices really rise sharply next year?",
+        ),
+    ],
+)
+def test_a_forecast_is_asked_back_whether_it_would_really_follow(text, expected):
+    from maieutic.tasks.cqs.framings import candidates
+
+    asked = [c for c in candidates(read_claims(text)) if c.wording == "consequence"]
+    assert [c.question for c in asked] == [expected]
+    assert asked[0].framing == "likelihood", "a wording of the likelihood family"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cutting taxes won't help the poor.",  # negated: "would … really not help" reads backwards
+        "Companies will come.",  # too little to ask back
+        "We could have rebuilt our country twice.",  # looks back, not forward
+        "I will vote for her in November.",  # the speaker's own plan
+        "Taxes rose sharply last year.",  # no forecast
+    ],
+)
+def test_no_forecast_question_where_the_claim_is_not_a_plain_forecast(text):
+    from maieutic.tasks.cqs.framings import candidates
+
+    assert not [c for c in candidates(read_claims(text)) if c.wording == "consequence"]
+
+
 def test_the_link_from_a_reason_to_its_conclusion_is_challenged_first():
     text = (
         "CLINTON: Pollution causes asthma in children. That's why we must ban diesel cars "

@@ -4,7 +4,10 @@ A framing fits some kinds of claim (a proposal can be challenged for its feasibi
 a statistic for its source, a prediction for its likelihood) and restates the claim in
 full: ``{claim}`` is a declarative clause that reads after "that", ``{action}`` a
 proposal in the base form that reads after "to", ``{term}`` a noun phrase, ``{person}``
-someone attacked, ``{speaker}`` how the speaker is named. The wording is maieutic's
+someone attacked, ``{speaker}`` how the speaker is named; a forecast is asked back in
+its own words (``{modal} {subject} really {predicate}``: "Would banning peanuts really
+protect children?"), the form most of the benchmark's Useful questions about a
+consequence take. The wording is maieutic's
 own; the families follow the critical questions of the argumentation schemes the
 benchmark's references come from ("Benchmarking Critical Questions Generation",
 seed 000, §3: evidence, definitions, alternatives, consequences, feasibility, expert
@@ -15,6 +18,7 @@ reliability, other causes, exceptions, analogies, ad hominem relevance).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -33,7 +37,8 @@ class Framing:
     template: str
     generic: bool = False
     needs: str = "claim"
-    """What the template restates: ``claim``, ``action``, ``term`` or ``person``."""
+    """What the template restates: ``claim``, ``action``, ``term``, ``person``, ``cause``
+    (a reason and its conclusion) or ``forecast`` (a claim split at its modal)."""
     tenses: tuple[str, ...] = ("past", "present", "future", "possible")
     family: str = ""
     """Framings of one family say the same thing in other words: the selection treats
@@ -128,6 +133,16 @@ FRAMINGS: tuple[Framing, ...] = (
         template="How likely is it that {claim}, and what could prevent it?",
         tenses=("future",),
         affirmative=True,
+    ),
+    Framing(
+        name="consequence",
+        kinds=("prediction",),
+        template="{modal} {subject} really {predicate}?",
+        needs="forecast",
+        tenses=("future", "possible"),
+        family="likelihood",
+        affirmative=True,
+        challenges_truth=True,
     ),
     Framing(
         name="alternatives",
@@ -232,6 +247,34 @@ def _fits(framing: Framing, claim: Claim) -> bool:
     return bool(kinds_ok) and claim.tense in framing.tenses
 
 
+_FORECAST = re.compile(
+    r"^(?P<subject>[^,;:]+?)(?:\s+(?P<modal>will|would|can|could)|(?P<ll>['’]ll)|"
+    r"\s+(?:is|are|am)\s+going\s+to)\s+(?!not\b|never\b|ever\b)(?P<predicate>[a-z].*)$"
+)
+_COUNTERFACTUAL = re.compile(r"have\s+(?:been|\w+(?:ed|en|wn|ne|t))\b")
+_ASKED_MODAL = {"will": "would", "would": "would", "can": "can", "could": "could"}
+"""The modal a forecast is asked back with ("X will cut Y" → "Would X really cut Y?":
+the question weighs the forecast; "will" asked back reads as a demand for a promise)."""
+_FUNCTION_WORDS = words("a, an, the, this, that, these, those, there, it, its, some, many, most")
+
+
+def forecast_parts(claim_text: str) -> dict[str, str] | None:
+    """``claim_text`` split at its first modal into the subject, the modal it is asked
+    back with and the predicate in the base form (None when it is no forecast, or the
+    subject is not one plain phrase)."""
+    match = _FORECAST.match(claim_text)
+    if match is None or len(match["subject"].split()) > 10:
+        return None
+    if len(match["predicate"].split()) < 2 or _COUNTERFACTUAL.match(match["predicate"]):
+        return None  # "Would companies really come?"; "could have rebuilt" looks back
+    subject = match["subject"]
+    first, _, rest = subject.partition(" ")
+    if first.lower() in _FUNCTION_WORDS:  # "A higher wage would…": mid-question, "a higher…"
+        subject = f"{first.lower()} {rest}".strip()
+    modal = _ASKED_MODAL[match["modal"]] if match["modal"] else "would"
+    return {"modal": modal.capitalize(), "subject": subject, "predicate": match["predicate"]}
+
+
 def _capitalise(text: str) -> str:
     return text[0].upper() + text[1:] if text else text
 
@@ -244,6 +287,9 @@ def _fill(framing: Framing, claim: Claim, speaker: str) -> Iterator[str]:
     elif framing.needs == "cause":
         if claim.cause and claim.effect:
             yield framing.template.format(**values, cause=claim.cause, effect=claim.effect)
+    elif framing.needs == "forecast":
+        if parts := forecast_parts(claim.text):
+            yield framing.template.format(**parts)
     elif framing.needs == "person":
         if claim.person:
             yield framing.template.format(**values, person=claim.person)
