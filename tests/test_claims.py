@@ -37,6 +37,18 @@ def test_first_person_becomes_the_speaker_with_agreement():
     assert any(c.startswith("the speaker has heard") for c in claims), claims
 
 
+def test_every_verb_the_speaker_is_subject_of_agrees():
+    # a curly apostrophe, and a second verb sharing the subject
+    assert texts("I’m a single mother and have a 12yr old son.") == [
+        "the speaker is a single mother and has a 12yr old son"
+    ]
+    assert texts("I love dogs and hate cats.") == ["the speaker loves dogs and hates cats"]
+    # a base form that shares a modal keeps it
+    assert texts("I will go there and see the town.") == [
+        "the speaker will go there and see the town"
+    ]
+
+
 def test_transcript_artefacts_are_repaired_before_parsing():
     assert normalise("we do n't know , he said") == "we don't know, he said"
     assert normalise("commander-in- chief costs $ 5 trillion") == (

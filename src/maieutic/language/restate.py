@@ -87,6 +87,29 @@ def _agreeing_verb(subject: Token) -> Token | None:
     return head if head.tag_ == "VBP" else None
 
 
+def _coordinated_verbs(verb: Token) -> list[Token]:
+    """Present-tense verbs coordinated with ``verb`` that share its subject ("I am a
+    mother and have a son": "have" agrees with "I" too)."""
+    head = verb.head if verb.dep_ in ("aux", "auxpass") else verb
+    # the parser sometimes hangs the second verb on the first one's object ("love dogs
+    # and hate cats": "hate" under "dogs")
+    hosts = [head, *(c for c in head.children if c.dep_ in ("dobj", "attr"))]
+    # a base form shares a modal or "to" ("will go and see") unless the first verb is
+    # finite and plain ("I'm a mother and have a son": the tagger calls "have" VB)
+    shared = head.tag_ in ("VB", "VBN", "VBG") or any(
+        c.dep_ == "aux" and c.tag_ in ("MD", "TO") for c in head.children
+    )
+    tags = ("VBP",) if shared else ("VBP", "VB")
+    return [
+        c
+        for host in hosts
+        for c in host.children
+        if c.dep_ == "conj"
+        and c.tag_ in tags
+        and not any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children)
+    ]
+
+
 _THIRD_PERSON_PRONOUNS = {"he": "{R}", "she": "{R}", "him": "{R}", "his": "{R}'s"}
 
 
@@ -130,10 +153,17 @@ def first_person_rewrites(
             verb = _agreeing_verb(token)
             if verb is not None:
                 out[verb.i] = third_person_singular(verb.text)
+                for conj in _coordinated_verbs(verb):
+                    out[conj.i] = third_person_singular(conj.text)  # "… and have a son"
             following = token.nbor() if token.i + 1 < len(token.doc) else None
             clitic = following.text.replace("’", "'").lower() if following is not None else ""
             if clitic in _FULL_FORMS and following.i not in out:
-                out[following.i] = _FULL_FORMS[clitic]  # "I'd" → "the speaker would"
+                # "I'd" → "the speaker would"; "I’m", whatever its tag, → "the speaker is"
+                full = _FULL_FORMS[clitic]
+                out[following.i] = _THIRD_PERSON.get(full, full)
+                if full == "am":
+                    for conj in _coordinated_verbs(following):
+                        out[conj.i] = third_person_singular(conj.text)
     return out
 
 

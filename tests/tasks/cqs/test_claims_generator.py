@@ -102,7 +102,7 @@ def test_selection_rules():
 
 def test_framings_restate_the_claim_and_fit_its_kind():
     reading = read_claims("The new tram line will cut commuting times for everyone.")
-    found = {c.framing: c.question for c in candidates(reading)}
+    found = {c.wording: c.question for c in candidates(reading)}
     assert found["likelihood"] == (
         "How likely is it that the new tram line will cut commuting times for everyone, "
         "and what could prevent it?"

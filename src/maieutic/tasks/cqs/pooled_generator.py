@@ -57,12 +57,16 @@ _FUNCTION_WORDS = words(
 )
 
 
+_SLOTS = {"{modal}": "(?:would|can|could)"}
+"""A slot that takes only a few words: a forecast asked back opens with its modal."""
+
+
 def _framing_patterns() -> list[tuple[str, re.Pattern]]:
     """Each framing's wording as a pattern: its fixed words, anything for its slots."""
     out = []
     for framing in FRAMINGS:
-        parts = re.split(r"\{[a-z]+\}", framing.template)
-        body = ".+".join(re.escape(p) for p in parts)
+        parts = re.split(r"(\{[a-z]+\})", framing.template)
+        body = "".join(_SLOTS.get(p, ".+") if p.startswith("{") else re.escape(p) for p in parts)
         out.append((framing.family or framing.name, re.compile(f"^{body}$", re.IGNORECASE)))
     return out
 
