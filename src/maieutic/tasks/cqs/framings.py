@@ -127,13 +127,9 @@ FRAMINGS: tuple[Framing, ...] = (
         kinds=("causal",),
         template="Is it really the case that {claim}, or could other factors be responsible?",
     ),
-    Framing(
-        name="likelihood",
-        kinds=("prediction",),
-        template="How likely is it that {claim}, and what could prevent it?",
-        tenses=("future",),
-        affirmative=True,
-    ),
+    # before "likelihood": where both fit one claim, strict raters preferred the forecast
+    # asked back (benchmarks/rating/make_wording_47.py: rated higher for 10 of 14 claims,
+    # lower for none), and an equal score goes to the first wording
     Framing(
         name="consequence",
         kinds=("prediction",),
@@ -143,6 +139,13 @@ FRAMINGS: tuple[Framing, ...] = (
         family="likelihood",
         affirmative=True,
         challenges_truth=True,
+    ),
+    Framing(
+        name="likelihood",
+        kinds=("prediction",),
+        template="How likely is it that {claim}, and what could prevent it?",
+        tenses=("future",),
+        affirmative=True,
     ),
     Framing(
         name="alternatives",
