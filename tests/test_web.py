@@ -3,6 +3,7 @@ TestClient (and one real uvicorn server on a loopback port for responsiveness)."
 
 from __future__ import annotations
 
+import io
 import re
 import threading
 import time
@@ -354,6 +355,33 @@ def test_serve_listens_on_loopback_by_default(cli):
     assert host_warning("::1") is None and host_warning("0.0.0.0") is not None
     result = cli("serve", "--help")
     assert result.code == 0 and "127.0.0.1" in result.out and "--max-upload-mb" in result.out
+
+
+def test_building_the_server_config_closes_no_other_library_s_stream():
+    # absl (loaded by rouge-score) closes its handler's stream when the handler is
+    # closed, unless that stream is the current sys.stderr; uvicorn's default logging
+    # setup closes every handler in the process, so a stream swapped since was lost
+    # (in a test runner: its captured output, and every later test with it)
+    from absl.logging import PythonHandler
+
+    stream = io.StringIO()
+    handler = PythonHandler(stream)
+    try:
+        build_config(object())
+        build_config(object())
+        assert not stream.closed
+    finally:
+        handler.close()
+
+
+def test_uvicorn_warnings_still_reach_stderr_in_its_own_format(capsys):
+    import logging
+
+    build_config(object())
+    build_config(object())  # one handler, however many servers were configured
+    logging.getLogger("uvicorn.error").warning("Invalid HTTP request received.")
+    logging.getLogger("uvicorn.error").info("below the level: not shown")
+    assert capsys.readouterr().err == "WARNING:  Invalid HTTP request received.\n"
 
 
 @pytest.fixture

@@ -4,7 +4,9 @@ and a server on a background thread (for tests and for embedding the app)."""
 
 from __future__ import annotations
 
+import logging
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -128,6 +130,7 @@ def build_config(
     closed, past ``max_connections`` open ones refused."""
     import uvicorn
 
+    _log_to_stderr()
     return uvicorn.Config(
         app,
         host=host,
@@ -136,10 +139,42 @@ def build_config(
         workers=1,
         proxy_headers=False,
         server_header=False,
+        log_config=None,
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=5,
     )
+
+
+def _log_to_stderr() -> None:
+    """uvicorn's warnings on stderr in its own format, set on its logger alone.
+
+    uvicorn's default applies its format with ``logging.config.dictConfig``, which first
+    closes every handler in the process — another library's too, and with it the stream
+    that handler writes to (absl's, which rouge-score loads, closes its stream unless it
+    is the current ``sys.stderr``: in a process that swapped ``sys.stderr`` since, such
+    as a test runner capturing output, the captured stream was lost)."""
+    from uvicorn.logging import DefaultFormatter
+
+    logger = logging.getLogger("uvicorn")
+    if not any(isinstance(h, _CurrentStderr) for h in logger.handlers):
+        handler = _CurrentStderr()
+        handler.setFormatter(DefaultFormatter("%(levelprefix)s %(message)s", use_colors=None))
+        logger.addHandler(handler)
+        logger.propagate = False
+
+
+class _CurrentStderr(logging.StreamHandler):
+    """A handler writing to ``sys.stderr`` as it is when a record comes, not as it was
+    when the handler was made (as the logging module's last-resort handler does)."""
+
+    @property
+    def stream(self):  # type: ignore[override]
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _value) -> None:
+        pass
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
