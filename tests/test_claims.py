@@ -49,6 +49,32 @@ def test_every_verb_the_speaker_is_subject_of_agrees():
     ]
 
 
+def test_what_a_cut_leaves_meaningless_goes_with_it():
+    # each seen garbled in the strict raters' development labels (benchmarks/rating/r47)
+    assert texts("Zero fare passengers should most certainly be compensated in some way.") == [
+        "zero fare passengers should be compensated in some way"
+    ]
+    assert texts("Buying a new car is a better financial decision because 1.") == [
+        "buying a new car is a better financial decision"
+    ]
+    assert texts(
+        "Death, as long as it is quick and relatively painless is better than a torturous "
+        "life because the amount of time."
+    ) == ["death is better than a torturous life"]
+    assert texts("Taxes are too high because of the war.") == [
+        "taxes are too high because of the war"
+    ]
+
+
+def test_an_idiom_s_it_stands_for_nothing_and_just_because_is_no_claim():
+    found = texts(
+        "The rule is unfair to large people. If they fly less, it stands to reason that "
+        "skinny people would fly more."
+    )
+    assert not any("people stands to reason" in c or "rule stands" in c for c in found), found
+    assert texts("Just because there wasn't income tax doesn't mean there wasn't tax.") == []
+
+
 def test_transcript_artefacts_are_repaired_before_parsing():
     assert normalise("we do n't know , he said") == "we don't know, he said"
     assert normalise("commander-in- chief costs $ 5 trillion") == (

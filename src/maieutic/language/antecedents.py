@@ -65,9 +65,13 @@ def _candidates(sentence: Span, plural: bool) -> list[Span]:
     return list(reversed(subjects)) + list(reversed(others))
 
 
+_SITUATION_VERBS = words("be, seem, sound, look, appear, stand, follow, turn, happen, remain")
+
+
 def _stands_for_a_situation(pronoun: Token) -> bool:
-    """ "It is …" and "it's …" usually stand for what was just said, not a thing."""
-    return pronoun.lower_ == "it" and pronoun.head.lemma_ in ("be", "seem", "sound", "look")
+    """ "It is …" and "it's …" usually stand for what was just said, not a thing; "it
+    stands to reason", "it follows", "it turns out" stand for nothing at all."""
+    return pronoun.lower_ == "it" and pronoun.head.lemma_ in _SITUATION_VERBS
 
 
 def resolve(pronoun: Token, before: Sequence[Span]) -> dict[int, str]:

@@ -127,6 +127,12 @@ def _with_condition(text: str, condition: Token, ctx: _Context) -> str | None:
     return None if len(text.split()) > MAX_CLAUSE_WORDS + 6 else text
 
 
+def _because(token: Token) -> bool:
+    return token.dep_ == "advcl" and any(
+        c.dep_ == "mark" and c.lower_ == "because" for c in token.children
+    )
+
+
 def _proposed_action(head: Token, ctx: _Context) -> str:
     """What a modal clause proposes doing ("" when there is none worth asking about)."""
     found = modal_action(head)
@@ -140,6 +146,8 @@ def _claim(head: Token, ctx: _Context, split: set[int]) -> Claim | None:
         return None
     if subject.tag_ in ("WDT", "WP", "WP$") or (subject.dep_ == "expl" and head.lemma_ != "be"):
         return None  # a relative clause's "which"/"who" needs its antecedent
+    if head.lemma_ == "mean" and any(_because(c) for c in head.children):
+        return None  # "just because X doesn't mean Y": X is its subject, whatever the parse
     named: dict[int, str] = {}
     if subject.lower_ in UNRESOLVED and not extraposed(head):
         named = resolve(subject, ctx.before)  # "They're on the front lines": who?

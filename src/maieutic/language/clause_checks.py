@@ -183,9 +183,11 @@ a hedging modal ("may", "might") shapes the verb and cannot."""
 
 def lifted_hedges(tokens: list[Token]) -> set[int]:
     """The adverbial hedges of a clause, when they are its only hedges (token indexes)."""
-    adverbs = {t.i for t in tokens if t.lower_ in HEDGE_ADVERBS and t.dep_ == "advmod"}
-    if not adverbs:
+    found = [t for t in tokens if t.lower_ in HEDGE_ADVERBS and t.dep_ == "advmod"]
+    if not found:
         return set()
+    # with its own degree word ("quite possibly", "most likely")
+    adverbs = {d.i for t in found for d in t.subtree}
     rest = [t for t in tokens if t.i not in adverbs]
     return set() if hedged(rest) else adverbs
 

@@ -202,8 +202,16 @@ def clause_tokens(head: Token, split: set[int]) -> list[Token]:
             for n in (child.left_edge.i - 1, child.right_edge.i + 1):
                 if 0 <= n < len(head.doc) and head.doc[n].text == ",":
                     excluded.add(n)
-    # emphasis adds nothing a question should repeat ("it's fairly clear that…" stays)
-    excluded |= {t.i for t in head.subtree if t.lower_ in EMPHASIS and t.dep_ == "advmod"}
+    # emphasis adds nothing a question should repeat ("it's fairly clear that…" stays),
+    # nor its own degree word ("should most certainly be": not "should most be")
+    excluded |= {
+        d.i for t in head.subtree if t.lower_ in EMPHASIS and t.dep_ == "advmod" for d in t.subtree
+    }
+    for token in [t for t in head.subtree if _cut_off(t, excluded)]:
+        excluded |= {d.i for d in token.subtree}
+        before = token.left_edge.i - 1  # the comma that opened it goes with it
+        if before >= 0 and head.doc[before].text == ",":
+            excluded.add(before)
     tokens = trim([t for t in head.subtree if t.i not in excluded])
     for dep in OPTIONAL:
         if sum(t.is_alpha for t in tokens) <= MAX_CLAUSE_WORDS:
@@ -217,6 +225,22 @@ def clause_tokens(head: Token, split: set[int]) -> list[Token]:
     if sum(t.is_alpha for t in tokens) > MAX_CLAUSE_WORDS:
         return []
     return tokens
+
+
+_AS_LONG = {"long", "far", "soon", "much"}
+
+
+def _cut_off(token: Token, excluded: set[int]) -> bool:
+    """A piece left meaningless by what was cut: a "because" with no clause after it
+    ("… a better decision because 1", "because the amount of time": a list or a phrase
+    follows, not a reason), or the "as long" of an "as long as …" clause cut away."""
+    if token.dep_ == "prep" and token.lower_ == "because":
+        return not any(c.lower_ == "of" for c in token.children)
+    if token.dep_ == "advmod" and token.lower_ in _AS_LONG:
+        return any(c.dep_ == "advcl" and c.i in excluded for c in token.children)
+    if token.dep_ == "advmod" and token.lower_ == "as" and token.head.lower_ in _AS_LONG:
+        return any(c.dep_ == "advcl" and c.i in excluded for c in token.head.children)
+    return False
 
 
 def _gives_reason(token: Token) -> bool:
