@@ -66,6 +66,27 @@ def test_what_a_cut_leaves_meaningless_goes_with_it():
     ]
 
 
+def test_a_quotation_the_claim_ends_with_keeps_its_closing_mark():
+    assert texts('Jesus was not a "radical leftist".') == ['Jesus was not a "radical leftist"']
+    assert texts('Allergies are not "perceived" as Mulder suggests.') == [
+        'allergies are not "perceived"'
+    ]
+
+
+def test_a_list_number_and_a_misread_hedge_are_not_copied():
+    assert texts("A car with the latest safety features saves future costs, 2.") == [
+        "A car with the latest safety features saves future costs"
+    ]
+    # "seems arbitrary to ban": what seems is not the verb, so nothing is unhedged
+    found = texts("It seems arbitrary to ban peanuts and not tree nuts.")
+    assert not any("arbitrary bans" in c for c in found), found
+    assert texts("The plan seems to work.") == ["the plan works"]
+
+
+def test_no_life_is_nothing_a_later_it_can_stand_for():
+    assert texts("No life survives there. It doesn't exist yet.") == ["no life survives there"]
+
+
 def test_an_idiom_s_it_stands_for_nothing_and_just_because_is_no_claim():
     found = texts(
         "The rule is unfair to large people. If they fly less, it stands to reason that "

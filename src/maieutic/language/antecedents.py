@@ -41,6 +41,7 @@ _CLITICS = {
     "’d": "would",
 }
 MAX_WORDS = 6
+_QUANTIFIERS = words("no, every, each, any, neither, either")
 
 
 def _candidates(sentence: Span, plural: bool) -> list[Span]:
@@ -90,6 +91,8 @@ def resolve(pronoun: Token, before: Sequence[Span]) -> dict[int, str]:
         if len({c.root.lemma_.lower() for c in candidates}) > 1:
             return {}  # two things it could stand for: no guess
         chunk = candidates[0]
+        if any(t.dep_ == "det" and t.lower_ in _QUANTIFIERS for t in chunk):
+            return {}  # "no life … It doesn't exist": "it" cannot be "no life"
         clause = {t.lemma_.lower() for t in pronoun.head.subtree}
         if chunk.root.lemma_.lower() in clause:
             return {}  # "they build plants" → "plants build plants": the clause names another

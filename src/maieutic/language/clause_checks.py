@@ -167,6 +167,8 @@ def unhedge(head: Token) -> dict[int, str]:
     )
     if xcomp is None or to is None:
         return {}
+    if any(c.dep_ in ("oprd", "acomp", "attr") for c in head.children):
+        return {}  # "it seems arbitrary to ban X": the verb is not what seems
     verb = xcomp.text
     if head.tag_ == "VBZ":
         verb = third_person_singular(verb)

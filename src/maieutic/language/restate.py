@@ -205,7 +205,17 @@ def render(tokens: list[Token], rewrites: dict[int, str] | None = None) -> str:
                 pieces.append(" ")
         pieces.append(text)
         previous = token
+    # a quotation the tokens open is closed by the quote mark just after them (the
+    # parser often hangs that mark on the verb: 'not a "radical leftist".')
+    closing = _closing_quote(previous) if previous is not None else None
+    if closing and _unpaired("".join(pieces)):
+        pieces.append(closing)
     return tidy("".join(pieces))
+
+
+def _closing_quote(last: Token) -> str | None:
+    following = last.nbor() if last.i + 1 < len(last.doc) else None
+    return following.text if following is not None and following.text in ('"', "”") else None
 
 
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,;:.!?%)])")
@@ -218,8 +228,29 @@ def tidy(text: str) -> str:
     text = " ".join(text.split())
     text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
     text = _REPEATED_PUNCT.sub(r"\1", text)
-    text = text.strip(" ,;:-–—\"'“”‘’")
+    text = text.strip(" ,;:-–—'‘’")
+    text = _strip_stray_quotes(text)
+    text = _LIST_MARK.sub("", text)  # "…saves future costs, 2": the next item's number
     return text.rstrip(".!?…").rstrip(" ,;:")
+
+
+_LIST_MARK = re.compile(r",\s*\(?\d\)?$")
+
+
+def _strip_stray_quotes(text: str) -> str:
+    """Double quotes trimmed from the ends only where they are unpaired: the closing
+    quote of a quoted phrase the claim ends with stays ('not a "radical leftist"')."""
+    while text and text[0] in '"“' and _unpaired(text):
+        text = text[1:].lstrip()
+    while text and text[-1] in '"”' and _unpaired(text):
+        text = text[:-1].rstrip()
+    return text
+
+
+def _unpaired(text: str) -> bool:
+    straight = text.count('"') % 2 == 1
+    curly = text.count("“") != text.count("”")
+    return straight or curly
 
 
 _NAMED = words("PERSON, ORG, GPE, NORP, LOC, FAC, PRODUCT, EVENT, LAW, WORK_OF_ART, LANGUAGE")
