@@ -145,3 +145,90 @@ def test_a_cache_on_a_full_disk_is_one_clear_error(kind, tmp_path):
     path.symlink_to("/dev/full")  # every write fails with "no space left on device"
     with pytest.raises(RunError, match=f"cannot write {path}: database or disk is full"):
         STORES[kind][1](path)
+
+
+def test_two_processes_opening_a_new_cache_together_both_go_on(tmp_path):
+    # Both find the migration missing; the other one commits it first, and this one's
+    # migration then fails on the tables already there (seen with the hardening
+    # harness's threads writing their valid files at once): it is done, not an error.
+    path = tmp_path / "llm.sqlite"
+
+    class Raced(CallStore):
+        def _migrate(self) -> None:
+            real = self._db
+
+            class Connection:
+                def __getattr__(self, name):
+                    return getattr(real, name)
+
+                def __enter__(self):
+                    return real.__enter__()
+
+                def __exit__(self, *exc):
+                    return real.__exit__(*exc)
+
+                def executescript(self, script):
+                    CallStore(path).close()  # the other process, between check and migration
+                    return real.executescript(script)
+
+            self._db = Connection()
+            try:
+                super()._migrate()
+            finally:
+                self._db = real
+
+    store = Raced(path)
+    store.put("k", REPLY)
+    assert store.get("k") == REPLY
+    assert [r[0] for r in store._db.execute("SELECT name FROM _migrations")] == [
+        "m001_cache_and_log"
+    ]
+    store.close()
+
+
+def test_switching_a_new_file_to_wal_waits_for_the_others(monkeypatch):
+    # SQLite answers "database is locked" at once, not after its timeout, when several
+    # connections switch one new file to WAL together: the switch is tried again
+    from maieutic import paths
+
+    class Connection:
+        answers = [sqlite3.OperationalError("database is locked")] * 2 + [None]
+
+        def execute(self, sql):
+            assert sql == "PRAGMA journal_mode=WAL"
+            answer = self.answers.pop(0)
+            if answer is not None:
+                raise answer
+
+    monkeypatch.setattr(paths.time, "sleep", lambda _s: None)
+    db = Connection()
+    paths.use_wal(db)
+    assert db.answers == []
+    broken = Connection()
+    broken.answers = [sqlite3.OperationalError("disk I/O error")]
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        paths.use_wal(broken)  # any other error is not waited out
+
+
+@pytest.mark.parametrize("store_class", [CallStore, EmbeddingStore])
+def test_eight_threads_opening_one_new_cache_all_go_on(tmp_path, store_class):
+    import threading
+
+    errors = []
+    for trial in range(10):
+        path = tmp_path / f"{trial}.sqlite"
+        start = threading.Barrier(8)
+
+        def open_it(path=path, start=start):
+            try:
+                start.wait()
+                store_class(path).close()
+            except Exception as exc:  # every failure is the finding
+                errors.append(repr(exc))
+
+        threads = [threading.Thread(target=open_it) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert errors == []

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from maieutic.paths import DamageSafeStore, survives_damage
+from maieutic.paths import DamageSafeStore, survives_damage, use_wal
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS embeddings (
@@ -41,7 +41,7 @@ class EmbeddingStore(DamageSafeStore):
     def _connect(self) -> None:
         """Connect and create the table; a damaged file usually shows here."""
         self._db = sqlite3.connect(self.path, timeout=60)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        use_wal(self._db)
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(_SCHEMA)
         self._db.commit()

@@ -14,7 +14,7 @@ import sqlite3
 import time
 
 from maieutic.llm.types import BackendReply
-from maieutic.paths import DamageSafeStore, survives_damage
+from maieutic.paths import DamageSafeStore, survives_damage, use_wal
 
 MIGRATIONS: list[tuple[str, str]] = [
     (
@@ -53,7 +53,7 @@ class CallStore(DamageSafeStore):
     def _connect(self) -> None:
         """Connect and migrate; a damaged file usually shows here (``survives_damage``)."""
         self._db = sqlite3.connect(self.path, timeout=60)
-        self._db.execute("PRAGMA journal_mode=WAL")
+        use_wal(self._db)
         # WAL + NORMAL: a committed call survives a killed process (what resuming needs);
         # only a power cut could lose the last few, and each commit skips an fsync.
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -75,7 +75,16 @@ class CallStore(DamageSafeStore):
             except sqlite3.Error:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
+                if self._done_meanwhile(name):
+                    continue  # another process opened the same new file at the same time
                 raise
+
+    def _done_meanwhile(self, name: str) -> bool:
+        """Whether migration ``name`` is recorded now: two processes (or threads) that
+        open a new cache together both find it missing, and the second one's migration
+        fails on the tables the first one made, in the transaction it committed."""
+        row = self._db.execute("SELECT 1 FROM _migrations WHERE name=?", (name,)).fetchone()
+        return row is not None
 
     @survives_damage
     def get(self, key: str) -> BackendReply | None:
