@@ -1,7 +1,7 @@
 """The framework routes end to end against the real llama.cpp server the tests start
-(SmolLM2 on a loopback port): inspect_ai through its OpenAI-compatible provider, and
-lm-eval's ``local-chat-completions`` on a 5-intervention slice. Each run's own metric
-must equal ``maieutic evaluate`` on the questions brought back from it."""
+(SmolLM2 on a loopback port): inspect_ai through its OpenAI-compatible provider and
+lm-eval's ``local-chat-completions``, each on a few items of every task. Each run's own
+metric must equal ``maieutic evaluate`` on the questions brought back from it."""
 
 from __future__ import annotations
 
@@ -29,11 +29,28 @@ REFERENCE_ARGUMENTS = {
 """How ``maieutic evaluate TASK`` is told the data the run read."""
 
 
-def _official_score(cli, data: Path, output: Path) -> float:
-    done = cli("evaluate", "cqs", "--data", data, "--evaluator", "sts", output, "--out", "-")
+LIMITS = {"cqs": 5, "focus": None, "compqa": 2, "aura": 2}
+"""Items each run asks about. FOCUS's macro-F1 is over every gold argument (one with no
+prediction counts as None of the Above): all five of its sample, so that the command
+line sees the same items."""
+
+
+def _official_score(cli, task: str, output: Path, data: Path | None = None) -> float | None:
+    """``maieutic evaluate TASK`` on what a run wrote, with the data the run read."""
+    spec = SPECS[task]
+    reference = REFERENCE_ARGUMENTS[task](data or Benchmark(task).path)
+    chosen = [] if task == "focus" else ["--evaluator", spec.evaluator]
+    done = cli("evaluate", task, *reference, *chosen, output, "--out", "-")
     assert done.code == 0, done.err
     [result] = json.loads(done.out)["results"]
     return result["score"]
+
+
+def _same(metric: float, official: float | None) -> None:
+    if official is None:  # CompQA's rules alone leave the total undefined
+        assert metric != metric
+    else:
+        assert metric == pytest.approx(official, abs=1e-9)
 
 
 @pytest.mark.parametrize("task", list(SPECS))
@@ -49,9 +66,7 @@ def test_inspect_against_the_real_server(task, llama_server, cli, tmp_path, monk
     [log] = inspect_eval(
         getattr(inspect_tasks, task)(),
         model="openai-api/local/smollm2",
-        # FOCUS's macro-F1 is over every gold argument (one with no prediction counts as
-        # None of the Above): all five, so that the command line sees the same items
-        limit=None if task == "focus" else 2,
+        limit=LIMITS[task],
         log_dir=str(tmp_path / "logs"),
         display="none",
     )
@@ -69,24 +84,19 @@ def test_inspect_against_the_real_server(task, llama_server, cli, tmp_path, monk
         output,
     )
     assert done.code == 0, done.err
-    bench = Benchmark(task)
-    reference = REFERENCE_ARGUMENTS[task](bench.path)
-    chosen = [] if task == "focus" else ["--evaluator", spec.evaluator]
-    evaluated = cli("evaluate", task, *reference, *chosen, output, "--out", "-")
-    assert evaluated.code == 0, evaluated.err
-    [official] = json.loads(evaluated.out)["results"]
     metric = log.results.scores[0].metrics[spec.metric].value
-    if official["score"] is None:  # CompQA's rules alone leave the total undefined
-        assert metric != metric
-    else:
-        assert metric == pytest.approx(official["score"], abs=1e-9)
+    _same(metric, _official_score(cli, task, output))
 
 
-def test_lm_eval_against_the_real_server(llama_server, cli, tmp_path):
+@pytest.mark.parametrize("task", list(SPECS))
+def test_lm_eval_against_the_real_server(task, llama_server, cli, tmp_path):
     pytest.importorskip("lm_eval", reason="needs maieutic[lm-eval]")
-    if not CQS_DEV.exists():
-        pytest.skip(f"needs the shared data ({CQS_DEV})")
+    data = CQS_DEV if task == "cqs" else None  # the others: the task's bundled sample
+    if data is not None and not data.exists():
+        pytest.skip(f"needs the shared data ({data})")
     out = tmp_path / "runs"
+    limit = ["--limit", str(LIMITS[task])] if LIMITS[task] else []
+    metadata = ["--metadata", json.dumps({"data": str(data)})] if data else []
     done = subprocess.run(
         [
             BIN / "lm_eval",
@@ -95,17 +105,15 @@ def test_lm_eval_against_the_real_server(llama_server, cli, tmp_path):
                 [sys.executable, "-m", "maieutic.integrations.lm_eval", "path"], text=True
             ).strip(),
             "--tasks",
-            "maieutic_cqs",
+            f"maieutic_{task}",
             "--model",
             "local-chat-completions",
             "--apply_chat_template",
             "--model_args",
             f"base_url={llama_server.base_url}/chat/completions,model=smollm2,"
             "tokenizer_backend=none",
-            "--limit",
-            "5",
-            "--metadata",
-            json.dumps({"data": str(CQS_DEV)}),
+            *limit,
+            *metadata,
             "--log_samples",
             "--output_path",
             str(out),
@@ -121,12 +129,15 @@ def test_lm_eval_against_the_real_server(llama_server, cli, tmp_path):
         timeout=600,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    [samples] = out.glob("*/samples_maieutic_cqs_*.jsonl")
+    [samples] = out.glob(f"*/samples_maieutic_{task}_*.jsonl")
     [results] = out.glob("*/results_*.json")
-    aggregate = json.loads(results.read_text())["results"]["maieutic_cqs"]["overall,none"]
+    spec = SPECS[task]
+    aggregate = json.loads(results.read_text())["results"][f"maieutic_{task}"]
     lines = [json.loads(line) for line in samples.read_text().splitlines()]
-    assert len(lines) == 5
-    submission = tmp_path / "submission.json"
+    assert lines and all(line["resps"] for line in lines)
+    if LIMITS[task]:
+        assert len(lines) == LIMITS[task]
+    output = tmp_path / f"output{spec.suffix}"
     imported = cli(
         "import",
         "lm-eval-samples",
@@ -134,10 +145,18 @@ def test_lm_eval_against_the_real_server(llama_server, cli, tmp_path):
         "--out",
         tmp_path / "r.json",
         "--out-submission",
-        submission,
+        output,
     )
+    metric = aggregate[f"{spec.metric},none"]
+    if metric != metric and imported.code == 2:
+        # SmolLM2 sometimes echoes the passage: lm-eval sends its own seed, not the
+        # generator's, so a run may bring back no question at all. Then the run's figure
+        # is undefined and the import says why in one line.
+        assert len(imported.err.strip().splitlines()) == 1, imported.err
+        assert "cannot be scored: no questions" in imported.err
+        return
     assert imported.code == 0, imported.err
-    assert aggregate == pytest.approx(_official_score(cli, CQS_DEV, submission), abs=1e-9)
+    _same(metric, _official_score(cli, task, output, data))
 
 
 def test_lm_eval_reports_a_missing_data_file_in_one_line(tmp_path):
