@@ -118,6 +118,17 @@ def _calibration(text_id: str, entry: dict, rng: random.Random, extended) -> lis
     return out
 
 
+def opaque_ids(pooled, rng: random.Random, *, prefix: str, start: int) -> list[tuple[str, str]]:
+    """A text's pooled questions shuffled, each with an opaque id (``prefix``, six random
+    hex digits, then its running number after ``start``): no id tells where it came from."""
+    questions = list(pooled)
+    rng.shuffle(questions)
+    return [
+        (f"{prefix}{rng.randrange(16**6):06x}{n:03d}", question)
+        for n, question in enumerate(questions, start=start + 1)
+    ]
+
+
 def _extended() -> dict:
     from maieutic.tasks.cqs.data import load_cq_dataset
     from maieutic.tasks.cqs.labelled_outputs import load_labelled_outputs

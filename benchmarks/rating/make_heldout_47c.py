@@ -83,7 +83,7 @@ def dump(path: Path) -> None:
 
 def make() -> None:
     """Pool both dumps and calibration; write items (one file per half) and the key."""
-    from make_candidates_47 import _calibration, _extended
+    from make_candidates_47 import _calibration, _extended, opaque_ids
 
     texts = held_out_texts()
     dumps = {r: json.loads((OUT / f"{r}.json").read_text()) for r in ROUNDS}
@@ -92,7 +92,7 @@ def make() -> None:
     rng.shuffle(order)
     half = {t: n % len(PAIRS) for n, t in enumerate(order)}
     items: dict[int, list] = defaultdict(list)
-    key, n = {}, 0
+    key: dict[str, dict] = {}
     for text_id, entry in texts.items():
         pooled: dict[str, list[str]] = defaultdict(list)
         for r in ROUNDS:
@@ -101,11 +101,7 @@ def make() -> None:
                     pooled[question].append(f"{part}-{r}")
         for question, source in _calibration(text_id, entry, rng, extended):
             pooled[question].append(source)
-        questions = list(pooled)
-        rng.shuffle(questions)
-        for question in questions:
-            n += 1
-            qid = f"m{rng.randrange(16**6):06x}{n:03d}"
+        for qid, question in opaque_ids(pooled, rng, prefix="m", start=len(key)):
             key[qid] = {"text_id": text_id, "source": entry["source"], "group": entry["group"],
                         "half": half[text_id], "question": question,
                         "systems": pooled[question]}  # fmt: skip

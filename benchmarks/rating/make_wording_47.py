@@ -9,7 +9,9 @@ Every development text (``make_candidates_47.development_texts``, less the texts
 third held-out rating, ``heldout_47c.json``) is read by the claims generator; for each
 claim it asks back as a forecast, both wordings are rated (the "How likely" one where
 it fits too), with the calibration items of ``make_candidates_47`` (CQs texts),
-shuffled within each text under opaque ids.
+shuffled within each text under opaque ids. The rated items were written with the
+generator of commit 53511e3; a later one (the order of the framings changed with this
+rating's outcome, restatements were repaired) writes other items.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ WORDINGS = ("consequence", "likelihood")
 
 def make() -> None:
     """Both wordings for every forecast of the development texts, with calibration."""
-    from make_candidates_47 import _calibration, _extended, development_texts
+    from make_candidates_47 import _calibration, _extended, development_texts, opaque_ids
     from make_heldout_47c import held_out_texts
 
     from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
@@ -38,7 +40,7 @@ def make() -> None:
     held = set(held_out_texts())
     texts = {k: v for k, v in development_texts().items() if k not in held}
     generator, rng, extended = ClaimsCQGenerator(), random.Random(SEED), _extended()
-    items, key, shown, n = [], {}, {}, 0
+    items, key, shown = [], {}, {}
     for text_id in sorted(texts):
         entry = texts[text_id]
         found = generator.questions_for(entry["text"])
@@ -54,12 +56,8 @@ def make() -> None:
             continue
         for question, source in _calibration(text_id, entry, rng, extended):
             pooled[question].append(source)
-        questions = list(pooled)
-        rng.shuffle(questions)
         shown[text_id] = {"kind": entry["kind"], "text": entry["text"]}
-        for question in questions:
-            n += 1
-            qid = f"w{rng.randrange(16**6):06x}{n:03d}"
+        for qid, question in opaque_ids(pooled, rng, prefix="w", start=len(items)):
             key[qid] = {"text_id": text_id, "source": entry["source"], "question": question,
                         "systems": pooled[question], "claim": claim_of.get(question)}  # fmt: skip
             items.append({"qid": qid, "text_id": text_id, "question": question})

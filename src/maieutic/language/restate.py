@@ -153,17 +153,15 @@ def first_person_rewrites(
             verb = _agreeing_verb(token)
             if verb is not None:
                 out[verb.i] = third_person_singular(verb.text)
-                for conj in _coordinated_verbs(verb):
-                    out[conj.i] = third_person_singular(conj.text)  # "… and have a son"
             following = token.nbor() if token.i + 1 < len(token.doc) else None
             clitic = following.text.replace("’", "'").lower() if following is not None else ""
             if clitic in _FULL_FORMS and following.i not in out:
                 # "I'd" → "the speaker would"; "I’m", whatever its tag, → "the speaker is"
                 full = _FULL_FORMS[clitic]
                 out[following.i] = _THIRD_PERSON.get(full, full)
-                if full == "am":
-                    for conj in _coordinated_verbs(following):
-                        out[conj.i] = third_person_singular(conj.text)
+                verb = following if full == "am" else verb
+            for conj in _coordinated_verbs(verb) if verb is not None else ():
+                out[conj.i] = third_person_singular(conj.text)  # "… and have a son"
     return out
 
 
