@@ -84,17 +84,16 @@ def learned(encoder: bool) -> None:
         from maieutic.embed.encoder import shared_encoder
 
         vectors = np.asarray(shared_encoder().encode(questions))
+    asked, shaped = np.array(questions, dtype=object), np.array(shapes, dtype=object)
     learned_k, shipped_k = [], []
     for held in range(4):
         test, train = batch == held, batch != held
         words = TfidfVectorizer(ngram_range=(1, 2), min_df=3, sublinear_tf=True)
         shape = DictVectorizer()
         parts = [
-            (words.fit_transform([q for q, t in zip(questions, train) if t]),
-             words.transform([q for q, t in zip(questions, test) if t])),
-            (shape.fit_transform([s for s, t in zip(shapes, train) if t]),
-             shape.transform([s for s, t in zip(shapes, test) if t])),
-        ]  # fmt: skip
+            (words.fit_transform(list(asked[train])), words.transform(list(asked[test]))),
+            (shape.fit_transform(list(shaped[train])), shape.transform(list(shaped[test]))),
+        ]
         if vectors is not None:
             parts.append((csr_matrix(vectors[train]), csr_matrix(vectors[test])))
         x_train = hstack([p[0] for p in parts]).tocsr()
