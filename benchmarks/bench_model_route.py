@@ -1,154 +1,171 @@
-"""What the model route of ``ask``/``generate cqs --generator pooled`` does with a real
-model: how many of its questions the precision filter keeps, and at what cost in time.
+"""What the model route of ``ask --llm`` / ``generate cqs --generator model-first`` shows
+with the embedded SmolLM2-135M (the weak end; ``bench_replay.py`` is the strong end),
+through llama.cpp's real OpenAI-compatible server, on held-out texts.
 
     python benchmarks/bench_model_route.py [--candidates 3] [--out FILE.json]
-    python benchmarks/bench_model_route.py --judge-auc
 
-Starts llama.cpp's OpenAI-compatible server with the embedded SmolLM2-135M on a free
-loopback port (``maieutic.llm.server.LocalServer``, needs ``maieutic setup-llm``) and
-runs the pooled generator over the 44 held-out texts of the blind rating
-(``rating/heldout_47.json``: no choice of the route was made on them). Prints, per
-source and in all: texts, the model's candidates, how many were well-formed and about a
-claim of the text, how many took a slot (in place of a claims question, or in one left
-empty), and the seconds per text; ``--out`` keeps every text's choice for a blind
-rating.
+Starts llama.cpp's server with the embedded SmolLM2 on a free loopback port
+(``maieutic.llm.server.LocalServer``, needs ``maieutic setup-llm --llamacpp``) and runs,
+on the 40 CQs interventions of ``replay/heldout_58.json`` and the 12 FOCUS arguments of
+``rating/heldout_47c.json`` (no choice of the route was made on any of them):
 
-``--judge-auc`` prints, instead, how well the shipped usefulness judge and the
-precision filter rank the strictly rated development candidates (``rating/r47``): the
-reason the route is decided by the filter.
+- ``offline``: the claims generator alone — what ``ask`` shows without ``--llm``, and
+  what ``ask --llm embedded`` shows too: SmolLM2 is measured to write worse questions
+  than the rules, so the route's ``auto`` order does not ask it (``order:offline``);
+- ``offline-first``: the rules' questions first, SmolLM2's usable ones only in the slots
+  they leave empty — the order ``auto`` had for SmolLM2 when this was first measured,
+  retired after the blind rating (``replay/make_rating_58.py``: those questions were
+  rated Invalid 0.97, Useful 0.00);
+- ``model-first``: the order forced (``--order model-first``): SmolLM2's usable
+  questions first.
+
+Prints per route: questions shown, texts with three and with any, the model's share,
+any shown question with a hard flaw or about nothing in the text (none may be), and
+the CPU milliseconds per text the choice itself takes (beyond the model's calls);
+``--out`` keeps every text's questions for a blind rating.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "rating"))
+SHARED = HERE.parent.parent / "shared" / "data"
 
 
-def route(candidates: int, out: Path | None) -> None:
-    """Run the pooled generator with the real server and print what it kept."""
-    os.environ.setdefault("MAIEUTIC_HOME", tempfile.mkdtemp())
-    from make_heldout_47 import held_out_texts
-
-    from maieutic.language.wellformed import check_question
-    from maieutic.llm.server import SERVED_MODEL_NAME, LocalServer
-    from maieutic.registry import create
-    from maieutic.tasks.cqs.api import CQDataset, Intervention
-    from maieutic.tasks.cqs.pooled_generator import FROM_MODEL, claim_of, pool
-
-    texts = held_out_texts()
-    server = LocalServer().start()
-    counts: dict[str, Counter] = {}
-    kept_rows = []
-    try:
-        generator = create(
-            "generator", task="cqs", name="pooled", llm=SERVED_MODEL_NAME, base_url=server.base_url,
-            candidates=candidates,
-        )  # fmt: skip
-        for text_id, entry in texts.items():
-            dataset = CQDataset(
-                interventions={
-                    text_id: Intervention(intervention_id=text_id, intervention=entry["text"])
-                },
-                source="<bench>",
-            )
-            start = time.perf_counter()
-            [outcome] = generator.model.generate(dataset).outcomes
-            choice = pool(entry["text"], outcome.candidates, generator.claims,
-                          candidate_filter=generator.candidate_filter)  # fmt: skip
-            seconds = time.perf_counter() - start
-            usable = [
-                q for q in outcome.candidates
-                if not check_question(q, entry["text"]) and claim_of(q, choice.reading) >= 0
-            ]  # fmt: skip
-            for key in (entry["source"], "all"):
-                c = counts.setdefault(key, Counter())
-                c["texts"] += 1
-                c["candidates"] += len(outcome.candidates)
-                c["usable"] += len(usable)
-                c["replaced"] += choice.replaced
-                c["filled"] += choice.filled
-                c["questions"] += len(choice.chosen)
-                c["seconds"] += seconds
-            kept_rows.append({
-                "text_id": text_id, "source": entry["source"],
-                "chosen": [{"question": q.question, "written_by": q.origin,
-                            "p_useful": round(q.p_useful, 4)} for q in choice.chosen],
-                "model_candidates": outcome.candidates,
-            })  # fmt: skip
-    finally:
-        server.stop()
-    print(f"pooled route, {SERVED_MODEL_NAME} on llama.cpp, {candidates} sample(s) per text")
-    print("source     texts  candidates  usable  replaced  filled  questions  s/text")
-    for key, c in counts.items():
-        print(
-            f"{key:<10} {c['texts']:>5}  {c['candidates']:>10}  {c['usable']:>6}  "
-            f"{c['replaced']:>8}  {c['filled']:>6}  {c['questions']:>9}  "
-            f"{c['seconds'] / c['texts']:>6.2f}"
-        )
-    model = sum(q["written_by"] == FROM_MODEL for r in kept_rows for q in r["chosen"])
-    chosen = sum(len(r["chosen"]) for r in kept_rows)
-    print(f"model questions among the chosen: {model} of {chosen}")
-    if out:
-        out.write_text(json.dumps(kept_rows, indent=1, ensure_ascii=False))
+def held_out_texts() -> dict[str, dict]:
+    """The held-out texts by id: ``{"source", "text"}``."""
+    plan = json.loads((HERE / "replay" / "heldout_58.json").read_text())
+    texts: dict[str, dict] = {}
+    for file, ids in (("test-dev.json", plan["cqs_test_dev"]),
+                      ("validation-dev.json", plan["cqs_validation_dev"])):  # fmt: skip
+        data = json.loads((SHARED / "cqs" / file).read_text())
+        texts.update({k: {"source": "debate", "text": data[k]["intervention"]} for k in ids})
+    essays = json.loads((HERE / "rating" / "heldout_47c.json").read_text())["focus_dev_gold_rows"]
+    with (SHARED / "focus" / "dev_gold.csv").open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    texts.update({f"focus-{i}": {"source": "essay", "text": rows[i]["Argument"]} for i in essays})
+    return texts
 
 
-def judge_auc() -> None:
-    """ROC AUC of the usefulness judge and of the filter's training scores on the
-    strictly rated development candidates (Useful by both raters' mean ≥ 0.5)."""
-    import numpy as np
-    from sklearn.metrics import roc_auc_score
+def _choice(generator, dataset, outcome, order: str):
+    """The route's choice in ``order``: the generator's own for ``model-first``; for
+    ``offline-first`` the rules' questions, then the model's usable ones in the slots
+    left (the retired order, kept here so its rating can be made again)."""
+    from maieutic.tasks.cqs.model_first import MODEL, Kept, ModelFirstChoice, near_repeat
 
-    from maieutic.embed.encoder import shared_encoder
-    from maieutic.embed.store import EmbeddingStore
-    from maieutic.tasks.cqs.usefulness import load_judge
-
-    folder = HERE / "rating" / "r47"
-    key = json.loads((folder / "key.json").read_text())
-    texts: dict[str, str] = {}
-    labels: dict[str, list[str]] = {}
-    for batch in sorted(folder.glob("batch_*")):
-        shown = json.loads((batch / "items.json").read_text())["texts"]
-        texts.update({k: v["text"] for k, v in shown.items()})
-        for rater in ("a", "b"):
-            for line in (batch / f"labels_{rater}.jsonl").read_text().splitlines():
-                if line.strip():
-                    row = json.loads(line)
-                    labels.setdefault(row["qid"], []).append(row["label"])
-    rows = [(q, e) for q, e in key.items() if "claims-candidate" in e["sources"] and q in labels]
-    y = np.array([np.mean([label == "Useful" for label in labels[q]]) >= 0.5 for q, _ in rows])
-    judge = load_judge("usefulness")
-    encoder = shared_encoder(judge.manifest["features"].get("encoder_model") or None)
-    p = judge.score(encoder, [texts[e["text_id"]] for _, e in rows],
-                    [e["question"] for _, e in rows], schemes=None,
-                    store=EmbeddingStore())  # fmt: skip
-    print(f"{len(rows)} rated claims candidates, {y.mean():.2f} Useful")
-    print(f"usefulness judge: ROC AUC {roc_auc_score(y, p):.3f}")
-    own = roc_auc_score(y, [e["score"] for _, e in rows])
-    print(f"claims generator's own score: ROC AUC {own:.3f}")
-    print("precision filter: cross-validated ROC AUC in candidate_filter.json "
-          "(benchmarks/train_candidate_filter.py)")  # fmt: skip
+    choice = generator.choice(dataset, outcome)
+    if order == "model-first":
+        return choice
+    item = dataset.interventions[outcome.intervention_id]
+    found = generator.claims.questions_for(item.intervention)
+    kept = [Kept(question=q, written_by="claims") for q in found.questions]
+    for question in choice.usable.questions:
+        if len(kept) < 3 and near_repeat(question, [k.question for k in kept]) is None:
+            kept.append(Kept(question=question, written_by=MODEL))
+    return ModelFirstChoice(kept=kept, usable=choice.usable, note=None)
 
 
 def main() -> None:
-    """Measure the route, or the judge's ranking of rated candidates."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--candidates", type=int, default=3)
+    parser.add_argument("--candidates", type=int, default=3, help="samples per text (ask's)")
     parser.add_argument("--out", type=Path)
-    parser.add_argument("--judge-auc", action="store_true")
     args = parser.parse_args()
-    if args.judge_auc:
-        judge_auc()
-    else:
-        route(args.candidates, args.out)
+    os.environ.setdefault("MAIEUTIC_HOME", tempfile.mkdtemp(prefix="maieutic-home-"))
+    from maieutic.llm.server import SERVED_MODEL_NAME, LocalServer
+    from maieutic.registry import create
+    from maieutic.tasks.cqs.api import CQDataset, Intervention
+    from maieutic.tasks.cqs.model_first import MODEL, hard_flaws, stems
+
+    texts = held_out_texts()
+    dataset = CQDataset(
+        interventions={
+            k: Intervention(intervention_id=k, intervention=v["text"]) for k, v in texts.items()
+        },
+        source="<held out>",
+    )
+    claims = create("generator", task="cqs", name="claims")
+    counts: dict[str, Counter] = {}
+    kept = {k: {"source": v["source"], "text": v["text"]} for k, v in texts.items()}
+    for key, found in ((k, claims.questions_for(v["text"])) for k, v in texts.items()):
+        kept[key]["offline"] = [{"question": q, "written_by": "claims"} for q in found.questions]
+    server = LocalServer().start()
+    try:
+        generator = create(
+            "generator", task="cqs", name="model-first", llm=SERVED_MODEL_NAME,
+            base_url=server.base_url, candidates=args.candidates, order="model-first",
+        )  # fmt: skip
+        start = time.perf_counter()
+        run = generator.model.generate(dataset, on_progress=lambda *_: None)
+        model_seconds = time.perf_counter() - start
+        for name in ("offline-first", "model-first"):
+            cpu = time.process_time()
+            choices = {
+                o.intervention_id: _choice(generator, dataset, o, name) for o in run.outcomes
+            }
+            cpu = time.process_time() - cpu
+            by_id = {o.intervention_id: o for o in run.outcomes}
+            for key, choice in choices.items():
+                text = texts[key]["text"]
+                kept[key][name] = [
+                    {"question": k.question, "written_by": k.written_by} for k in choice.kept
+                ]
+                kept[key]["candidates"] = by_id[key].candidates
+                for source in (texts[key]["source"], "all"):
+                    c = counts.setdefault(f"{name}|{source}", Counter())
+                    c["texts"] += 1
+                    c["shown"] += len(choice.kept)
+                    c["with 3"] += len(choice.kept) >= 3
+                    c["with any"] += bool(choice.kept)
+                    c["model"] += choice.from_model
+                    c["candidates"] += len(by_id[key].candidates)
+                    c["usable"] += len(choice.usable.questions)
+                    c["bad shown"] += sum(
+                        bool(hard_flaws(k.question, text=text))
+                        or not stems(k.question) & stems(text)
+                        for k in choice.kept
+                        if k.written_by == MODEL
+                    )
+            counts[f"{name}|seconds"] = Counter(
+                model=model_seconds / len(texts), cpu_ms=1000 * cpu / len(texts)
+            )
+    finally:
+        server.stop()
+    for key in kept.values():
+        for source in (key["source"], "all"):
+            c = counts.setdefault(f"offline|{source}", Counter())
+            c["texts"] += 1
+            c["shown"] += len(key["offline"])
+            c["with 3"] += len(key["offline"]) >= 3
+            c["with any"] += bool(key["offline"])
+    print(f"{SERVED_MODEL_NAME} on llama.cpp's server, {args.candidates} sample(s) per text")
+    print(
+        "route        source  texts  shown  with 3  with any  model  candidates  usable  bad shown"
+    )
+    for key, c in sorted(counts.items()):
+        if key.endswith("|seconds"):
+            continue
+        route, source = key.split("|")
+        print(
+            f"{route:<12} {source:<7} {c['texts']:>5} {c['shown']:>6} {c['with 3']:>7} "
+            f"{c['with any']:>9} {c['model']:>6} {c['candidates']:>11} {c['usable']:>7} "
+            f"{c['bad shown']:>10}"
+        )
+    for key, c in counts.items():
+        if key.endswith("|seconds"):
+            print(
+                f"{key.split('|')[0]}: the model's calls {c['model']:.2f} s per text (wall), "
+                f"the choice {c['cpu_ms']:.1f} ms of CPU per text"
+            )
+    if args.out:
+        args.out.write_text(json.dumps(kept, indent=1, ensure_ascii=False))
 
 
 if __name__ == "__main__":

@@ -164,8 +164,8 @@ def test_an_unreachable_server_exits_1_after_printing(cli):
                  "--llm", "absent")  # fmt: skip
     assert result.code == 1
     data = json.loads(result.out)  # the result is still written
-    # the model gave nothing: the claims questions of the pooled route stand, headed with why
-    assert data["signatures"]["cqs"].startswith("task:cqs|gen:pooled|model:absent")
+    # the model gave nothing: the offline claims questions stand in, headed with why
+    assert data["signatures"]["cqs"].startswith("task:cqs|gen:model-first|model:absent")
     assert {q["written_by"] for q in data["cqs"]} == {"claims"}
     assert data["origins"]["cqs"] == "offline claims generator: the model call failed"
     assert len(data["cqs"]) == 3
@@ -188,9 +188,12 @@ def test_ask_with_the_real_llm_server(cli, llama_server):
     # command exits 1 with the reason — either way the output is complete JSON
     assert result.code in (0, 1), result.err
     data = json.loads(result.out)
-    # the critical questions: the claims generator's, pooled with the model's candidates
-    assert data["signatures"]["cqs"].startswith("task:cqs|gen:pooled|model:SmolLM2")
+    # the critical questions: the embedded model is measured to write worse ones than
+    # the rules, so the model-first route shows the rules' (each with its claim), and why
+    assert data["signatures"]["cqs"].startswith("task:cqs|gen:model-first|model:SmolLM2")
+    assert "order:offline" in data["signatures"]["cqs"]
     assert len(data["cqs"]) == 3 and all(q["claim"] for q in data["cqs"])
+    assert "writes worse critical questions than the offline rules" in data["origins"]["cqs"]
     # the model's Socratic part, or — its reply naming no weakness — the offline one
     # standing in, saying so (and blaming the reply)
     focus, origin = data["signatures"]["focus"], data["origins"]["focus"]

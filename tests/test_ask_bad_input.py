@@ -13,8 +13,8 @@ import sys
 import pytest
 
 from maieutic.ask import reading
-from maieutic.ask.language import looks_english
 from maieutic.errors import DataError
+from maieutic.language.english import looks_english
 
 
 def test_names_of_missing_files_and_folders_are_refused(cli, tmp_path):

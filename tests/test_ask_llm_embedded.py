@@ -97,30 +97,39 @@ def test_generate_cqs_takes_llm_embedded(cli, tmp_path, monkeypatch):
     assert [q["cq"] for q in questions["cqs"]] == [q[3:] for q in CQS_REPLY.splitlines()]
 
 
-def test_generate_cqs_pooled_keeps_the_questions_the_filter_prefers(cli, tmp_path, monkeypatch):
+def test_generate_cqs_model_first_writes_the_models_usable_questions(cli, tmp_path, monkeypatch):
     from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
-    from maieutic.tasks.cqs.data import load_cq_dataset
 
     backend = _scripted(monkeypatch, "")
     refs = [{"id": "a", "cq": "Why close it now?", "label": "Useful"}]
     entry = {"intervention_id": "A", "intervention": ARGUMENT, "cqs": refs}
     data, out = write_json(tmp_path / "d.json", {"A": entry}), tmp_path / "sub.json"
-    result = cli("generate", "cqs", "--data", data, "--out", out,
-                 "--generator", "pooled", "--llm", "embedded")  # fmt: skip
+    model = [q[3:] for q in CQS_REPLY.splitlines()]
+    result = cli("generate", "cqs", "--data", data, "--out", out, "--generator", "model-first",
+                 "--llm", "embedded", "--order", "model-first")  # fmt: skip
     assert result.code == 0, result.err
     assert backend.history, "the embedded model was asked"
-    assert "model questions chosen: " in result.err
+    assert "3 questions written: 3 from the model, 0 from the offline" in result.err
     [entry] = json.loads(out.read_text()).values()
-    written = [q["cq"] for q in entry["cqs"]]
-    [item] = load_cq_dataset(data).interventions.values()
-    offline = ClaimsCQGenerator().questions_for(item.intervention).questions
-    model = [q[3:] for q in CQS_REPLY.splitlines()]
-    # every question is the claims generator's or the model's, and the claims questions
-    # not displaced keep their place
-    assert written and set(written) <= set(offline) | set(model)
-    assert len(set(written) & set(offline)) >= len(written) - len(model)
+    # the model's three questions, in its order: all are usable, none is the offline one's
+    assert [q["cq"] for q in entry["cqs"]] == model
     meta = json.loads(out.with_suffix(".meta.json").read_text())
-    assert "gen:pooled" in str(meta)
+    assert meta["signature_string"].startswith("task:cqs|gen:model-first|model:SmolLM2")
+    assert "order:model-first" in meta["signature_string"]
+    assert meta["filled"] == {} and meta["rejected"] == {}
+    # left to itself, the route does not ask the embedded model (measured worse than the
+    # rules): the rules' questions, and why
+    asked = len(backend.history)
+    auto = cli("generate", "cqs", "--data", data, "--out", out, "--generator", "model-first",
+               "--llm", "embedded")  # fmt: skip
+    assert auto.code == 0, auto.err
+    assert len(backend.history) == asked, "the model was not asked"
+    assert "offline: SmolLM2-135M-Instruct writes worse critical questions" in auto.err
+    [entry] = json.loads(out.read_text()).values()
+    offline = ClaimsCQGenerator().questions_for(ARGUMENT).questions
+    assert [q["cq"] for q in entry["cqs"]] == offline
+    meta = json.loads(out.with_suffix(".meta.json").read_text())
+    assert "order:offline" in meta["signature_string"]
 
 
 def test_the_help_of_every_llm_option_names_embedded(cli):
@@ -160,11 +169,16 @@ def test_a_reply_with_no_type_gets_the_offline_questions_and_says_so(cli, monkey
     assert result.code == 0, result.err
     data = json.loads(result.out)
     assert data["origins"]["focus"] == STOOD_IN
-    # the model's questions are pooled with the claims generator's; the filter decides
-    assert data["origins"]["cqs"].startswith(
-        "offline claims generator, pooled with language model SmolLM2-135M-Instruct's"
+    # the embedded model writes worse critical questions than the rules: it is not asked
+    # for them, and the heading says so
+    assert data["origins"]["cqs"] == (
+        "offline claims generator: SmolLM2-135M-Instruct writes worse critical questions "
+        "than the offline rules (rated Useful 0.01 against the rules' 0.28; "
+        "docs/models.md): its questions are not shown"
     )
-    assert data["signatures"]["cqs"].startswith("task:cqs|gen:pooled")
+    assert data["cqs"] and all("written_by" not in q for q in data["cqs"])
+    assert data["signatures"]["cqs"].startswith("task:cqs|gen:model-first")
+    assert "order:offline" in data["signatures"]["cqs"]
     assert data["signatures"]["focus"].startswith("task:focus|gen:claims")
     assert data["focus"] and data["failures"] == []
     for label in data["focus"]:  # real questions, tied to the text
@@ -173,7 +187,7 @@ def test_a_reply_with_no_type_gets_the_offline_questions_and_says_so(cli, monkey
     assert f"Socratic questions ({STOOD_IN})" in terminal
     assert "no weakness cue" not in terminal  # the reply is blamed, not the cues
     assert "no types found in the reply" not in terminal  # the heading says it once
-    assert "Critical questions (offline claims generator, pooled with language model" in terminal
+    assert "Critical questions (offline claims generator: SmolLM2-135M-Instruct writes" in terminal
     markdown = cli("ask", ARGUMENT, "--llm", "embedded", "--format", "markdown").out
     assert "## Socratic questions (offline claims generator: the model's reply" in markdown
 
@@ -241,7 +255,7 @@ def test_ask_llm_embedded_runs_the_embedded_model(cli):
     assert result.code in (0, 1), result.err  # a 135M model may fall short, and says so
     data = json.loads(result.out)
     assert "|model:SmolLM2-135M-Instruct|backend:local/" in data["signatures"]["cqs"]
-    assert data["origins"]["cqs"].startswith("offline claims generator, pooled with language")
+    assert data["origins"]["cqs"].startswith("offline claims generator: SmolLM2-135M-Instruct")
     assert data["cqs"] and data["focus"]  # the Socratic part is never lost
     focus = data["origins"]["focus"]
     assert focus == "language model SmolLM2-135M-Instruct" or focus.startswith(
@@ -275,7 +289,8 @@ def test_a_model_whose_candidates_are_all_ill_formed_lists_none_of_them(cli, mon
         prompt = " ".join(content for _, content in request.messages)
         return "Classification: []" if "Classification" in prompt else "1. ban cars?"
 
-    backend = ScriptedBackend(default=reply, model="SmolLM2-135M-Instruct")
+    # a model not measured weaker than the rules: the model-first route asks it
+    backend = ScriptedBackend(default=reply, model="Qwen2.5-7B-Instruct")
     monkeypatch.setattr(embedded, "embedded_backend", lambda model=None, runtime=None: backend)
     from maieutic.tasks.cqs.usefulness import DIRECTORY
 

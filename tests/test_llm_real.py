@@ -175,3 +175,38 @@ def test_the_server_ends_with_the_process_that_started_it_even_after_kill_9(tmp_
     else:
         os.kill(server_pid, signal.SIGKILL)
         raise AssertionError("the llama.cpp server outlived its owner by 10 s")
+
+
+def test_model_first_with_the_model_as_its_own_judge_against_the_real_server(
+    cli, cqs_dev, tmp_path, server
+):
+    """The route a person with a model gets, the model labelling its own candidates: the
+    judge's calls go to the same server through the same client (cached and logged),
+    every question shown is the model's or the offline one's, and a second run is served
+    from the cache whole."""
+    from maieutic.llm.server import SERVED_MODEL_NAME
+
+    out = tmp_path / "judged.json"
+    args = ["generate", "cqs", "--data", cqs_dev, "--generator", "model-first",
+            "--selector", "llm-judge", "--order", "model-first", "--base-url",
+            server.base_url, "--llm", SERVED_MODEL_NAME, "--candidates", "3",
+            "--limit", "2", "--out", out]  # fmt: skip
+    result = cli(*args)
+    assert result.code == 0, result.err
+    meta = json.loads(out.with_suffix(".meta.json").read_text())
+    signature = meta["signature_string"]
+    assert "gen:model-first" in signature and "selector:llm-judge" in signature
+    assert "order:model-first" in signature and "judge_prompt:" in signature
+    sub = json.loads(out.read_text())
+    for key, entry in sub.items():
+        shown = [q["cq"] for q in entry["cqs"]]
+        offline = meta["filled"].get(key, [])
+        model = [q for q in shown if q not in offline]
+        assert len(shown) == 3 and set(model) <= set(meta["candidates"][key])
+        assert not set(model) & set(meta["rejected"].get(key, {}))
+    # the judge asked about more than the 2 texts' 3 samples each: its calls are counted
+    made = meta["model_calls"]["made"] + meta["model_calls"]["cache_hits"]
+    assert made > 6, meta["model_calls"]
+    again = cli(*args)
+    assert again.code == 0 and json.loads(out.read_text()) == sub
+    assert "0 made" in again.err  # generation and judgement both from the cache

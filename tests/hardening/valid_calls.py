@@ -85,6 +85,11 @@ CALLS: dict[str, tuple[Call, ...]] = {
              model="llm"),
     ),
     "cqs stats": (Call(("@cqs_data.json", "--out", "@out.json")),),
+    "cqs select": (
+        Call(("@cqs_sub.json", "--data", "@cqs_data.json", "--out", "@out.json",
+              "--model-first")),
+        Call(("@cqs_data.json", "--out", "@out.json", "--selector", "llm-judge"), model="llm"),
+    ),
     "evaluate cqs": (
         Call(("--data", "@cqs_data.json", "@cqs_sub.json", "--evaluator", "chrf",
               "--extra-references", "@cqs_extra.json")),
@@ -171,6 +176,7 @@ CALLS: dict[str, tuple[Call, ...]] = {
 EXEMPT: dict[str, str] = {
     "serve": "starts a web server that runs until stopped",
     "serve-llm": "starts a language-model server that runs until stopped",
+    "cqs replay": "starts a model server that runs until stopped (its inputs: test_replay.py)",
     "setup-llm": "installs packages with pip (network)",
     "demo": "takes no input file (only --out-dir); runs every task end to end",
 }

@@ -27,9 +27,8 @@ from maieutic.errors import DataError
 from maieutic.language.wellformed import is_well_formed
 from maieutic.llm.budget import SPENT
 from maieutic.registry import create
-from maieutic.tasks.cqs.api import CQDataset, Intervention
+from maieutic.tasks.cqs.api import OFFLINE, CQDataset, Intervention
 from maieutic.terminal_text import has_visible_text, terminal_safe
-from maieutic.wording import plural
 
 MAX_ASSESSED_CHARS = 50_000
 """The longest document whose question set ``ask`` assesses with AURA (about 15 pages,
@@ -86,7 +85,7 @@ def critical_questions(text: str, options: AskOptions) -> Part:
     dataset = CQDataset(interventions={"ask": item}, source="<ask>")
     if not options.scorer:
         if options.uses_llm:
-            return _pooled_part(text, dataset, options)
+            return _model_first_part(text, dataset, options)
         return _claims_part(text, dataset)
     selector = f"scorer:{options.scorer}"
     if options.uses_llm:
@@ -142,53 +141,52 @@ def _why_offline(reason: str) -> str:
     return "the model call failed"
 
 
-def _pooled_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
-    """The claims generator's questions, where a model question the precision filter
-    scores higher takes a slot (``maieutic.tasks.cqs.pooled_generator``); a model call
-    that failed is a failure of the part (exit 1), its questions still the claims
-    generator's."""
-    from maieutic.tasks.cqs.api import FROM_MODEL, pool
-
+def _model_first_part(text: str, dataset: CQDataset, options: AskOptions) -> Part:
+    """The model's usable critical questions first, the claims generator's in the slots
+    it leaves empty (``maieutic.tasks.cqs.model_first``); the heading says how many came
+    from where. A model call that failed is a failure of the part (exit 1), the offline
+    questions standing in. A model measured to write worse critical questions than the
+    rules is not asked for them: the offline questions, headed with why."""
     generator = create(
-        "generator", task="cqs", name="pooled", candidates=options.candidates, **llm_args(options)
+        "generator",
+        task="cqs",
+        name="model-first",
+        candidates=options.candidates,
+        **llm_args(options),
     )
+    signature = generator.signature(dataset)
+    if generator.order == OFFLINE:
+        offline = _claims_part(text, dataset)
+        return Part(
+            questions=offline.questions,
+            signature=str(signature),
+            origin=f"{CLAIMS_ORIGIN}: {generator.why_offline}",
+            warnings=offline.warnings,
+        )
     run = generator.model.generate(dataset)
-    [outcome] = run.outcomes
-    choice = pool(
-        text, outcome.candidates, generator.claims, candidate_filter=generator.candidate_filter
-    )
-    reading = choice.reading
-    questions = [
-        {
-            "question": c.question,
-            "claim": _challenged(reading, c.claim),
-            "framing": c.framing,
-            "written_by": "model" if c.origin == FROM_MODEL else "claims",
-        }
-        for c in choice.chosen
-    ]
+    [model_outcome] = run.outcomes
+    choice = generator.choice(dataset, model_outcome)
+    questions = []
+    for kept in choice.kept:
+        entry: dict[str, Any] = {"question": kept.question, "written_by": kept.written_by}
+        if kept.claim is not None:  # a claims question: the claim it challenges
+            entry["claim"] = _challenged(choice.reading, kept.claim)
+            entry["framing"] = kept.framing
+        questions.append(entry)
     warnings = [f"critical questions: {w}" for w in run.warnings]
     if choice.note:
         warnings.append(f"critical questions: {choice.note}")
-    signature = generator.signature(dataset)
     failure = None
-    if outcome.failed:
-        why = _why_offline(outcome.reason)
+    model = model_origin(signature)
+    if model_outcome.failed and not model_outcome.candidates:  # the model gave nothing
+        why = _why_offline(model_outcome.reason)
         origin = f"{CLAIMS_ORIGIN}: {why}"
-        if why.endswith("failed") or SPENT in outcome.reason:  # not a reply's fault: exit 1
-            failure = f"critical questions: {outcome.reason}"
-        return Part(
-            questions=questions,
-            signature=str(signature),
-            origin=origin,
-            warnings=warnings,
-            failure=failure,
-        )
-    kept = sum(c.origin == FROM_MODEL for c in choice.chosen)
-    origin = (
-        f"{CLAIMS_ORIGIN}, pooled with {model_origin(signature)}'s candidates: "
-        f"{plural(kept, 'model question')} kept by the precision filter"
-    )
+        if why.endswith("failed") or SPENT in model_outcome.reason:  # not the reply's fault
+            failure = f"critical questions: {model_outcome.reason}"
+    elif choice.from_model == len(choice.kept):
+        origin = model
+    else:  # the note's first part: how many from where, and why
+        origin = f"{model}, with the {CLAIMS_ORIGIN} — {(choice.note or '').split('; ')[0]}"
     return Part(
         questions=questions,
         signature=str(signature),
@@ -318,7 +316,7 @@ def ask_text(
     (with a warning), and a text with nothing visible left — zero-width characters,
     joiners, spaces — is refused as empty (``DataError``)."""
     step = on_step or (lambda _: None)
-    from maieutic.ask.language import looks_english
+    from maieutic.language.english import looks_english
 
     options = options or AskOptions()
     start = time.perf_counter()

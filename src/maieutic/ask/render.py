@@ -46,6 +46,12 @@ def heading(result: AskResult, title: str, *, part: str) -> str:
     return f"{title} ({origin})" if origin else title
 
 
+def offline_mark(question: dict) -> str:
+    """`` (offline)`` after a question the claims generator wrote where a model wrote
+    the others (model-first: it filled a slot the model left empty)."""
+    return " (offline)" if question.get("written_by") == "claims" else ""
+
+
 def no_socratic(result: AskResult) -> str:
     """What the Socratic part says when it has no question."""
     if result.origins.get("focus", "").startswith(f"{OFFLINE}: "):  # it stood in
@@ -98,7 +104,7 @@ def print_terminal(result: AskResult, console: Console) -> None:
     console.print(Panel(highlighted(result), title=Text(result.source), title_align="left"))
     console.print(Text(heading(result, "Critical questions", part="cqs"), style="bold"))
     for n, q in enumerate(result.cqs, start=1):
-        _print_hanging(console, Text(f"  {n}. {q['question']}"))
+        _print_hanging(console, Text(f"  {n}. {q['question']}{offline_mark(q)}"))
     console.print(Text(heading(result, "Socratic questions", part="focus"), style="bold"))
     if not result.focus:
         console.print(Text(f"  {no_socratic(result)}"))
@@ -139,7 +145,10 @@ def to_markdown(result: AskResult) -> str:
     marked.append(_md_escape(result.text[last:]))
     quoted = "\n".join(f"> {line}" if line else ">" for line in "".join(marked).splitlines())
     lines = [quoted, "", f"## {_md_escape(heading(result, 'Critical questions', part='cqs'))}", ""]
-    lines += [f"{n}. {_md_escape(q['question'])}" for n, q in enumerate(result.cqs, start=1)]
+    lines += [
+        f"{n}. {_md_escape(q['question'])}{offline_mark(q)}"
+        for n, q in enumerate(result.cqs, start=1)
+    ]
     lines += ["", f"## {_md_escape(heading(result, 'Socratic questions', part='focus'))}", ""]
     lines += [
         f"- **{label['type_name']}** — {_md_escape(label['question'] or '')} "

@@ -20,7 +20,7 @@ import click
 from click.core import ParameterSource
 
 from maieutic.cli.option_types import RegisteredOrScorer, number
-from maieutic.registry import factory_defaults, names
+from maieutic.registry import entry, factory_defaults, names
 
 
 def stack(options: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
@@ -192,7 +192,11 @@ def component_option(kind: str, *, task: str, default: str, help: str) -> Callab
     """``--KIND`` (``--evaluator``, ``--generator``, ``--selector``): one of the names
     ``task`` registers of that kind, or ``scorer:DIR`` in its place where the task
     registers a learned scorer of that kind; shown with its ``default``."""
-    known = names(kind, task=task)
+    # a component that only a tool of its own builds (its registration names the tool)
+    # is no choice here
+    known = [
+        n for n in names(kind, task=task) if not entry(kind, task=task, name=n).metadata.get("tool")
+    ]
     choice = RegisteredOrScorer(kind, task=task) if "scorer" in known else click.Choice(known)
     return click.option(f"--{kind}", type=choice, default=default, show_default=True, help=help)
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from maieutic.generate.fanout import FanOutStats
 from maieutic.llm.backends import describe
 from maieutic.llm.client import CallFailed, LLMClient
 from maieutic.llm.types import ChatRequest, GenerationParams
@@ -92,6 +93,8 @@ class LLMJudge(Generic[T]):
         self.params = params or GenerationParams(temperature=0.0, max_tokens=16, seed=0)
         self.failures: list[str] = []
         """Reasons of calls that failed for good (their items are unscored)."""
+        self.stats = FanOutStats()
+        """The calls asked so far: made, served from the cache, failed."""
         self._done: dict[Hashable, Verdict[T]] = {}
 
     def _params(self, attempt: int) -> GenerationParams:
@@ -123,13 +126,18 @@ class LLMJudge(Generic[T]):
             if not todo:
                 break
             keys = list(todo)
+            sent_before = self.client.backend_calls
             replies = self.client.run_all([self._request(todo[k], attempt) for k in keys])
+            self.stats.requests += len(keys)
+            self.stats.sent += self.client.backend_calls - sent_before
             for key, reply in zip(keys, replies, strict=True):
                 if isinstance(reply, CallFailed):
+                    self.stats.failed += 1
                     self.failures.append(reply.reason)
                     self._done[key] = Verdict(None, f"judge call failed: {reply.reason}")
                     del todo[key]
                     continue
+                self.stats.cache_hits += reply.cached
                 value = self.parse(reply.text, todo[key].context)
                 if value is not None:
                     self._done[key] = Verdict(value, None, reply.text)

@@ -139,7 +139,9 @@ def _question_of(span: str, min_words: int) -> str | None:
     return question[0].upper() + question[1:]
 
 
-def parse_questions(text: str, *, min_words: int = 3, notes: list[str] | None = None) -> list[str]:
+def parse_questions(
+    text: str, *, min_words: int = 3, notes: list[str] | None = None, whole_items: bool = False
+) -> list[str]:
     """Extract the distinct questions from a model reply, in order.
 
     A question is a span ending in "?" with at least ``min_words`` words; text
@@ -147,15 +149,21 @@ def parse_questions(text: str, *, min_words: int = 3, notes: list[str] | None = 
     space-insensitive repeats are kept once. Only the first ``MAX_REPLY_CHARS`` of
     the reply (after its reasoning) are read; when a reply is cut, a line saying so
     is appended to ``notes`` if given.
+
+    With ``whole_items`` the questions of one line (one item of a list) stay one
+    question, as the model wrote it ("Why are banks wary of X? Is it only their
+    balance sheets?"): its second half alone would lose what its pronoun stands for.
     """
     text = _INLINE_NUMBER.sub("\n", _visible_text(text, notes))
     questions: list[str] = []
     seen: set[str] = set()
     for line in text.splitlines():
         line = _MARKER.sub("", _EMPHASIS.sub("", line).strip(), count=1)
-        for span in _question_spans(line):
-            question = _question_of(span, min_words)
-            if question and question.lower() not in seen:
+        found = [q for span in _question_spans(line) if (q := _question_of(span, min_words))]
+        if whole_items and found:
+            found = [" ".join(found)]
+        for question in found:
+            if question.lower() not in seen:
                 seen.add(question.lower())
                 questions.append(question)
     return questions

@@ -34,6 +34,8 @@ from maieutic.tasks.cqs.template_generator import TemplateGenerator
 from maieutic.wording import plural
 
 RUN_SEED_STRIDE = 1000  # run k uses seed + 1000·k, so runs never share a sample's seed
+CALL_FAILED = "model call failed"
+"""How the reason of an intervention whose model calls all failed begins."""
 
 
 def select_three(
@@ -159,22 +161,25 @@ def outcome_of_replies(
     *,
     selector: Selector,
     fill_from: str | None = None,
+    whole_items: bool = False,
 ) -> tuple[ItemOutcome, list[str]]:
     """The questions kept from a model's replies for one intervention (the llm
     generator's rule, also applied to replies an evaluation framework got): every
     distinct question parsed, three chosen among the well-formed ones, and with
     ``fill_from`` the offline generator's questions up to three. Also the notes on
-    replies too long to be a question list, which were read in part."""
+    replies too long to be a question list, which were read in part.
+    ``whole_items`` keeps the questions of one listed item together
+    (``parse_questions``)."""
     candidates: list[str] = []
     seen: set[str] = set()
     failure = None
     cut: list[str] = []
     for reply in replies:
         if isinstance(reply, CallFailed):
-            failure = failure or f"model call failed: {reply.reason}"
+            failure = failure or f"{CALL_FAILED}: {reply.reason}"
             continue
         text = reply if isinstance(reply, str) else reply.text
-        for question in parse_questions(text, notes=cut):
+        for question in parse_questions(text, notes=cut, whole_items=whole_items):
             if question.lower() not in seen:
                 seen.add(question.lower())
                 candidates.append(question)
@@ -213,6 +218,8 @@ class LLMCQGenerator:
         self.selector = selector
         self.params = params
         self.candidates = candidates
+        self.whole_items = False
+        """Keep the questions of one listed item together (the model-first route)."""
         self.whole_input: tuple[PromptContext, list[str]] | None = None
         """Set where the input is generated for in parts (the Ray engine): the context
         and warnings of the whole input, used for every part."""
@@ -289,7 +296,12 @@ class LLMCQGenerator:
         outcomes = []
         for iid, item in dataset.interventions.items():
             outcome, cut = outcome_of_replies(
-                iid, item, replies.get(iid, []), selector=self.selector, fill_from=self.fill_from
+                iid,
+                item,
+                replies.get(iid, []),
+                selector=self.selector,
+                fill_from=self.fill_from,
+                whole_items=self.whole_items,
             )
             warnings.extend(f"{iid}: {note}" for note in cut)
             outcomes.append(outcome)

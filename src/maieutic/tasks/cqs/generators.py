@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Sequence
+from dataclasses import asdict
 
 from maieutic.errors import DataError
 from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
@@ -12,6 +13,7 @@ from maieutic.registry import create, register
 from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
 from maieutic.tasks.cqs.data import load_cq_dataset
 from maieutic.tasks.cqs.generate import FILL_SOURCES, LLMCQGenerator, TemplateCQGenerator
+from maieutic.tasks.cqs.model_first import ORDERS
 from maieutic.tasks.cqs.prompts import PromptContext
 from maieutic.tasks.cqs.schemes import SchemeLibrary
 from maieutic.tasks.cqs.selection import make_selector
@@ -116,7 +118,7 @@ def llm(
         LLMOptions.of(locals()).client(),
         [create("strategy", task="cqs", name=s) for s in dict.fromkeys(strategies)],
         context,
-        selector=make_selector(selector),
+        selector=make_selector(selector, model=LLMOptions.of(locals()), seed=seed),
         params=GenerationParams(
             temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed
         ),
@@ -125,20 +127,73 @@ def llm(
     )
 
 
-def pooled(*args, **kwargs):
-    """A language model's candidates pooled with the claims generator's: the precision
-    filter keeps a model question only where it reaches the filter's threshold and
-    scores higher than the claims question it would displace, so the model never makes
-    the questions worse. Takes the llm generator's options
-    (``maieutic.tasks.cqs.pooled_generator``)."""
-    from maieutic.tasks.cqs.candidate_filter import builtin_filter
-    from maieutic.tasks.cqs.pooled_generator import PooledCQGenerator
+_MODEL_FIRST = inspect.signature(llm).replace(
+    parameters=[
+        *inspect.signature(llm).parameters.values(),
+        inspect.Parameter("order", inspect.Parameter.KEYWORD_ONLY, default="auto", annotation=str),
+    ]
+)
+"""The model-first generator's options: the llm generator's, declared once, and the order."""
 
-    model_args = inspect.signature(llm).bind(*args, **kwargs).arguments
+
+def model_first(*args, **kwargs):
+    """A language model's questions first: each usable one (no hard flaw, about the
+    text, no repeat) takes a slot, in the model's order or ``selector``'s among them
+    (``llm-judge``: the model labels its own candidates by the benchmark's guidelines);
+    the offline claims generator fills only the slots the model leaves empty, and the
+    note says so. ``order``: ``auto`` is ``offline`` (the rules' questions alone, the
+    model not asked) for a model measured to write worse questions than the rules (the
+    embedded SmolLM2 among them), else ``model-first``; either can be forced.
+    Takes the llm generator's options (``maieutic.tasks.cqs.model_first``)."""
+    from maieutic.tasks.cqs.model_first_generator import ModelFirstCQGenerator
+
+    model_args = _MODEL_FIRST.bind(*args, **kwargs).arguments
     if model_args.get("fill_from") is not None:
-        raise DataError("--fill-from is for the llm generator: pooled fills from the claims itself")
-    return PooledCQGenerator(llm(**model_args), ClaimsCQGenerator(), builtin_filter())
+        raise DataError(
+            "--fill-from is for the llm generator: model-first fills from the claims itself"
+        )
+    selector = model_args.pop("selector", "first")
+    order = model_args.pop("order", "auto")
+    if order not in ORDERS:
+        raise DataError(f"--order must be one of {', '.join(ORDERS)}, not {order!r}")
+    model = llm(**model_args)  # its own selector unused: model-first chooses itself
+    options = LLMOptions.of({**asdict(LLM_DEFAULTS), **model_args})
+    return ModelFirstCQGenerator(
+        model,
+        ClaimsCQGenerator(),
+        selector=make_selector(selector, model=options, seed=model_args.get("seed") or 0),
+        order=order,
+    )
 
 
-pooled.__signature__ = inspect.signature(llm)  # the llm generator's options, declared once
-pooled = register("generator", task="cqs", name="pooled", uses_llm=True)(pooled)
+model_first.__signature__ = _MODEL_FIRST
+model_first = register("generator", task="cqs", name="model-first", uses_llm=True)(model_first)
+
+
+@register("generator", task="cqs", name="select", tool="maieutic cqs select")
+def select(
+    candidates: str,
+    data: str | None = None,
+    selector: str = "first",
+    *,
+    model_first: bool = False,
+    seed: int = 0,
+    llm: str | None = None,
+    base_url: str | None = None,
+    llm_backend: str = LLM_DEFAULTS.llm_backend,
+    concurrency: int = LLM_DEFAULTS.concurrency,
+    timeout: float = LLM_DEFAULTS.timeout,
+    retries: int = LLM_DEFAULTS.retries,
+):
+    """Three of each text's stored candidates (a file in the benchmark's layout, with
+    ``data`` for the texts of a submission-layout one), chosen by ``selector``; with
+    ``model_first`` as the model-first route would show them. The model options are
+    the ``llm-judge`` selector's (``maieutic cqs select``,
+    ``maieutic.tasks.cqs.select_generator``)."""
+    from maieutic.tasks.cqs.candidates import load_candidates
+    from maieutic.tasks.cqs.select_generator import SelectingGenerator
+
+    chosen = make_selector(selector, model=LLMOptions.of(locals()), seed=seed)
+    return SelectingGenerator(
+        load_candidates(candidates, data=data), chosen, model_first=model_first
+    )

@@ -8,11 +8,15 @@ others never costs an intervention its questions. Selectors register by name
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 
 import numpy as np
 
+from maieutic.evaluate.agreement import UNSCORED
+from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
 from maieutic.registry import register
 from maieutic.tasks.cqs.data import Intervention
 
@@ -158,6 +162,56 @@ def usefulness(max_similarity: float = 0.85) -> Selector:
     return scorer(str(DIRECTORY), max_similarity)
 
 
+@register("selector", task="cqs", name="random")
+def random_choice(seed: int = 0) -> Selector:
+    """``k`` candidates drawn at random (a baseline): the same draw for the same seed,
+    intervention and candidates, in candidate order."""
+
+    def select(intervention: Intervention, candidates: Sequence[str], k: int = 3) -> list[str]:
+        key = f"{seed}|{intervention.intervention_id}|" + "\n".join(candidates)
+        rng = np.random.default_rng(int(hashlib.sha256(key.encode()).hexdigest()[:16], 16))
+        drawn = rng.permutation(len(candidates))[:k]
+        return [candidates[i] for i in sorted(drawn)]
+
+    return select
+
+
+JUDGED_ORDER = ("Useful", "Unhelpful", UNSCORED, "Invalid")
+"""How the model-as-judge selector ranks its verdicts: best first; a question whose
+verdict could not be had stays ahead of one judged Invalid."""
+
+
+@register("selector", task="cqs", name="llm-judge", uses_llm=True)
+def llm_judge(
+    llm: str | None = None,
+    *,
+    base_url: str | None = None,
+    llm_backend: str = LLM_DEFAULTS.llm_backend,
+    concurrency: int = LLM_DEFAULTS.concurrency,
+    timeout: float = LLM_DEFAULTS.timeout,
+    retries: int = LLM_DEFAULTS.retries,
+) -> Selector:
+    """The model as its own judge: it labels each candidate Useful, Unhelpful or
+    Invalid by the benchmark's guidelines (the ``llm-label`` judge's prompt,
+    ``maieutic.tasks.cqs.judges``), and the best three are kept, in candidate order
+    among equals. With a generator, the generator's own model and server."""
+    from maieutic.tasks.cqs.judges import JudgeMatcher
+
+    judge = JudgeMatcher("llm-label", LLMOptions.of(locals()).client())
+
+    def select(intervention: Intervention, candidates: Sequence[str], k: int = 3) -> list[str]:
+        candidates = list(dict.fromkeys(candidates))
+        if len(candidates) <= k:
+            return candidates
+        verdicts = judge.match(intervention, candidates)
+        rank = [JUDGED_ORDER.index(v.label) for v in verdicts]
+        order = sorted(range(len(candidates)), key=lambda i: rank[i])
+        return [candidates[i] for i in order[:k]]
+
+    select.judge = judge  # type: ignore[attr-defined]  # its signature fields, its failures
+    return select
+
+
 @register("selector", task="cqs", name="filter")
 def candidate_filter() -> Selector:
     """The precision filter learned from strict ratings
@@ -172,10 +226,16 @@ def candidate_filter() -> Selector:
     )
 
 
-def make_selector(name: str) -> Selector:
-    """A registered selector by name, or ``scorer:DIR``."""
+def make_selector(name: str, *, model: LLMOptions | None = None, seed: int = 0) -> Selector:
+    """A registered selector by name, or ``scorer:DIR``; ``model`` is the language model
+    of a selector that asks one (``llm-judge``: a generator's own), ``seed`` the draw of
+    ``random``."""
     from maieutic.registry import create
 
     if name.startswith("scorer:"):
         return create("selector", task="cqs", name="scorer", scorer=name.removeprefix("scorer:"))
+    if name == "llm-judge":
+        return create("selector", task="cqs", name=name, **asdict(model or LLM_DEFAULTS))
+    if name == "random":
+        return create("selector", task="cqs", name=name, seed=seed)
     return create("selector", task="cqs", name=name)

@@ -1,5 +1,6 @@
 """The critical-question commands: ``generate cqs``, ``evaluate cqs``, ``meta-eval
-cqs``, ``meta-eval cqs-compare``, ``train cqs`` and the ``maieutic cqs`` tools (stats)."""
+cqs``, ``meta-eval cqs-compare``, ``train cqs`` and the ``maieutic cqs`` tools (stats,
+select, replay)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ EXAMPLES = {
     "train cqs": "maieutic train cqs --data validation-dev.json --out-dir scorer-cqs",
     "cqs": "maieutic cqs stats validation-dev.json test-dev.json",
     "cqs stats": "maieutic cqs stats validation-dev.json test-dev.json",
+    "cqs select": "maieutic cqs select extended_test-dev.json --selector usefulness "
+    "--out chosen.json",
+    "cqs replay": "maieutic cqs replay extended_test-dev.json --port 8081",
 }
 """One example per command, shown at the end of its help."""
 
@@ -25,6 +29,7 @@ EXAMPLES = {
 def commands(groups: CommandGroups) -> None:
     """Add the task's commands to the command line (its hook in ``COMMAND_HOOKS``)."""
     from maieutic.cli.commands import add_examples
+    from maieutic.tasks.cqs.cli.candidates import replay, select
     from maieutic.tasks.cqs.cli.compare import meta_eval_compare
     from maieutic.tasks.cqs.cli.evaluate import evaluate_cqs
     from maieutic.tasks.cqs.cli.generate import generate_cqs
@@ -37,5 +42,7 @@ def commands(groups: CommandGroups) -> None:
     groups.meta_eval.add_command(meta_eval_cqs)
     groups.meta_eval.add_command(meta_eval_compare)
     groups.train.add_command(train_cqs)
+    cqs.add_command(select)
+    cqs.add_command(replay)
     groups.root.add_command(cqs)
     add_examples(groups.root, EXAMPLES)

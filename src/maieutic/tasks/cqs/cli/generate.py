@@ -35,8 +35,17 @@ _COMPONENT_OPTIONS = [
         default="claims",
         help="claims: the text's own claims challenged in the framings that fit them, "
         "no model; template: argumentation-scheme templates, no model; llm: a language "
-        "model; pooled: the model's candidates pooled with the claims generator's, a "
-        "model question kept only where the precision filter scores it higher.",
+        "model alone; model-first: the model's usable questions first, the claims "
+        "generator's in the slots it leaves empty.",
+    ),
+    click.option(
+        "--order",
+        type=click.Choice(["auto", "model-first", "offline"]),
+        default="auto",
+        show_default=True,
+        help="model-first: whose questions are shown. auto: the model's first, except for "
+        "a model measured to write worse ones than the offline rules (the embedded "
+        "SmolLM2 among them: docs/models.md), which is not asked (offline).",
     ),
     click.option(
         "--strategy",
@@ -51,8 +60,9 @@ _COMPONENT_OPTIONS = [
         task="cqs",
         default="first",
         help="How candidates are reduced to 3 (dedup: avoid near-duplicates; overlap: "
-        "prefer questions about the text's own words; scorer:DIR: most useful by a "
-        "learned scorer, no two near-duplicates).",
+        "prefer questions about the text's own words; usefulness or scorer:DIR: most "
+        "useful by a learned scorer, no two near-duplicates; llm-judge: the model labels "
+        "its own candidates by the benchmark's guidelines; random: a seeded draw).",
     ),
     click.option(
         "--fill",

@@ -21,7 +21,9 @@ from maieutic.tasks.cqs.records import CqsStats
 
 @click.group()
 def cqs() -> None:
-    """Critical-questions tools: stats (what labelled datasets hold, per set and source)."""
+    """Critical-questions tools: stats (what labelled datasets hold, per set and source),
+    select (three of each text's stored candidates, by a selector) and replay (stored
+    questions served as an OpenAI-compatible model)."""
 
 
 def _row(table: Table, name: str, figures: dict) -> None:
