@@ -12,8 +12,9 @@ items pool the questions of three systems — ``offline`` (the claims generator 
 leave empty: what ``ask --llm embedded`` showed when this was rated, the route's
 ``auto`` order for a model measured weaker than the rules, retired after this rating)
 and ``model-first`` (SmolLM2's usable questions first) — with calibration items as
-``../shared/blind-rating.md`` asks (2 reference questions labelled Useful and 1 labelled Invalid per CQs text; on test texts 1
-system question people labelled Useful and 1 they did not), exact duplicates dropped,
+``../shared/blind-rating.md`` asks (2 reference questions labelled Useful and 1
+labelled Invalid per CQs text; on test texts 1 system question people labelled Useful
+and 1 they did not), exact duplicates dropped,
 shuffled within each text under opaque ids. Two halves of the texts, each rated by its
 own pair of strict raters (``labels_{a,b}`` half 0, ``labels_{c,d}`` half 1).
 """
