@@ -27,10 +27,11 @@ ask_options = stack(
             default=None,
             help="Language model for all three parts: embedded (SmolLM2-135M-Instruct, "
             "run in-process), its name at --base-url, or a GGUF file (default: no model — "
-            "the text's claims, templates and AURA's bi-encoder). The critical questions "
-            "stay the claims generator's unless the precision filter scores a model's "
-            "question higher: the embedded model writes worse ones (rated Useful 0.01 "
-            "against 0.28 on held-out texts; docs/models.md).",
+            "the text's claims, templates and AURA's bi-encoder). The model's usable "
+            "critical questions come first, the claims generator's fill the slots left; "
+            "a model measured to write worse ones than the rules, the embedded one among "
+            "them (rated Useful 0.01 against 0.28 on held-out texts), is not asked for "
+            "them (docs/models.md).",
         ),
         click.option(
             "--base-url",
@@ -50,7 +51,7 @@ ask_options = stack(
             type=click.IntRange(1, 16),
             default=3,
             show_default=True,
-            help="LLM samples whose questions are pooled with the claims generator's.",
+            help="LLM samples for the critical questions (their questions pooled first).",
         ),
         click.option(
             "--question-set/--no-question-set",
