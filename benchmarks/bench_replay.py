@@ -327,6 +327,33 @@ def print_table(result: dict) -> None:
         print(f"  {name:34} {1000 * seconds / n:8.1f} ms")
 
 
+def time_ask(part: str) -> None:
+    """``ask``'s critical-question part (``critical_questions``) against the replay
+    server, per text of the first replay: wall and CPU seconds, and the CPU of the
+    model-first choice alone (the model's calls excluded)."""
+    from maieutic.ask.options import AskOptions
+    from maieutic.ask.pipeline import critical_questions
+    from maieutic.llm.reply_server import ReplyServer
+    from maieutic.tasks.cqs.candidates import load_candidates
+    from maieutic.tasks.cqs.replay import ReplayIndex
+
+    texts = sources(part)
+    path = Path(tempfile.mkdtemp(prefix="replay58-")) / "replay-0.json"
+    path.write_text(json.dumps(replay_candidates(texts, 0)))
+    index = ReplayIndex(load_candidates(path))
+    with ReplyServer(index.answer, model=index.model) as server:
+        options = AskOptions(llm=index.model, base_url=server.base_url)
+        critical_questions(next(iter(texts.values()))["item"]["intervention"], options)  # warm
+        wall, cpu = time.perf_counter(), time.process_time()
+        for found in texts.values():
+            critical_questions(found["item"]["intervention"], options)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    n = len(texts)
+    print(f"ask's critical questions against the replay server, {n} texts: "
+          f"{1000 * wall / n:.0f} ms per text (wall), {1000 * cpu / n:.0f} ms of CPU "
+          "(the client and the server's thread in this process included)")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--part", choices=["heldout", "tuning"], default="heldout")
@@ -339,6 +366,9 @@ def main() -> None:
     )
     parser.add_argument("--out", type=Path, help="keep every figure as JSON")
     parser.add_argument("--table", type=Path, help="print the table of a kept --out file")
+    parser.add_argument(
+        "--ask", action="store_true", help="time ask's critical-question part, instead"
+    )
     args = parser.parse_args()
     if args.table:
         print_table(json.loads(args.table.read_text()))
@@ -346,6 +376,9 @@ def main() -> None:
     if not DATA.is_dir():
         sys.exit(f"needs the shared data at {DATA}")
     os.environ.setdefault("MAIEUTIC_HOME", tempfile.mkdtemp(prefix="maieutic-home-"))
+    if args.ask:
+        time_ask(args.part)
+        return
     routes = args.routes.split(",")
     if args.scorer:
         ROUTES["model-first+scorer"] = ("model-first", {"selector": "scorer"})

@@ -237,6 +237,14 @@ def test_the_web_page_shows_who_wrote_the_socratic_part():
     old = {**result, "origins": None}
     old = page.render(result=old, segments=[], cut=0, job=SimpleNamespace(id="j"))
     assert "no weakness cue found in this text" in old  # a result written before origins
+    # model-first: the question the offline generator added says so, the model's do not
+    cqs = [{"question": "Model asks?", "written_by": "model"},
+           {"question": "Rules ask?", "written_by": "claims", "claim": "a claim"}]  # fmt: skip
+    mixed = page.render(
+        result={**result, "cqs": cqs}, segments=[], cut=0, job=SimpleNamespace(id="j")
+    )
+    assert 'Rules ask? <span class="muted">(offline)</span>' in mixed
+    assert mixed.count("(offline)") == 1
 
 
 # -- the real embedded model ----------------------------------------------------------------

@@ -208,3 +208,11 @@ def test_llm_options_are_for_the_judge_selector_only(cli, tmp_path):
         "--llm", "x", "--base-url", "http://127.0.0.1:9/v1",
     )  # fmt: skip
     assert result.code == 2 and "--llm and --base-url are for --selector llm-judge" in result.err
+
+
+def test_a_model_named_for_the_default_generator_says_which_generators_take_one(cli, tmp_path):
+    data = _dataset_layout(tmp_path)
+    result = cli("generate", "cqs", "--data", data, "--out", tmp_path / "o.json",
+                 "--llm", "x", "--base-url", "http://127.0.0.1:9/v1")  # fmt: skip
+    assert result.code == 2 and "--generator model-first" in result.err
+    assert "--llm and --base-url name a model" in result.err

@@ -146,6 +146,7 @@ def generate_cqs(
 ) -> None:
     """Generate three critical questions per intervention of --data."""
     _check_usage(ctx, out_path, options)
+    _check_model_named(ctx, generator)
     options["strategies"] = list(options["strategies"]) or ["detailed"]
     engine = engine_arguments(options)
     args = component_options(ctx, "generator", task="cqs", name=generator, options=options)
@@ -183,6 +184,17 @@ def _check_usage(ctx, out_path: str, options: dict) -> None:
         for name, flag in (("shots", "--shots"), ("shots_from", "--shots-from")):
             if is_explicit(ctx, name):
                 raise click.UsageError(f"{flag} applies to --strategy fewshot only")
+
+
+def _check_model_named(ctx, generator: str) -> None:
+    """A model named for a generator that uses none: say which generators take one."""
+    named = [f for n, f in (("llm", "--llm"), ("base_url", "--base-url")) if is_explicit(ctx, n)]
+    if named and generator in ("claims", "template"):
+        raise click.UsageError(
+            f"{' and '.join(named)} name a model, which the {generator} generator does not "
+            "use: add --generator model-first (the model's questions first, the claims "
+            "generator filling the slots left) or --generator llm (the model alone)"
+        )
 
 
 def _report_notes(notes: list[str]) -> None:
