@@ -4,6 +4,7 @@ TestClient (and one real uvicorn server on a loopback port for responsiveness)."
 from __future__ import annotations
 
 import io
+import json
 import re
 import threading
 import time
@@ -86,6 +87,35 @@ def finish(client: TestClient, response, timeout: float = 180.0):
         assert time.monotonic() < deadline, "the job did not finish"
         time.sleep(0.05)
     return client.get(view)
+
+
+def test_serve_with_a_model_asks_it_and_shows_its_questions_first(tmp_path):
+    """``maieutic serve --llm NAME --base-url URL``: the Ask page runs ``ask --llm``'s
+    model-first route (here on a replayed model that wrote three questions)."""
+    from maieutic.llm.reply_server import ReplyServer
+    from maieutic.tasks.cqs.candidates import load_candidates
+    from maieutic.tasks.cqs.replay import ReplayIndex
+
+    model = [
+        "Did asthma rates fall in those cities because of the ban, or for other reasons?",
+        "Is this city like the ones that banned cars downtown?",
+        "How much of the pollution downtown comes from cars?",
+    ]
+    stored = {"A": {"intervention_id": "A", "intervention": ARGUMENT,
+                    "cqs": [{"id": str(n), "cq": q} for n, q in enumerate(model)]}}  # fmt: skip
+    (tmp_path / "c.json").write_text(json.dumps(stored))
+    index = ReplayIndex(load_candidates(tmp_path / "c.json"))
+    with ReplyServer(index.answer, model=index.model) as server:
+        app = create_app(Settings(llm=index.model, base_url=server.base_url))
+        with TestClient(app, base_url=BASE) as client:
+            posted = client.post("/ask", data={"text": ARGUMENT}, follow_redirects=False)
+            page = finish(client, posted).text
+            job = posted.headers["location"].split("/")[2]
+            result = client.get(f"/jobs/{job}/result.json").json()
+    assert [q["question"] for q in result["cqs"]] == model
+    assert {q["written_by"] for q in result["cqs"]} == {"model"}
+    assert f'Critical questions <span class="muted">(language model {index.model})' in page
+    assert "(offline)" not in page
 
 
 def sample_files(evaluator: str = "sts") -> tuple[list, dict]:

@@ -82,6 +82,18 @@ _OPTIONS = [
         help="Time budget of each job (an ask, a leaderboard, a report): past it the job "
         "stops at its next step and its page says so.",
     ),
+    click.option(
+        "--llm",
+        default=None,
+        help="Language model the Ask page asks, as maieutic ask --llm does: embedded "
+        "(SmolLM2-135M-Instruct, in this process), its name at --base-url, or a GGUF file "
+        "(default: none, every part offline).",
+    ),
+    click.option(
+        "--base-url",
+        default=None,
+        help="OpenAI-compatible endpoint of --llm, e.g. http://127.0.0.1:8080/v1.",
+    ),
 ]
 """The server's options, in the order --help lists them."""
 
@@ -111,6 +123,8 @@ def serve(
     header_timeout: float,
     max_connections: int,
     job_seconds: float,
+    llm: str | None,
+    base_url: str | None,
 ) -> None:
     """Serve the local web app until interrupted: ask about a text (spans highlighted),
     score critical-question submissions into a leaderboard, and see results files as
@@ -120,6 +134,7 @@ def serve(
       maieutic serve               # http://127.0.0.1:8000/
       maieutic serve --port 0      # a free port
       maieutic serve --host 0.0.0.0 --allow-host box.lan   # others use http://box.lan:8000/
+      maieutic serve --llm NAME --base-url http://127.0.0.1:8080/v1   # Ask asks a model
     """
     from maieutic.web import Settings, create_app, server
     from maieutic.web.guard import allowed_hosts
@@ -134,6 +149,8 @@ def serve(
         max_upload_bytes=int(max_upload_mb * 1_000_000),
         allowed_hosts=allowed,
         job_seconds=job_seconds,
+        llm=llm,
+        base_url=base_url,
     )
     app = create_app(settings)
     try:

@@ -52,6 +52,10 @@ class Settings:
     keep_jobs: int = 50
     job_seconds: float | None = DEFAULT_JOB_SECONDS
     """Each job's time budget (``--job-seconds``; None: none)."""
+    llm: str | None = None
+    """The language model the Ask page asks (``--llm``; None with no ``base_url``: none,
+    every part offline), as ``maieutic ask --llm`` does."""
+    base_url: str | None = None
 
 
 def _error_handlers(app: FastAPI, pages: Pages) -> None:

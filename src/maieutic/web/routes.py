@@ -4,6 +4,7 @@ page posts a form, its work runs as a job, and the job's view shows the result."
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
@@ -29,9 +30,13 @@ REPORT_CSP = (
 in an origin of its own, and may load nothing from anywhere."""
 
 
-def get_asker() -> Asker:
-    """The function the Ask page runs (tests swap it through ``dependency_overrides``)."""
-    return run_ask
+def get_asker(request: Request) -> Asker:
+    """The function the Ask page runs, with the model ``maieutic serve`` was given (tests
+    swap it through ``dependency_overrides``)."""
+    settings = request.app.state.settings
+    if settings.llm is None and settings.base_url is None:
+        return run_ask
+    return functools.partial(run_ask, llm=settings.llm, base_url=settings.base_url)
 
 
 def ask_routes(app: FastAPI, pages: Pages) -> None:

@@ -85,15 +85,24 @@ def read_ask_input(text: str, upload: Path | None) -> tuple[str, str]:
     return check_text(text, where="the pasted text"), "pasted text"
 
 
-def run_ask(text: str, *, source: str, step: Step) -> dict[str, Any]:
-    """The ``ask`` result for ``text`` as JSON (format ``maieutic.ask/1``)."""
+def run_ask(
+    text: str,
+    *,
+    source: str,
+    step: Step,
+    llm: str | None = None,
+    base_url: str | None = None,
+) -> dict[str, Any]:
+    """The ``ask`` result for ``text`` as JSON (format ``maieutic.ask/1``), with the
+    model ``llm`` at ``base_url`` where one is named (``maieutic serve --llm``)."""
     from maieutic.ask import AskOptions, ask_text
     from maieutic.embed.encoder import shared_encoder
 
     # loaded once per process and kept: later asks skip the ~10 s load
     step("loading the embedding model (about 10 s the first time)")
     shared_encoder().load()
-    return ask_text(text, AskOptions(), source=source, on_step=step).to_json()
+    options = AskOptions(llm=llm, base_url=base_url)
+    return ask_text(text, options, source=source, on_step=step).to_json()
 
 
 def run_report(
