@@ -322,7 +322,7 @@ def print_table(result: dict) -> None:
                 print(f"  {name:32} " + "   ".join(cells))
     cpu = result["cpu_seconds"]
     n = len(result["texts"]) * result["replays"]
-    print("\nCPU seconds per text (this process; the replay server's time is not counted):")
+    print("\nCPU per text (this process: the client and the replay server's thread in it):")
     for name, seconds in cpu.items():
         print(f"  {name:34} {1000 * seconds / n:8.1f} ms")
 

@@ -311,3 +311,24 @@ def test_a_model_whose_candidates_are_all_ill_formed_lists_none_of_them(cli, mon
             "offline claims generator: the model's questions were all ill-formed",
             "offline claims generator: the model wrote no usable question",
         )
+
+
+def test_an_empty_part_is_not_headed_as_the_models(cli, monkeypatch):
+    # a model that writes nothing usable, on a text the rules ask nothing about: the
+    # heading says why there is nothing, never that the model wrote it
+    passage = (
+        "The bridge was opened in 1932 and carries six lanes of traffic across the river. "
+        "It was designed by a local engineer, built from steel made in the region, and "
+        "painted grey in 1950. A second span was added in 1971 to carry the railway line."
+    )
+
+    def reply(request):
+        prompt = " ".join(content for _, content in request.messages)
+        return "Classification: []" if "Classification" in prompt else "1. Is it sunny out today?"
+
+    backend = ScriptedBackend(default=reply, model="Qwen2.5-7B-Instruct")
+    monkeypatch.setattr(embedded, "embedded_backend", lambda model=None, runtime=None: backend)
+    data = json.loads(cli("ask", passage, "--llm", "embedded", "--format", "json").out)
+    assert data["cqs"] == []
+    assert data["origins"]["cqs"] != "language model Qwen2.5-7B-Instruct"
+    assert "0 from the model, 0 offline" in data["origins"]["cqs"]

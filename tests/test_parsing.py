@@ -46,3 +46,14 @@ CASES = [
 @pytest.mark.parametrize(("reply", "expected"), CASES)
 def test_parse_questions(reply, expected):
     assert parse_questions(reply) == expected
+
+
+def test_whole_items_keep_a_listed_items_questions_together_and_split_a_plain_line():
+    reply = "1. Why are banks wary of it? Is it only their balance sheets?\n" \
+        "Is this fair to savers? Would rates rise then?"  # fmt: skip
+    assert parse_questions(reply, whole_items=True) == [
+        "Why are banks wary of it? Is it only their balance sheets?",
+        "Is this fair to savers?",
+        "Would rates rise then?",
+    ]
+    assert len(parse_questions(reply)) == 4  # the benchmark's llm generator splits them all

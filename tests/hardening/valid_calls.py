@@ -88,7 +88,8 @@ CALLS: dict[str, tuple[Call, ...]] = {
     "cqs select": (
         Call(("@cqs_sub.json", "--data", "@cqs_data.json", "--out", "@out.json",
               "--model-first")),
-        Call(("@cqs_data.json", "--out", "@out.json", "--selector", "llm-judge"), model="llm"),
+        Call(("@cqs_data.json", "--out", "@out.json", "--selector", "llm-judge", "--llm",
+              "embedded"), model="llm"),
     ),
     "evaluate cqs": (
         Call(("--data", "@cqs_data.json", "@cqs_sub.json", "--evaluator", "chrf",

@@ -183,7 +183,7 @@ def _model_first_part(text: str, dataset: CQDataset, options: AskOptions) -> Par
         origin = f"{CLAIMS_ORIGIN}: {why}"
         if why.endswith("failed") or SPENT in model_outcome.reason:  # not the reply's fault
             failure = f"critical questions: {model_outcome.reason}"
-    elif choice.from_model == len(choice.kept):
+    elif choice.kept and choice.from_model == len(choice.kept):
         origin = model
     else:  # the note's first part: how many from where, and why
         origin = f"{model}, with the {CLAIMS_ORIGIN} — {(choice.note or '').split('; ')[0]}"

@@ -150,17 +150,21 @@ def parse_questions(
     the reply (after its reasoning) are read; when a reply is cut, a line saying so
     is appended to ``notes`` if given.
 
-    With ``whole_items`` the questions of one line (one item of a list) stay one
-    question, as the model wrote it ("Why are banks wary of X? Is it only their
-    balance sheets?"): its second half alone would lose what its pronoun stands for.
+    With ``whole_items`` the questions of one numbered or bulleted item stay one
+    question, as the model wrote it ("1. Why are banks wary of X? Is it only their
+    balance sheets?"): its second half alone would lose what its pronoun stands for. A
+    line with no list marker is split as usual.
     """
-    text = _INLINE_NUMBER.sub("\n", _visible_text(text, notes))
+    # each number on a line of its own, kept so the line still reads as a listed item
+    text = _INLINE_NUMBER.sub(lambda m: "\n" + m.group(0).lstrip(), _visible_text(text, notes))
     questions: list[str] = []
     seen: set[str] = set()
     for line in text.splitlines():
-        line = _MARKER.sub("", _EMPHASIS.sub("", line).strip(), count=1)
+        plain = _EMPHASIS.sub("", line).strip()
+        listed = _MARKER.match(plain) is not None
+        line = _MARKER.sub("", plain, count=1)
         found = [q for span in _question_spans(line) if (q := _question_of(span, min_words))]
-        if whole_items and found:
+        if whole_items and listed and found:  # one numbered or bulleted item
             found = [" ".join(found)]
         for question in found:
             if question.lower() not in seen:

@@ -36,7 +36,8 @@ class ReplyRefused(Exception):
 
 def completion(body: dict[str, Any], text: str, *, model: str) -> dict[str, Any]:
     """An OpenAI chat completion carrying ``text``."""
-    prompt = " ".join(str(m.get("content", "")) for m in body.get("messages", []))
+    messages = [m for m in body.get("messages", []) if isinstance(m, dict)]
+    prompt = " ".join(str(m.get("content", "")) for m in messages)
     return {
         "id": "chatcmpl-reply",
         "object": "chat.completion",
@@ -105,6 +106,9 @@ class ReplyServer:
             return 200, completion(body, self.answer(body), model=self.model)
         except ReplyRefused as refused:
             return refused.status, {"error": {"message": str(refused), "type": "not_found"}}
+        except Exception as exc:  # the answer function failed: the client hears why
+            message = f"the reply could not be made ({type(exc).__name__}: {exc})"
+            return 500, {"error": {"message": message[:300], "type": "server_error"}}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -125,14 +129,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         owner: ReplyServer = self.server.owner  # type: ignore[attr-defined]
-        length = int(self.headers.get("Content-Length") or 0)
-        if not self.path.rstrip("/").endswith("/chat/completions"):
-            self.rfile.read(min(length, MAX_BODY_BYTES))
-            self._send(404, {"error": {"message": f"no such path: {self.path}"}})
-            return
-        if length > MAX_BODY_BYTES:
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if length < 0 or length > MAX_BODY_BYTES:  # its body is not read: no keep-alive
             self.close_connection = True
-            self._send(413, {"error": {"message": "request body too large"}})
+            status, said = (400, "no valid Content-Length") if length < 0 else (413, "too large")
+            self._send(status, {"error": {"message": f"request body: {said}"}})
+            return
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self.rfile.read(length)
+            self._send(404, {"error": {"message": f"no such path: {self.path}"}})
             return
         try:
             body = json.loads(self.rfile.read(length) or b"{}")

@@ -6,6 +6,7 @@ of the text it is about, through the real HTTP client, so every route that takes
 from __future__ import annotations
 
 import json
+import socket
 
 import httpx
 import pytest
@@ -216,3 +217,99 @@ def test_a_model_named_for_the_default_generator_says_which_generators_take_one(
                  "--llm", "x", "--base-url", "http://127.0.0.1:9/v1")  # fmt: skip
     assert result.code == 2 and "--generator model-first" in result.err
     assert "--llm and --base-url name a model" in result.err
+
+
+# -- edges: a failed call, the offline order, texts with nothing to ask, bad requests ------
+
+
+def _served(tmp_path):
+    index = ReplayIndex(load_candidates(_dataset_layout(tmp_path)))
+    return index, ReplyServer(index.answer, model=index.model)
+
+
+def test_a_failed_model_call_is_missing_cqs_and_the_offline_order_asks_no_model(cli, tmp_path):
+    index, server = _served(tmp_path)
+    other = "Taxes on fuel should rise, since drivers do not pay for the roads they wear out."
+    data = write_json(tmp_path / "d.json", {
+        "B": {"intervention_id": "B", "intervention": BRIDGE, "cqs": []},
+        "X": {"intervention_id": "X", "intervention": other, "cqs": []},
+    })  # fmt: skip
+    out = tmp_path / "o.json"
+    with server:
+        args = ["generate", "cqs", "--data", data, "--out", out, "--generator", "model-first",
+                "--llm", index.model, "--base-url", server.base_url, "--retries", "0"]  # fmt: skip
+        result = cli(*args)
+        # X is no stored text: the replay refuses it, and offline questions never stand in
+        assert result.code == 1 and "X: model call failed" in result.err
+        written = json.loads(out.read_text())
+        assert written["X"]["cqs"] == "Missing CQs" and len(written["B"]["cqs"]) == 3
+        asked = server.requests
+        offline = cli(*args, "--order", "offline")
+        assert offline.code == 0, offline.err
+        assert server.requests == asked, "the offline order asks no model"
+        assert "offline: the order asked for (--order offline)" in offline.err
+    meta = json.loads(out.with_suffix(".meta.json").read_text())
+    assert "order:offline" in meta["signature_string"]
+
+
+def test_neither_the_model_nor_the_rules_having_a_question_is_no_failure(tmp_path):
+    from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
+    from maieutic.tasks.cqs.model_first import choose, outcome_of
+
+    passage = (
+        "The bridge was opened in 1932 and carries six lanes of traffic across the river. "
+        "It was designed by a local engineer, built from steel made in the region, and "
+        "painted grey in 1950. A second span was added in 1971 to carry the railway line."
+    )
+    item = Intervention(intervention_id="P", intervention=passage)
+    choice = choose(item, ["Why?"], claims=ClaimsCQGenerator())
+    outcome = outcome_of("P", ["Why?"], choice)
+    assert outcome.questions == [] and not outcome.failed
+    assert outcome.note.startswith("0 from the model, 0 offline: none of the model's 1 question")
+    assert "offline: no question: the text states facts" in outcome.note
+
+
+def test_duplicate_texts_replay_only_when_their_questions_agree(tmp_path):
+    same = {"intervention": BRIDGE, "cqs": [{"id": "0", "cq": BRIDGE_QS[0][0]}]}
+    agree = write_json(tmp_path / "a.json", {
+        "B1": {"intervention_id": "B1", **same}, "B2": {"intervention_id": "B2", **same},
+    })  # fmt: skip
+    assert len(ReplayIndex(load_candidates(agree))) == 1
+    other = {**same, "cqs": [{"id": "0", "cq": BRIDGE_QS[2][0]}]}
+    differ = write_json(tmp_path / "d.json", {
+        "B1": {"intervention_id": "B1", **same}, "B2": {"intervention_id": "B2", **other},
+    })  # fmt: skip
+    with pytest.raises(DataError, match="have the same text but other questions"):
+        ReplayIndex(load_candidates(differ))
+
+
+def test_the_reply_server_answers_a_broken_request_with_an_error_not_a_dropped_line(tmp_path):
+    def boom(body):
+        raise KeyError("x")
+
+    with ReplyServer(boom, model="m") as server:
+        url = f"{server.base_url}/chat/completions"
+        odd = httpx.post(url, json={"model": "m", "messages": ["text", {"role": "user"}]})
+        assert odd.status_code == 500 and "KeyError" in odd.text
+        host, port = server.base_url.split("//")[1].split("/")[0].split(":")
+        with socket.create_connection((host, int(port)), timeout=5) as raw:
+            raw.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+                        b"Content-Length: -5\r\n\r\n")  # fmt: skip
+            answer = raw.recv(4096).decode()
+        assert answer.startswith("HTTP/1.1 400") and "Content-Length" in answer
+
+
+def test_selectors_with_few_candidates_ask_no_judge():
+    from maieutic.llm.backends.scripted import ScriptedBackend
+    from maieutic.llm.client import LLMClient
+    from maieutic.llm.store import CallStore
+    from maieutic.tasks.cqs.selection import judge_selector, make_selector
+
+    item = Intervention(intervention_id="B", intervention=BRIDGE)
+    backend = ScriptedBackend(default="Useful")
+    judge = judge_selector(LLMClient(backend, CallStore()))
+    two = [BRIDGE_QS[0][0], BRIDGE_QS[2][0]]
+    assert judge(item, two, 3) == two and judge(item, [], 3) == [] and backend.history == []
+    assert make_selector("random")(item, [], 3) == []
+    with pytest.raises(DataError, match="this generator has none"):
+        make_selector("llm-judge")

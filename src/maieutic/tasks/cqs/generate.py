@@ -29,7 +29,7 @@ from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
 from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset, Intervention
 from maieutic.tasks.cqs.outcomes import InterventionGenerator, ItemOutcome, outcome_notes
 from maieutic.tasks.cqs.prompts import PromptContext
-from maieutic.tasks.cqs.selection import Selector
+from maieutic.tasks.cqs.selection import Selector, calls_since, judge_calls, judge_signature
 from maieutic.tasks.cqs.template_generator import TemplateGenerator
 from maieutic.wording import plural
 
@@ -293,6 +293,7 @@ class LLMCQGenerator:
         warnings = list(whole_warnings)  # its own list: the whole input's is shared
         requests = self.requests(dataset, run_index, context)
         replies, stats = fan_out(self.client, requests, on_progress)
+        judged_before = judge_calls(self.selector)
         outcomes = []
         for iid, item in dataset.interventions.items():
             outcome, cut = outcome_of_replies(
@@ -305,6 +306,8 @@ class LLMCQGenerator:
             )
             warnings.extend(f"{iid}: {note}" for note in cut)
             outcomes.append(outcome)
+        # a judging selector's calls are the run's too (same client, cache and log)
+        stats.add(calls_since(judge_calls(self.selector), before=judged_before))
         return GenerationRun(
             outcomes=outcomes, stats=stats, warnings=warnings, notes=outcome_notes(outcomes)
         )
@@ -323,4 +326,5 @@ class LLMCQGenerator:
             selector=self.spec.args.get("selector"),
             temperature=self.params.temperature,
             fill=self.fill_from,
+            **judge_signature(self.selector),
         )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Sequence
-from dataclasses import asdict
 
 from maieutic.errors import DataError
 from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
@@ -73,6 +72,8 @@ def template(
     """
     if fill not in ("auto", "first", "every"):
         raise DataError(f"fill must be auto, first or every, not {fill!r}")
+    if selector == "llm-judge":
+        raise DataError("--selector llm-judge asks a model: the template generator has none")
     every = fill == "every" or (fill == "auto" and selector.startswith("scorer:"))
     library = scheme_library(schemes, scheme_mapping=scheme_mapping)
     return TemplateCQGenerator(
@@ -114,11 +115,12 @@ def llm(
         shots=shots,
         seed=seed,
     )
+    client = LLMOptions.of(locals()).client()
     return LLMCQGenerator(
-        LLMOptions.of(locals()).client(),
+        client,
         [create("strategy", task="cqs", name=s) for s in dict.fromkeys(strategies)],
         context,
-        selector=make_selector(selector, model=LLMOptions.of(locals()), seed=seed),
+        selector=make_selector(selector, client=client, seed=seed),
         params=GenerationParams(
             temperature=temperature, top_p=top_p, max_tokens=max_tokens, seed=seed
         ),
@@ -157,11 +159,11 @@ def model_first(*args, **kwargs):
     if order not in ORDERS:
         raise DataError(f"--order must be one of {', '.join(ORDERS)}, not {order!r}")
     model = llm(**model_args)  # its own selector unused: model-first chooses itself
-    options = LLMOptions.of({**asdict(LLM_DEFAULTS), **model_args})
+    seed = model_args.get("seed") or 0
     return ModelFirstCQGenerator(
         model,
         ClaimsCQGenerator(),
-        selector=make_selector(selector, model=options, seed=model_args.get("seed") or 0),
+        selector=make_selector(selector, client=model.client, seed=seed),
         order=order,
     )
 
@@ -193,7 +195,8 @@ def select(
     from maieutic.tasks.cqs.candidates import load_candidates
     from maieutic.tasks.cqs.select_generator import SelectingGenerator
 
-    chosen = make_selector(selector, model=LLMOptions.of(locals()), seed=seed)
+    client = LLMOptions.of(locals()).client() if selector == "llm-judge" else None
+    chosen = make_selector(selector, client=client, seed=seed)
     return SelectingGenerator(
         load_candidates(candidates, data=data), chosen, model_first=model_first
     )

@@ -62,8 +62,8 @@ MODEL, CLAIMS = "model", "claims"
 MODEL_FIRST, OFFLINE = "model-first", "offline"
 ORDERS = ("auto", MODEL_FIRST, OFFLINE)
 """Whose questions are shown: ``model-first``, or ``offline`` (the rules' alone, the
-model's candidates kept in the record); ``auto`` is ``offline`` for a model of
-``MEASURED_WEAKER``, else ``model-first``."""
+model not asked); ``auto`` is ``offline`` for a model of ``MEASURED_WEAKER``, else
+``model-first``."""
 MEASURED_WEAKER = {
     "smollm2-135m": "rated Useful 0.01 against the rules' 0.28",
     "gemma-3-270m": "rated Useful 0.00 against the rules' 0.28",
@@ -241,13 +241,30 @@ def choose(
     if len(kept) == k:
         return ModelFirstChoice(kept=kept, usable=usable, note=None)
     found = claims.questions_for(text, k)
+    fill = _offline_fill(found, kept, k=k)
+    if len(kept) + len(fill) < k and len(found.questions) == k:
+        # one of the rules' three repeats a model question: the rules' next ones
+        fill = _offline_fill(claims.questions_for(text, k + len(kept)), kept, k=k)
+    kept += fill
+    return ModelFirstChoice(
+        kept=kept,
+        usable=usable,
+        note=_note(usable, kept, claims_note=found.note, k=k),
+        reading=found.reading,
+    )
+
+
+def _offline_fill(found, kept: list[Kept], *, k: int) -> list[Kept]:
+    """The claims generator's questions for the slots ``kept`` leaves, none repeating a
+    kept question, each with the claim it challenges."""
     by_question = {s.candidate.question: s.candidate for s in found.candidates}
+    fill: list[Kept] = []
     for question in found.questions:
-        if len(kept) == k:
+        if len(kept) + len(fill) == k:
             break
-        if near_repeat(question, [c.question for c in kept]) is None:
+        if near_repeat(question, [c.question for c in [*kept, *fill]]) is None:
             candidate = by_question[question]
-            kept.append(
+            fill.append(
                 Kept(
                     question=question,
                     written_by=CLAIMS,
@@ -255,12 +272,7 @@ def choose(
                     framing=candidate.framing,
                 )
             )
-    return ModelFirstChoice(
-        kept=kept,
-        usable=usable,
-        note=_note(len(candidates), usable, kept, claims_note=found.note),
-        reading=found.reading,
-    )
+    return fill
 
 
 def offline_choice(intervention: Intervention, *, claims: ClaimsCQGenerator) -> ModelFirstChoice:
@@ -282,33 +294,34 @@ def offline_choice(intervention: Intervention, *, claims: ClaimsCQGenerator) -> 
     )
 
 
-def _note(n_candidates: int, usable: Usable, kept: list[Kept], *, claims_note: str | None) -> str:
-    """How many questions came from where, and why the model gave fewer than three."""
-    model = sum(k.written_by == MODEL for k in kept)
+def _note(usable: Usable, kept: list[Kept], *, claims_note: str | None, k: int) -> str:
+    """How many questions came from where, and why the model gave fewer than ``k``."""
+    model = sum(c.written_by == MODEL for c in kept)
     offline = len(kept) - model
-    if not n_candidates:
+    offered = len(usable.questions) + len(usable.rejected)
+    if not offered:
         why = "the model gave no question"
     elif not usable.questions:
-        why = f"none of the model's {plural(n_candidates, 'question')} was usable"
+        why = f"none of the model's {plural(offered, 'question')} was usable"
     else:
         why = f"the model gave only {plural(len(usable.questions), 'usable question')}"
     parts = [f"{model} from the model, {offline} offline: {why}"]
     if usable.rejected:
         reasons = sorted({r.split(":")[0] for r in usable.rejected.values()})
         parts.append(f"{plural(len(usable.rejected), 'question')} left out ({', '.join(reasons)})")
-    if len(kept) < EXPECTED_QUESTIONS and claims_note:
+    if len(kept) < k and claims_note:
         parts.append(f"offline: {claims_note}")
     return "; ".join(parts)
 
 
 def outcome_of(iid: str, candidates: Sequence[str], choice: ModelFirstChoice) -> ItemOutcome:
-    """The choice as a generator's outcome: the questions shown, those the claims
-    generator added (``filled``), the model's left out with why (``rejected``)."""
-    questions = [k.question for k in choice.kept]
+    """The choice as a generator's outcome: the questions shown (none, with the note
+    saying why, where neither the model nor the rules had one: no failure), those the
+    claims generator added (``filled``), the model's left out with why (``rejected``)."""
     return ItemOutcome(
         intervention_id=iid,
-        questions=questions or None,
-        reason=None if questions else (choice.note or "no question"),
+        questions=[k.question for k in choice.kept],
+        reason=None,
         candidates=list(candidates),
         note=choice.note,
         rejected={q: [why] for q, why in choice.usable.rejected.items()},

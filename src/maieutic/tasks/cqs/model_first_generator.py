@@ -13,9 +13,7 @@ with why (``rejected``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
-from maieutic.generate.fanout import FanOutStats
 from maieutic.generate.protocol import GenerationRun
 from maieutic.llm.backends import describe
 from maieutic.signature import Signature
@@ -32,7 +30,7 @@ from maieutic.tasks.cqs.model_first import (
     outcome_of,
 )
 from maieutic.tasks.cqs.outcomes import ItemOutcome, outcome_notes
-from maieutic.tasks.cqs.selection import Selector
+from maieutic.tasks.cqs.selection import Selector, calls_since, judge_calls, judge_signature
 from maieutic.wording import plural
 
 
@@ -43,16 +41,6 @@ def call_failed(model_outcome: ItemOutcome) -> bool:
         model_outcome.failed
         and not model_outcome.candidates
         and ((model_outcome.reason or "").startswith(CALL_FAILED))
-    )
-
-
-def judge_calls(now: FanOutStats, *, before: FanOutStats) -> FanOutStats:
-    """The judge's calls between two readings of its counts."""
-    return FanOutStats(
-        requests=now.requests - before.requests,
-        cache_hits=now.cache_hits - before.cache_hits,
-        failed=now.failed - before.failed,
-        sent=now.sent - before.sent,
     )
 
 
@@ -138,11 +126,10 @@ class ModelFirstCQGenerator:
         if self.order == OFFLINE:
             return self._offline(dataset)
         run = self.model.generate(dataset, run_index=run_index, on_progress=on_progress)
-        judge = getattr(self.selector, "judge", None)
-        before = replace(judge.judge.stats) if judge is not None else None
+        before = judge_calls(self.selector)
         outcomes = [self.outcome(dataset, o) for o in run.outcomes]
-        if judge is not None:  # the model judging its own candidates: calls of the run too
-            run.stats.add(judge_calls(judge.judge.stats, before=before))
+        # the model judging its own candidates: its calls are the run's too
+        run.stats.add(calls_since(judge_calls(self.selector), before=before))
         shown = sum(len(o.questions or ()) for o in outcomes)
         offline = sum(len(o.filled) for o in outcomes)
         warnings = [
@@ -181,9 +168,7 @@ class ModelFirstCQGenerator:
             "selector": self.spec.args.get("selector"),
             "order": self.order,
         }
-        judge = getattr(self.selector, "judge", None)
-        if judge is not None:  # the model as its own judge: its prompt is part of the result
-            extra["judge_prompt"] = judge.signature_fields().get("prompt")
+        extra.update(judge_signature(self.selector))  # a judging selector's prompt
         return Signature(
             task="cqs",
             generator="model-first",

@@ -22,11 +22,13 @@ the route records a failed model call rather than an invented reply.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from dataclasses import dataclass
 from typing import Any
 
+from maieutic.errors import DataError
 from maieutic.generate.parsing import parse_questions
 from maieutic.llm.reply_server import ReplyRefused
 from maieutic.tasks.cqs.candidates import Candidates
@@ -64,6 +66,7 @@ class ReplayIndex:
         self.model = REPLAY_PREFIX + self.fingerprint.removeprefix("sha256:")[:12]
         """The model name requests must ask for."""
         stored = []
+        by_text: dict[str, _Stored] = {}
         for iid, found in candidates.sets.items():
             labels: dict[str, str] = {}
             for q, label in zip(found.questions, found.labels, strict=True):
@@ -71,7 +74,18 @@ class ReplayIndex:
                     for form in (q, *parse_questions(f"1. {q}", whole_items=True)):
                         labels.setdefault(_flat(form), label)
             text = _flat(found.intervention.intervention)
-            stored.append(_Stored(iid=iid, text=text, questions=found.questions, labels=labels))
+            entry = _Stored(iid=iid, text=text, questions=found.questions, labels=labels)
+            same = by_text.get(text)
+            if same is not None and (same.questions, same.labels) != (found.questions, labels):
+                # a request cannot say which of the two it is about
+                raise DataError(
+                    f"{json.dumps(iid)} and {json.dumps(same.iid)} have the same text but "
+                    "other questions: a replay cannot tell which one a request is about",
+                    where=candidates.source,
+                )
+            if same is None:
+                by_text[text] = entry
+                stored.append(entry)
         self._stored = stored
         self.answered: dict[str, int] = {}
         """Requests answered per intervention id (questions and labels together)."""

@@ -17,7 +17,7 @@ from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
 from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset, Intervention
 from maieutic.tasks.cqs.model_first import choose, outcome_of
 from maieutic.tasks.cqs.outcomes import InterventionGenerator, ItemOutcome
-from maieutic.tasks.cqs.selection import Selector
+from maieutic.tasks.cqs.selection import Selector, calls_since, judge_calls
 from maieutic.wording import plural
 
 
@@ -54,12 +54,11 @@ class SelectingGenerator(InterventionGenerator):
         """Whether the selector asks a model (``llm-judge``)."""
         return getattr(self.selector, "judge", None) is not None
 
-    def finish(self, dataset: CQDataset, outcomes: list[ItemOutcome]) -> GenerationRun:
-        """The run, with the judge's model calls where a model chose."""
-        run = super().finish(dataset, outcomes)
-        judge = getattr(self.selector, "judge", None)
-        if judge is not None:
-            run.stats.add(judge.judge.stats)
+    def generate(self, dataset: CQDataset, **kwargs) -> GenerationRun:
+        """The choice for every text, with the model calls of a judging selector."""
+        before = judge_calls(self.selector)
+        run = super().generate(dataset, **kwargs)
+        run.stats.add(calls_since(judge_calls(self.selector), before=before))
         return run
 
     def signature(self, dataset: CQDataset) -> Signature:

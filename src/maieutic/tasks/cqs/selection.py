@@ -11,11 +11,13 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
+from dataclasses import replace
 
 import numpy as np
 
 from maieutic.evaluate.agreement import UNSCORED
+from maieutic.generate.fanout import FanOutStats
+from maieutic.llm.client import LLMClient
 from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
 from maieutic.registry import register
 from maieutic.tasks.cqs.data import Intervention
@@ -194,10 +196,17 @@ def llm_judge(
     """The model as its own judge: it labels each candidate Useful, Unhelpful or
     Invalid by the benchmark's guidelines (the ``llm-label`` judge's prompt,
     ``maieutic.tasks.cqs.judges``), and the best three are kept, in candidate order
-    among equals. With a generator, the generator's own model and server."""
+    among equals. With a generator, the generator's own model, server and client."""
+    return judge_selector(LLMOptions.of(locals()).client())
+
+
+def judge_selector(client: LLMClient) -> Selector:
+    """The ``llm-judge`` selector asking through ``client`` (a generator's own, so its
+    calls are cached, logged and counted with the generator's). The selector's
+    ``judge`` attribute is its ``JudgeMatcher`` (signature fields, calls, failures)."""
     from maieutic.tasks.cqs.judges import JudgeMatcher
 
-    judge = JudgeMatcher("llm-label", LLMOptions.of(locals()).client())
+    judge = JudgeMatcher("llm-label", client)
 
     def select(intervention: Intervention, candidates: Sequence[str], k: int = 3) -> list[str]:
         candidates = list(dict.fromkeys(candidates))
@@ -208,8 +217,30 @@ def llm_judge(
         order = sorted(range(len(candidates)), key=lambda i: rank[i])
         return [candidates[i] for i in order[:k]]
 
-    select.judge = judge  # type: ignore[attr-defined]  # its signature fields, its failures
+    select.judge = judge  # type: ignore[attr-defined]
     return select
+
+
+def judge_calls(selector: Selector) -> FanOutStats:
+    """The model calls a selector's judge has asked so far (none for other selectors)."""
+    judge = getattr(selector, "judge", None)
+    return replace(judge.judge.stats) if judge is not None else FanOutStats()
+
+
+def calls_since(now: FanOutStats, *, before: FanOutStats) -> FanOutStats:
+    """The calls between two readings of a judge's counts."""
+    return FanOutStats(
+        requests=now.requests - before.requests,
+        cache_hits=now.cache_hits - before.cache_hits,
+        failed=now.failed - before.failed,
+        sent=now.sent - before.sent,
+    )
+
+
+def judge_signature(selector: Selector) -> dict[str, object]:
+    """What a judging selector adds to a signature: its prompt's hash (none for others)."""
+    judge = getattr(selector, "judge", None)
+    return {"judge_prompt": judge.signature_fields()["prompt"]} if judge is not None else {}
 
 
 @register("selector", task="cqs", name="filter")
@@ -226,16 +257,19 @@ def candidate_filter() -> Selector:
     )
 
 
-def make_selector(name: str, *, model: LLMOptions | None = None, seed: int = 0) -> Selector:
-    """A registered selector by name, or ``scorer:DIR``; ``model`` is the language model
-    of a selector that asks one (``llm-judge``: a generator's own), ``seed`` the draw of
-    ``random``."""
+def make_selector(name: str, *, client: LLMClient | None = None, seed: int = 0) -> Selector:
+    """A registered selector by name, or ``scorer:DIR``; ``client`` is the model of a
+    selector that asks one (``llm-judge``: a generator's own client), ``seed`` the draw
+    of ``random``."""
+    from maieutic.errors import DataError
     from maieutic.registry import create
 
     if name.startswith("scorer:"):
         return create("selector", task="cqs", name="scorer", scorer=name.removeprefix("scorer:"))
     if name == "llm-judge":
-        return create("selector", task="cqs", name=name, **asdict(model or LLM_DEFAULTS))
+        if client is None:
+            raise DataError("--selector llm-judge asks a language model: this generator has none")
+        return judge_selector(client)
     if name == "random":
         return create("selector", task="cqs", name=name, seed=seed)
     return create("selector", task="cqs", name=name)

@@ -70,6 +70,12 @@ def select(
     llm_given = [n for n in ("llm", "base_url") if is_explicit(ctx, n)]
     if llm_given and options["selector"] != "llm-judge":
         raise click.UsageError("--llm and --base-url are for --selector llm-judge")
+    if options["selector"] == "llm-judge" and not llm_given:
+        # no default judge: the embedded model is measured weaker than the rules
+        raise click.UsageError(
+            "--selector llm-judge needs the judging model: --llm NAME --base-url URL "
+            "(or --llm embedded)"
+        )
     component = create(
         "generator",
         task="cqs",
