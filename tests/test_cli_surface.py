@@ -49,7 +49,11 @@ def test_llm_options_are_refused_by_the_template_generator(cli, tmp_path):
                 "--generator", generator, option, value,
             )  # fmt: skip
             assert result.code == 2, option
-            assert f"{option} does not apply to the generator '{generator}'" in result.err
+            if option == "--llm":  # a model named: which generators take one
+                assert f"--llm names a model, which the {generator} generator" in result.err
+                assert "--generator model-first" in result.err
+            else:
+                assert f"{option} does not apply to the generator '{generator}'" in result.err
 
 
 def test_embedding_options_are_refused_by_chrf(cli, tmp_path):

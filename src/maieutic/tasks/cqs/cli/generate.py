@@ -190,8 +190,9 @@ def _check_model_named(ctx, generator: str) -> None:
     """A model named for a generator that uses none: say which generators take one."""
     named = [f for n, f in (("llm", "--llm"), ("base_url", "--base-url")) if is_explicit(ctx, n)]
     if named and generator in ("claims", "template"):
+        verb = "name" if len(named) > 1 else "names"
         raise click.UsageError(
-            f"{' and '.join(named)} name a model, which the {generator} generator does not "
+            f"{' and '.join(named)} {verb} a model, which the {generator} generator does not "
             "use: add --generator model-first (the model's questions first, the claims "
             "generator filling the slots left) or --generator llm (the model alone)"
         )
