@@ -234,3 +234,46 @@ def test_a_question_about_a_key_phrase_names_the_phrase():
             "framing": "definition",
         }
     ]
+
+
+def test_a_text_with_no_critical_question_says_why_and_what_would_help(cli):
+    result = cli("ask", "That was done purposely.", "--format", "json")
+    data = json.loads(result.out)
+    assert data["cqs"] == []
+    assert data["none"] == {"cqs": "no complete claim found: try --llm with a model"}
+    terminal = " ".join(cli("ask", "That was done purposely.").out.split())
+    assert "Critical questions (offline claims generator) none: no complete claim found: try " \
+        "--llm with a model" in terminal  # fmt: skip
+    facts = (
+        "The bridge was opened in 1932 and carries six lanes of traffic across the river. "
+        "It was designed by a local engineer, built from steel made in the region, and "
+        "painted grey in 1950. A second span was added in 1971 to carry the railway line."
+    )
+    said = json.loads(cli("ask", facts, "--format", "json").out)["none"]["cqs"]
+    assert said == (
+        "the text states facts and argues for nothing: ask for its question set (--question-set)"
+    )
+    markdown = cli("ask", facts, "--format", "markdown", "--question-set").out
+    assert "- none: the text states facts and argues for nothing: its question set is below" \
+        in markdown  # fmt: skip
+    # a text with questions says nothing of the kind
+    assert "none" not in json.loads(cli("ask", ARGUMENT, "--format", "json").out)
+
+
+def test_the_web_page_says_what_would_help_where_there_is_no_critical_question():
+    from types import SimpleNamespace
+
+    from maieutic.web.pages import environment
+
+    page = environment().get_template("ask_result.html")
+    result = {
+        "text": "x", "source": "<text>", "cqs": [], "focus": [], "aura": None,
+        "origins": {"cqs": "offline claims generator"}, "signatures": {}, "warnings": [],
+        "failures": [], "seconds": 1.0, "format": "maieutic.ask/1",
+        "none": {"cqs": "no complete claim found: try --llm with a model"},
+    }  # fmt: skip
+    html = page.render(result=result, segments=[], cut=0, job=SimpleNamespace(id="j"))
+    assert "None: no complete claim found: try --llm with a model." in html
+    older = page.render(result={**result, "none": None}, segments=[], cut=0,
+                        job=SimpleNamespace(id="j"))  # fmt: skip
+    assert "None: the text makes no complete claim to challenge." in older

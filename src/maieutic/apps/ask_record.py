@@ -27,6 +27,10 @@ class AskRecord(Record):
     """Which generator wrote the critical (``cqs``) and Socratic (``focus``) questions,
     in words, with why the offline one stood in for the model when it did (absent
     from files written before it was added)."""
+    none: dict[str, str] | None = optional()
+    """A part with no question (``cqs``): why, and what would help ("no complete claim
+    found: try --llm with a model"); absent where every part has questions, and from
+    files written before it was added."""
     warnings: list[str]
     failures: list[str]
     seconds: float

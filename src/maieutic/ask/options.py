@@ -51,6 +51,8 @@ class Part:
     warnings: list[str] = field(default_factory=list)
     failure: str | None = None
     """Why the part fell short (None when it did not): the command exits with 1."""
+    none: str | None = None
+    """Where the part has no question: why, and what would help, in a line."""
 
 
 def llm_args(options: AskOptions) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from maieutic.errors import DataError
 from maieutic.language.wellformed import is_well_formed
 from maieutic.llm.budget import SPENT
 from maieutic.registry import create
-from maieutic.tasks.cqs.api import OFFLINE, CQDataset, Intervention
+from maieutic.tasks.cqs.api import FACTS, OFFLINE, CQDataset, Intervention
 from maieutic.terminal_text import has_visible_text, terminal_safe
 
 MAX_ASSESSED_CHARS = 50_000
@@ -53,6 +53,8 @@ class AskResult:
     origins: dict[str, str] = field(default_factory=dict)
     """Which generator wrote the critical (``cqs``) and Socratic (``focus``) questions,
     in words — and why, when the offline one stood in for the model."""
+    none: dict[str, str] = field(default_factory=dict)
+    """A part with no question (``cqs``): why, and what would help."""
     warnings: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     """Parts that fell short (a model call failed, a reply had no usable question):
@@ -61,7 +63,9 @@ class AskResult:
 
     def to_json(self) -> dict[str, Any]:
         """The result as written by ``--format json`` (format ``maieutic.ask/1``)."""
-        return AskRecord(**asdict(self)).to_json()
+        fields = asdict(self)
+        fields["none"] = fields["none"] or None  # absent where every part has questions
+        return AskRecord(**fields).to_json()
 
 
 def _is_document(text: str, options: AskOptions) -> bool:
@@ -72,6 +76,29 @@ def _is_document(text: str, options: AskOptions) -> bool:
 
 
 def critical_questions(text: str, options: AskOptions) -> Part:
+    """Up to three critical questions (see ``_critical_questions``); where there is
+    none, the part says why and what would help (``Part.none``)."""
+    part = _critical_questions(text, options)
+    if not part.questions:
+        part.none = _what_helps(part, document=_is_document(text, options), options=options)
+    return part
+
+
+def _what_helps(part: Part, *, document: bool, options: AskOptions) -> str:
+    """Why there is no critical question, and what would help, in a line."""
+    said = " ".join(part.warnings)
+    if FACTS in said:  # no critical question is worth asking of facts: a question set is
+        where = (
+            "its question set is below" if document else "ask for its question set (--question-set)"
+        )
+        return f"the text states facts and argues for nothing: {where}"
+    why = "no complete claim found" if "no complete claim" in said else "no claim a question fits"
+    if options.uses_llm:
+        return f"{why}, and the model wrote no usable question"
+    return f"{why}: try --llm with a model"
+
+
+def _critical_questions(text: str, options: AskOptions) -> Part:
     """Up to three critical questions (each with the claim it challenges, or the schemes
     it came from), with the generator's signature and origin, warnings, and why it fell
     short (None when it did not).
@@ -351,6 +378,8 @@ def _take(result: AskResult, name: str, part: Part) -> list[dict[str, Any]]:
     """The part's questions, its signature, origin, warnings and failure filed."""
     result.signatures[name] = part.signature
     result.origins[name] = part.origin
+    if part.none:
+        result.none[name] = part.none
     result.warnings += part.warnings
     result.failures += [part.failure] if part.failure else []
     return part.questions

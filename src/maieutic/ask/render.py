@@ -33,6 +33,7 @@ def safe_result(result: AskResult) -> AskResult:
         "aura",
         "signatures",
         "origins",
+        "none",
         "warnings",
         "failures",
     )
@@ -50,6 +51,11 @@ def offline_mark(question: dict) -> str:
     """`` (offline)`` after a question the claims generator wrote where a model wrote
     the others (model-first: it filled a slot the model left empty)."""
     return " (offline)" if question.get("written_by") == "claims" else ""
+
+
+def no_critical(result: AskResult) -> str:
+    """What the critical part says when it has no question: why, and what would help."""
+    return f"none: {result.none.get('cqs') or 'no critical question'}"
 
 
 def no_socratic(result: AskResult) -> str:
@@ -105,6 +111,8 @@ def print_terminal(result: AskResult, console: Console) -> None:
     console.print(Text(heading(result, "Critical questions", part="cqs"), style="bold"))
     for n, q in enumerate(result.cqs, start=1):
         _print_hanging(console, Text(f"  {n}. {q['question']}{offline_mark(q)}"))
+    if not result.cqs:
+        _print_hanging(console, Text(f"  {no_critical(result)}"))
     console.print(Text(heading(result, "Socratic questions", part="focus"), style="bold"))
     if not result.focus:
         console.print(Text(f"  {no_socratic(result)}"))
@@ -148,7 +156,7 @@ def to_markdown(result: AskResult) -> str:
     lines += [
         f"{n}. {_md_escape(q['question'])}{offline_mark(q)}"
         for n, q in enumerate(result.cqs, start=1)
-    ]
+    ] or [f"- {_md_escape(no_critical(result))}"]
     lines += ["", f"## {_md_escape(heading(result, 'Socratic questions', part='focus'))}", ""]
     lines += [
         f"- **{label['type_name']}** — {_md_escape(label['question'] or '')} "
