@@ -38,3 +38,19 @@ def test_the_claims_generator_abstains_on_facts_and_says_so():
     assert facts.questions == [] and facts.note == FACTS
     assert facts.candidates  # what it would have asked stays readable
     assert generator.questions_for(ARGUMENT).questions
+
+
+def test_a_speakers_turn_in_a_debate_argues_even_when_it_recites_facts():
+    from maieutic.language.stance import speaker_turn, states_facts
+
+    recital = (
+        "most airlines pay flight crew members scheduled flight time or actual time away "
+        "from the gate whichever is more. If a flight is scheduled for 2 hours block to "
+        "block and it takes 3 to fly it, the crew gets 3 hours of pay for the trip."
+    )
+    assert states_facts(recital[0].upper() + recital[1:])  # as a passage: it states facts
+    turn = f'JetJock: "{recital}"'
+    assert speaker_turn(turn) and not states_facts(turn)
+    # a colon in a sentence is no speaker's label
+    assert not speaker_turn('The rules say one thing: "pay the crew" and nothing more.')
+    assert not speaker_turn(recital)
