@@ -63,9 +63,13 @@ def test_a_text_of_facts_gets_no_question_and_says_why():
     found = ClaimsCQGenerator(candidate_filter=never).questions_for(text)
     assert found.questions == [] and found.note == FACTS
     assert found.candidates  # scored all the same, for a reader who wants them
-    # an argument in the third person states no facts only: it is not said to
+    # an argument in the third person states no facts: it is not said to, and a text the
+    # rules can ask about is never left empty: below the threshold the filter only orders
     argument = "Cars should be banned from the centre because pollution there harms children."
-    assert ClaimsCQGenerator(candidate_filter=never).questions_for(argument).note == NOTHING
+    found = ClaimsCQGenerator(candidate_filter=never).questions_for(argument)
+    assert found.questions and found.note.startswith(NOTHING)
+    assert found.note.endswith("the filter's best questions all the same, below its threshold")
+    assert found.questions[0] == max(found.candidates, key=lambda s: s.score).candidate.question
 
 
 def test_when_only_ill_formed_questions_reach_the_threshold_it_says_so():

@@ -31,7 +31,14 @@ from maieutic.language.stance import states_facts
 from maieutic.language.wellformed import check_question
 from maieutic.scorers.model import LearnedScorer
 from maieutic.signature import Signature
-from maieutic.tasks.cqs.candidate_filter import FACTS, CandidateFilter, abstention, choose
+from maieutic.tasks.cqs.candidate_filter import (
+    FACTS,
+    NOTHING,
+    REPORTED,
+    CandidateFilter,
+    abstention,
+    choose,
+)
 from maieutic.tasks.cqs.claim_ranker import ClaimRanker, builtin_ranker
 from maieutic.tasks.cqs.data import EXPECTED_QUESTIONS, CQDataset, Intervention
 from maieutic.tasks.cqs.framings import Candidate, candidates
@@ -223,7 +230,8 @@ class ClaimsCQGenerator(InterventionGenerator):
         scored = [Scored(s.candidate, float(q), s.flaws) for s, q in zip(scored, p, strict=True)]
         scored = self._judged(scored, text)
         threshold = self.candidate_filter.threshold
-        chosen = choose(scored, np.array([s.score for s in scored]), threshold, k=k)
+        scores = np.array([s.score for s in scored])
+        chosen = choose(scored, scores, threshold, k=k)
         note = None
         if not chosen:
             found = "no complete claim" if not reading.claims else "no claim a question fits"
@@ -232,6 +240,12 @@ class ClaimsCQGenerator(InterventionGenerator):
                 if scored
                 else f"the text has {found} to challenge"
             )
+            if note in (NOTHING, REPORTED):
+                # a text the rules can ask about is never left empty (issue 59: the
+                # questions the threshold took away were rated Useful 0.23, no worse than
+                # nothing): below the threshold the filter only orders them
+                chosen = choose(scored, scores, 0.0, k=k)
+                note = f"{note}: the filter's best questions all the same, below its threshold"
         elif len(chosen) < k:
             asked = plural(len(chosen), "question")
             note = f"{asked} instead of {k}: no other claim here is contested enough to question"
