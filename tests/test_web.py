@@ -453,3 +453,9 @@ def test_templates_never_mark_user_content_safe():
     assert len(templates) > 6
     for template in templates:
         assert "|safe" not in template.read_text().replace(" ", ""), template.name
+
+
+def test_serve_refuses_a_model_it_cannot_have_before_it_starts(cli):
+    result = cli("serve", "--llm", "gpt-4o", "--port", "0")
+    assert result.code == 2 and "without --base-url" in result.err
+    assert result.err.count("\n") == 1 and "serving" not in result.err

@@ -84,9 +84,13 @@ def _call_for(path: str) -> Call:
     return next((c for c in calls if c.model), calls[0])
 
 
-def _with_text(call: Call, slot: str, word: str | None, text: str, folder: Path) -> list[str]:
+def _with_text(
+    call: Call | None, slot: str, word: str | None, text: str, folder: Path
+) -> list[str]:
     """The call with ``text`` for the file ``word`` it gives an argument, or as the
-    option ``slot``."""
+    option ``slot`` (a server, with no call: the option alone)."""
+    if call is None:
+        return [slot, text]
     write_files(folder)
     argv = resolve(call.argv, folder)
     if word is None:
@@ -97,14 +101,17 @@ def _with_text(call: Call, slot: str, word: str | None, text: str, folder: Path)
 
 
 def long_text_probes(path: str, command: click.Command) -> Iterator[Probe]:
-    call = _call_for(path)
+    call = _call_for(path) if path in CALLS else None  # None: a server (no call ends)
     for param in text_or_path_params(command):
         slot = S.slot_name(param)
         # an argument: the file the call gives it (``Call.extra_slots`` names it)
-        word = S.slots(path, command, call)[slot] if isinstance(param, click.Argument) else None
+        argument = isinstance(param, click.Argument)
+        word = S.slots(path, command, call)[slot] if argument and call else None
         for size in SIZES:
             prepare = partial(_with_text, call, slot, word, pasted(size))
-            if isinstance(param, click.Argument):
+            if call is None:  # a server: refused while it starts, or it would serve
+                allowed, said = (2,), ()
+            elif argument:
                 allowed, said = ((0,), ()) if size <= TEXT_LIMIT_CHARS else ((2,), ("limit",))
             else:  # a name no call uses (an option of a part turned off) may pass
                 allowed, said = (0, 1, 2), ()

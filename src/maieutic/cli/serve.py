@@ -140,6 +140,11 @@ def serve(
     from maieutic.web.guard import allowed_hosts
 
     _check_limits()
+    if llm is not None or base_url is not None:
+        # a model that cannot be had is refused now, not by every ask later
+        from maieutic.llm.backends.factory import make_backend
+
+        make_backend("auto", model=llm, base_url=base_url)
 
     allowed = allowed_hosts(host, allow_host)
     warning = server.host_warning(host, allowed)
