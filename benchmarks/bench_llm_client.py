@@ -52,7 +52,7 @@ def client_benchmark(n: int, concurrency: int, latency: float) -> None:
     try:
         base_url = server.stdout.readline().strip()
         for label in ("cold", "cached"):
-            backend = CountingBackend(base_url, "fake")
+            backend = CountingBackend(base_url, model="fake")
             client = LLMClient(backend, store, concurrency=concurrency)
             start = time.perf_counter()
             results = client.run_all(requests)

@@ -10,6 +10,9 @@ WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 python3 -m venv "$WORK/venv"
 . "$WORK/venv/bin/activate"
+# the pinned versions, as the README's commands take them; setup-llm's own pip runs
+# inherit them through PIP_CONSTRAINT
+export PIP_CONSTRAINT="$PWD/constraints.txt"
 pip install -q torch==2.13.0
 pip install -q .
 maieutic setup-llm

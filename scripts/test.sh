@@ -5,6 +5,11 @@
 #   bash scripts/test.sh           everything (what CI runs)
 #   bash scripts/test.sh --fast    the edit-test loop: the tests not marked slow, in the
 #                                  environment a full run made (installed once, if none)
+#   bash scripts/test.sh --install-only   the environment alone (scripts/lock.py)
+#
+# Installs take the pinned versions of constraints.txt, the ones the suite passed with
+# (checked first to be current with pyproject.toml); MAIEUTIC_UNPINNED=1 resolves
+# pyproject.toml's ranges instead, as `python scripts/lock.py` does to refresh the pins.
 #
 # The tests run on pytest-xdist workers, one per core up to four (each holds the
 # models it loads; MAIEUTIC_TEST_WORKERS sets another number, 0 for none); tests that
@@ -17,17 +22,27 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${MAIEUTIC_TEST_VENV:-.venv-test}"
 FAST=""
+INSTALL_ONLY=""
 if [ "${1:-}" = "--fast" ]; then
   FAST=1
   shift
+elif [ "${1:-}" = "--install-only" ]; then
+  INSTALL_ONLY=1
+  shift
 fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1
+PINS=(-c constraints.txt)
+if [ -n "${MAIEUTIC_UNPINNED:-}" ]; then
+  PINS=()
+else
+  python3 scripts/lock.py --check
+fi
 install() {
   python3 -m venv "$VENV"
   . "$VENV/bin/activate"
   # torch first, pinned: its CPU build is on local disk here, and an unpinned torch would
   # pull several GB of CUDA packages.
-  pip install -q torch==2.13.0
+  pip install -q "${PINS[@]}" torch==2.13.0
   # llama-cpp-python compiles llama.cpp; no registry this project reaches has a built
   # wheel. Its default build targets the build machine's CPU, including AMX kernels that
   # crash on virtual machines which do not grant AMX; a portable AVX2 build works
@@ -45,8 +60,8 @@ install() {
       pip wheel -q --no-deps --no-cache-dir --no-binary llama-cpp-python -w "$WHEELHOUSE" \
       "llama-cpp-python==$LLAMA_VERSION"
   fi
-  pip install -q --find-links "$WHEELHOUSE" "llama-cpp-python[server]==$LLAMA_VERSION"
-  pip install -q --find-links "$WHEELHOUSE" -e '.[test]'
+  pip install -q "${PINS[@]}" --find-links "$WHEELHOUSE" "llama-cpp-python[server]==$LLAMA_VERSION"
+  pip install -q "${PINS[@]}" --find-links "$WHEELHOUSE" -e '.[test]'
   # Whatever was installed before (a native build that crashes on this CPU, say), end with
   # the portable wheel in place; pip would otherwise keep a build it sees as satisfying.
   pip install -q --force-reinstall --no-deps --no-index --find-links "$WHEELHOUSE" \
@@ -69,6 +84,7 @@ if [ -n "$FAST" ] && "$VENV/bin/python" -c "import maieutic, xdist, llama_cpp" 2
 else
   install
 fi
+[ -z "$INSTALL_ONLY" ] || exit 0
 ruff check src tests benchmarks
 ruff format --check src tests benchmarks
 WORKERS="${MAIEUTIC_TEST_WORKERS:-$(python -c 'import os; print(min(os.cpu_count() or 1, 4))')}"

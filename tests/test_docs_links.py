@@ -97,7 +97,7 @@ def test_a_broken_link_is_found(tmp_path):
 def test_readme_keeps_the_two_setup_commands():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert (
-        "```bash\npython3 -m venv .venv && . .venv/bin/activate && pip install torch==2.13.0 "
-        "&& pip install -e . && maieutic demo\n```"
+        "```bash\npython3 -m venv .venv && . .venv/bin/activate && pip install -c constraints.txt "
+        "torch==2.13.0 && pip install -c constraints.txt -e . && maieutic demo\n```"
     ) in readme
     assert "```bash\nbash scripts/test.sh\n```" in readme

@@ -93,3 +93,31 @@ def test_onnx_backend_matches_torch_on_mixed_lengths():
     assert onnx.identity != Encoder().identity  # cached separately
     cosines = (torch_vecs * onnx_vecs).sum(axis=1)
     assert cosines.min() > 0.9999
+
+
+def test_the_fast_tokenizer_gives_transformers_ids_padded_and_cut():
+    from transformers import AutoTokenizer
+
+    from maieutic.embed.encoder import embedded_model_path
+    from maieutic.embed.onnx import FastTokenizer
+
+    folder = embedded_model_path()
+    texts = ["Is it true?", "Why would a longer question, with a clause, hold up? " * 30, ""]
+    ours, theirs = FastTokenizer(folder / "tokenizer.json"), AutoTokenizer.from_pretrained(folder)
+    for options in ({"padding": True, "truncation": True, "max_length": 16}, {"padding": True}):
+        a = ours(texts, return_tensors="np", **options)
+        b = theirs(texts, return_tensors="np", **options)
+        for name in ("input_ids", "attention_mask", "token_type_ids"):
+            assert a[name].tolist() == b[name].tolist(), (name, options)
+    plain = ours(texts, add_special_tokens=True, truncation=False)["input_ids"]
+    assert plain == theirs(texts, add_special_tokens=True, truncation=False)["input_ids"]
+
+
+def test_texts_are_encoded_longest_first_and_come_back_in_their_order():
+    encoder = Encoder(batch_size=2)
+    texts = ["a b", "a much longer question about the evidence for the claim?", "why?", "a b c d"]
+    order = encoder.length_order(texts)
+    assert order.tolist() == [1, 3, 0, 2]  # by word pieces, ties in their order
+    vectors = encoder.encode(texts)
+    alone = np.stack([Encoder().encode([t])[0] for t in texts])
+    assert np.abs(vectors - alone).max() < 1e-5  # each text's own vector, in place

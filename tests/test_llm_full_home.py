@@ -96,8 +96,9 @@ class _FullStore:
     def put(self, key: str, reply: BackendReply) -> None:
         raise RunError(f"cannot write {self.path}: database or disk is full")
 
-    def log(self, **fields) -> None:
-        pass
+    def log(self, *, cache_under: tuple[str, ...] = (), **fields) -> None:
+        if cache_under:  # a finished call is cached with its log row
+            raise RunError(f"cannot write {self.path}: database or disk is full")
 
 
 def test_calls_in_flight_when_a_write_fails_end_quietly(caplog):

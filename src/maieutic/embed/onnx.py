@@ -30,12 +30,60 @@ def _read_json(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
+class FastTokenizer:
+    """A model's ``tokenizer.json`` behind the calls the encoders make of a transformers
+    tokenizer: ``tokenizer(texts, padding=…, truncation=…, max_length=…,
+    return_tensors="np")`` gives ``input_ids``, ``attention_mask`` and
+    ``token_type_ids``, padded with the file's pad id. The same ids: transformers'
+    fast tokenizers run this very file."""
+
+    def __init__(self, path: Path) -> None:
+        from tokenizers import Tokenizer
+
+        self._tokenizer = Tokenizer.from_file(str(path))
+        self._tokenizer.no_padding()
+        self._tokenizer.no_truncation()
+        padding = json.loads(path.read_text(encoding="utf-8")).get("padding") or {}
+        self.pad_id = int(padding.get("pad_id", 0))
+
+    def __call__(
+        self,
+        texts: list[str],
+        *,
+        padding: bool = False,
+        truncation: bool = False,
+        max_length: int | None = None,
+        add_special_tokens: bool = True,
+        return_tensors: str | None = None,
+    ) -> dict:
+        rows = self._tokenizer.encode_batch(list(texts), add_special_tokens=add_special_tokens)
+        ids = [row.ids for row in rows]
+        types = [row.type_ids for row in rows]
+        if truncation and max_length:
+            # as transformers cuts a single text: keep the first max_length - 1 pieces
+            # and the closing special piece
+            ids = [r if len(r) <= max_length else [*r[: max_length - 1], r[-1]] for r in ids]
+            types = [t[: len(r)] for t, r in zip(types, ids, strict=True)]
+        if not padding:
+            return {"input_ids": ids, "token_type_ids": types}
+        width = max((len(r) for r in ids), default=0)
+        out = {
+            "input_ids": np.full((len(ids), width), self.pad_id, dtype=np.int64),
+            "attention_mask": np.zeros((len(ids), width), dtype=np.int64),
+            "token_type_ids": np.zeros((len(ids), width), dtype=np.int64),
+        }
+        for i, (row, kinds) in enumerate(zip(ids, types, strict=True)):
+            out["input_ids"][i, : len(row)] = row
+            out["attention_mask"][i, : len(row)] = 1
+            out["token_type_ids"][i, : len(row)] = kinds
+        return out
+
+
 class OnnxSentenceEncoder:
     """Tokenise, run the exported transformer, pool, and L2-normalise."""
 
     def __init__(self, onnx_path: Path, *, model_dir: Path, pooling: str, max_length: int) -> None:
         import onnxruntime as ort
-        from transformers import AutoTokenizer
 
         options = ort.SessionOptions()
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
@@ -43,7 +91,15 @@ class OnnxSentenceEncoder:
             str(onnx_path), options, providers=["CPUExecutionProvider"]
         )
         self.input_names = {i.name for i in self.session.get_inputs()}
-        self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
+        fast = model_dir / "tokenizer.json"
+        if fast.exists():
+            # the model's own fast tokenizer file, read by the tokenizers library alone:
+            # importing transformers for it would cost seconds of every cold run
+            self.tokenizer = FastTokenizer(fast)
+        else:
+            from transformers import AutoTokenizer
+
+            self.tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
         self.pooling = pooling
         self.max_length = max_length
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
+from maieutic.embed.encoder import DEFAULT_BATCH_SIZE, DEFAULT_MODEL, Encoder
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -18,7 +18,7 @@ class EmbeddingOptions:
 
     embedding_model: str = DEFAULT_MODEL
     embedding_backend: str = "torch"
-    batch_size: int = 64
+    batch_size: int = DEFAULT_BATCH_SIZE
 
     @classmethod
     def of(cls, arguments: Mapping[str, object]) -> EmbeddingOptions:

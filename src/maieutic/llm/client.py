@@ -199,9 +199,11 @@ class LLMClient:
         cache_hit: bool,
         attempts: int,
         error: str | None,
+        cache_under: tuple[str, ...] = (),
     ) -> None:
         if self.store:
             self.store.log(
+                cache_under=cache_under,
                 backend=self.backend.kind,
                 model=self.backend.model_identity,
                 key=key,
@@ -247,14 +249,12 @@ class LLMClient:
             log = {"latency": latency, "cache_hit": False, "attempts": attempts}
             if reply is not None:
                 reply, redacted = self._scrub(reply)
-                if self.store:
-                    # under the request's key (a resumed run gets it at once, as this
-                    # run did) and, when it came from a retry after an empty reply,
-                    # under the key of the request that drew it (its seed recorded)
-                    self.store.put(key, reply)
-                    if sent is not request:
-                        self.store.put(self.key(sent), reply)
-                self._log(request, key, reply, **log, error=None)
+                # cached with its log row, in one commit: under the request's key (a
+                # resumed run gets it at once, as this run did) and, when it came from
+                # a retry after an empty reply, under the key of the request that drew
+                # it (its seed recorded)
+                under = (key,) if sent is request else (key, self.key(sent))
+                self._log(request, key, reply, **log, error=None, cache_under=under)
                 return _result(reply, latency, False, key=key, redacted=redacted)
             if error == EMPTY_REPLY:
                 empties += 1

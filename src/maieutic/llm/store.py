@@ -95,12 +95,15 @@ class CallStore(DamageSafeStore):
     @survives_damage
     def put(self, key: str, reply: BackendReply) -> None:
         """Store a reply and commit at once (a later kill must not lose it)."""
-        payload = json.dumps(reply.__dict__, ensure_ascii=False)
         with self._db:
-            self._db.execute(
-                "INSERT OR REPLACE INTO cache VALUES (?, ?, ?, ?)",
-                (key, reply.model, payload, time.time()),
-            )
+            self._cache(key, reply)
+
+    def _cache(self, key: str, reply: BackendReply) -> None:
+        payload = json.dumps(reply.__dict__, ensure_ascii=False)
+        self._db.execute(
+            "INSERT OR REPLACE INTO cache VALUES (?, ?, ?, ?)",
+            (key, reply.model, payload, time.time()),
+        )
 
     @survives_damage
     def log(
@@ -115,9 +118,15 @@ class CallStore(DamageSafeStore):
         cache_hit: bool,
         attempts: int,
         error: str | None,
+        cache_under: tuple[str, ...] = (),
     ) -> None:
-        """Append one row to the call log."""
+        """Append one row to the call log; with ``cache_under``, also store ``reply``
+        under each of those keys, in the same transaction (one commit per finished call:
+        the client's event loop waits for it, so two would slow every call)."""
         with self._db:
+            if reply is not None:
+                for cache_key in cache_under:
+                    self._cache(cache_key, reply)
             self._db.execute(
                 "INSERT INTO calls (ts, backend, model, key, tag, latency_ms, prompt_tokens, "
                 "completion_tokens, cache_hit, attempts, error) "
