@@ -51,6 +51,20 @@ def test_every_float_option_refuses_what_is_not_a_finite_number(value):
     assert not accepted, f"accepted {value!r}: {accepted}"
 
 
+@pytest.mark.parametrize("value", ["1_0", "0_6", "1_000.5"])
+def test_every_float_option_refuses_digit_separators(value):
+    # Python's float() reads "1_0" as 10: a typo for 1.0 would run at ten
+    accepted = []
+    for path, param in float_options():
+        try:
+            param.type.convert(value, param, None)
+        except click.BadParameter as exc:
+            assert "no '_' in numbers" in exc.message
+        else:
+            accepted.append(f"{path} {param.opts[0]}")
+    assert not accepted, f"accepted {value!r}: {accepted}"
+
+
 def test_every_float_option_is_of_the_one_type():
     # a new option made with click.FLOAT or click.FloatRange would accept NaN
     others = [
@@ -119,6 +133,16 @@ def test_an_empty_path_is_refused(cli, tmp_path, monkeypatch, argv):
     before = sorted(p.name for p in tmp_path.iterdir())
     result = cli(*[str(tmp_path / w[1:]) if w.startswith("@") else w for w in argv])
     assert result.code == 2 and "an empty path names no file or folder" in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_path_of_spaces_is_refused(cli, tmp_path, monkeypatch):
+    write_files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = cli("train", "cqs", "--data", tmp_path / "cqs_data.json", "--outputs",
+                 tmp_path / "cqs_outputs.json", "--out-dir", " ")  # fmt: skip
+    assert result.code == 2 and "a path of spaces alone names no file or folder" in result.err
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 

@@ -5,6 +5,7 @@ transformers fallback, spent 29 s before failing with a message naming its folde
 from __future__ import annotations
 
 import shutil
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -54,6 +55,33 @@ def test_a_file_that_is_no_gguf_says_so(tmp_path):
     path = tmp_path / "weights.gguf"
     path.write_bytes(b"<html>Not Found</html>")
     assert check_gguf(path).startswith("is not a GGUF model file")
+
+
+def _hostile(folder: Path, body: bytes) -> Path:
+    path = folder / "hostile.gguf"
+    # GGUF v3, no tensors, one metadata entry, then the entry's key and value
+    path.write_bytes(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + body)
+    return path
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # a key whose length is 2**64 - 1 (an OverflowError before the check was bounded)
+        struct.pack("<Q", 2**64 - 1) + b"key",
+        # an array of 2**62 uint32 values (a MemoryError)
+        struct.pack("<Q", 3) + b"key" + struct.pack("<IIQ", 9, 4, 2**62),
+        # an array of 2**62 strings, each claiming to be long
+        struct.pack("<Q", 3) + b"key" + struct.pack("<IIQQ", 9, 8, 2**62, 2**63),
+    ],
+)
+def test_a_hostile_header_is_refused_in_one_line_with_bounded_memory(tmp_path, body):
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    said = check_gguf(_hostile(tmp_path, body))
+    assert said is not None and said.startswith("is incomplete: it ends inside its header")
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 50_000  # KB
 
 
 def test_no_runtime_is_tried_on_an_incomplete_file(packaged, tmp_path, monkeypatch):

@@ -415,3 +415,23 @@ def test_an_empty_option_is_refused_not_read_as_the_default():
         benchmark_from("cqs", {"data": " "})
     with pytest.raises(DataError, match="threshold nan"):
         benchmark_from("cqs", {"threshold": float("nan")}).evaluator()
+
+
+def test_an_import_never_writes_over_what_it_reads_or_one_output_over_the_other(cli, tmp_path):
+    from maieutic.samples import sample_path
+
+    # lm-eval's results file, beside the samples, is read for the framework's figure
+    samples = tmp_path / "samples_maieutic_cqs_2026-12-07T10-00-00.jsonl"
+    options = json.dumps({"data": str(sample_path("cqs/sample_dataset.json"))})
+    doc = {"task": "cqs", "options": options, "messages": '[{"role": "user", "content": "q"}]'}
+    samples.write_text(json.dumps({"doc": doc, "filtered_resps": ["1. Why?"]}) + "\n")
+    results = tmp_path / "results_2026-12-07T10-00-00.json"
+    results.write_text('{"results": {}}')
+    done = cli("import", "lm-eval-samples", samples, "--out", results)
+    assert done.code == 2 and "is one of the input files" in done.err, done.err
+    assert results.read_text() == '{"results": {}}'
+    # --out naming what --out-submission writes (the file itself, or its .meta.json)
+    for out in (tmp_path / "sub.json", tmp_path / "sub.meta.json"):
+        done = cli("import", "inspect-log", tmp_path / "run.eval", "--out", out,
+                   "--out-submission", tmp_path / "sub.json")  # fmt: skip
+        assert done.code == 2 and "one would replace the other" in done.err, done.err

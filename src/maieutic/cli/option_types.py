@@ -30,6 +30,10 @@ class _Finite:
     infinite = False
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None):
+        if isinstance(value, str) and "_" in value:
+            # Python reads digit separators ("1_0" is 10): on a command line that is a
+            # typo for 1.0 or 10, never a number someone meant to write that way
+            self.fail(f"{value!r} is not a number (no '_' in numbers)", param, ctx)
         number = click.FLOAT.convert(value, param, ctx)
         if math.isnan(number) or (math.isinf(number) and not self.infinite):
             self.fail(f"{value!r} is not a finite number", param, ctx)

@@ -69,8 +69,15 @@ def refuse_empty_paths(ctx: click.Context) -> None:
     file, and ``Path("")`` is the working folder, where an output would then be
     written (``--out-dir ''``) or an input looked for."""
     for param in ctx.command.params:
-        if isinstance(param.type, click.Path) and "" in _values(ctx.params.get(param.name or "")):
+        if not isinstance(param.type, click.Path):
+            continue
+        values = [v for v in _values(ctx.params.get(param.name or "")) if isinstance(v, str)]
+        if "" in values:
             raise click.BadParameter("an empty path names no file or folder", ctx, param)
+        if any(not v.strip() for v in values):
+            # a name of spaces alone is a slip (an unset shell variable in quotes), and
+            # a folder named by a space is one nobody finds again
+            raise click.BadParameter("a path of spaces alone names no file or folder", ctx, param)
 
 
 def _check_paths(ctx: click.Context) -> None:

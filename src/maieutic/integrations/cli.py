@@ -4,12 +4,14 @@ imported only when a command runs."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
 
 from maieutic.cli.outputs import require_written_file
 from maieutic.cli.printing import echo_warnings
+from maieutic.data import guard
 
 _NAME = click.option(
     "--name",
@@ -42,8 +44,25 @@ def import_group() -> None:
     """
 
 
-def _write(run: Any, *, out_path: str, submission_path: str | None) -> None:
+def _check_outputs(out_path: str, submission_path: str | None) -> None:
+    """Before anything is read: ``--out`` a file, and not one ``--out-submission``
+    writes too (the submission or its .meta.json)."""
     require_written_file(out_path, why="")
+    if submission_path:
+        written = {os.path.realpath(p) for p in guard.derived_outputs(submission_path)}
+        if os.path.realpath(out_path) in written:
+            raise click.UsageError(
+                f"--out {out_path} is also written by --out-submission {submission_path} "
+                "(the output or its .meta.json): one would replace the other"
+            )
+
+
+def _write(run: Any, *, out_path: str, submission_path: str | None) -> None:
+    # what the import read besides the file named (lm-eval's results file beside its
+    # samples) is an input too: noted while reading, checked here before anything is written
+    guard.check_output(out_path, "--out")
+    if submission_path:
+        guard.check_derived(submission_path, 1, "--out-submission")
     generation = run.generation()
     evaluation = run.evaluate(generation)
     evaluation.save(out_path)
@@ -71,6 +90,7 @@ def inspect_log(log: str, *, out_path: str, submission_path: str | None, name: s
     """
     from maieutic.integrations.importing import from_inspect_log
 
+    _check_outputs(out_path, submission_path)
     _write(from_inspect_log(log, name=name), out_path=out_path, submission_path=submission_path)
 
 
@@ -90,5 +110,6 @@ def lm_eval_samples(
     """
     from maieutic.integrations.importing import from_lm_eval_samples
 
+    _check_outputs(out_path, submission_path)
     run = from_lm_eval_samples(samples, name=name)
     _write(run, out_path=out_path, submission_path=submission_path)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from maieutic.data import guard
 from maieutic.data.files import open_input, read_bytes
 from maieutic.errors import DataError
 from maieutic.integrations.bridge import SPECS, Benchmark
@@ -208,6 +209,7 @@ def _lm_eval_figure(samples: Path, task: str) -> float | None:
     results = samples.with_name(f"results_{stamp}.json")
     if not results.is_file():
         return None
+    guard.note_input(results)  # read here: never an output of this import
     try:
         found = json.loads(results.read_text(encoding="utf-8"))["results"][f"maieutic_{task}"]
         return float(found[f"{SPECS[task].metric},none"])

@@ -277,3 +277,19 @@ def test_malformed_jsonl_is_one_line(tmp_path, record, message):
     path.write_text(json.dumps(record), encoding="utf-8")
     with pytest.raises(DataError, match=message):
         load_gold(path)
+
+
+def test_the_released_test_files_lower_case_argument_column_reads(tmp_path):
+    from maieutic.tasks.focus.data import load_arguments
+
+    # test_master.csv as released: "argument", where every other file has "Argument"
+    path = write_csv(
+        tmp_path / "test_master.csv",
+        ["argument", "Categories", "Topic"],
+        [["We should act now because costs rise every year.", "assumptions", "0: Policy"]],
+    )
+    items = list(load_arguments(path).items.values())
+    assert [i.argument for i in items] == ["We should act now because costs rise every year."]
+    # two spellings of one column are never merged: the usual one is read, as before
+    both = write_csv(tmp_path / "both.csv", ["argument", "Argument"], [["other", "this one"]])
+    assert [i.argument for i in load_arguments(both).items.values()] == ["this one"]

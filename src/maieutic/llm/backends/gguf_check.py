@@ -10,6 +10,7 @@ Only the ``struct`` module is needed: no runtime, no ``gguf`` package.
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 from typing import BinaryIO
@@ -66,6 +67,10 @@ class NotGGUF(Exception):
 
 
 def _read(f: BinaryIO, size: int) -> bytes:
+    # a length is checked against what is left of the file before anything is read: a
+    # hostile header's 2**64 - 1 would otherwise be an OverflowError or a MemoryError
+    if size > os.fstat(f.fileno()).st_size - f.tell():
+        raise Incomplete
     data = f.read(size)
     if len(data) != size:
         raise Incomplete

@@ -153,7 +153,7 @@ def read_csv_rows(
     # csv module's own 131,072-character limit would refuse a long cell with a message
     # about the limit, where the Argument check below says what is wrong
     table = _parse_csv(text, path)
-    header = [h.strip() for h in table[0]]
+    header = _known_names([h.strip() for h in table[0]])
     _check_header(path, header)
     rows = []
     for number, cells in enumerate(table[1:], start=1):
@@ -193,6 +193,31 @@ def _parse_csv(text: str, path: Path) -> list[list[str]]:
         'read as that one cell (close it, or double a quote inside a cell: "")',
         where=f"{path}:{line}",
     )
+
+
+KNOWN_COLUMNS = (
+    "Argument",
+    "Categories",
+    "Topic",
+    *GOLD_COLUMNS,
+    *PREDICTED_COLUMNS,
+    *GOLD_QUESTION_COLUMNS,
+    *PREDICTED_QUESTION_COLUMNS,
+)
+"""The released files' column names, as the other files of the release spell them."""
+
+
+def _known_names(header: list[str]) -> list[str]:
+    """``header`` with a known column spelled in another case given its usual name: the
+    released test file names its arguments ``argument`` where every other file has
+    ``Argument``. A name is changed only where no other column already has it (nor
+    another spelling of it), so no column is ever read as two."""
+    usual = {name.casefold(): name for name in KNOWN_COLUMNS}
+    folded = [h.casefold() for h in header]
+    return [
+        usual[f] if f in usual and usual[f] not in header and folded.count(f) == 1 else h
+        for h, f in zip(header, folded, strict=True)
+    ]
 
 
 def _check_header(path: Path, header: list[str]) -> None:
