@@ -435,3 +435,30 @@ def test_an_import_never_writes_over_what_it_reads_or_one_output_over_the_other(
         done = cli("import", "inspect-log", tmp_path / "run.eval", "--out", out,
                    "--out-submission", tmp_path / "sub.json")  # fmt: skip
         assert done.code == 2 and "one would replace the other" in done.err, done.err
+
+
+@pytest.mark.parametrize(
+    "arguments, said",
+    [
+        ({"treshold": 0.7}, "cqs takes no option treshold (it takes: data, split, strategy"),
+        ({"threshold": "abc"}, "threshold: expected a number, got 'abc'"),
+        ({"threshold": [0.6]}, "threshold: expected a number, got [0.6]"),
+        ({"data": ""}, "data: empty (leave it out for the default)"),
+        ({"evaluator": " "}, "evaluator: empty"),
+    ],
+)
+def test_a_task_argument_misspelt_mistyped_or_empty_is_refused_in_one_line(arguments, said):
+    from inspect_ai._util.error import PrerequisiteError
+
+    from maieutic.integrations.inspect_tasks import cqs
+
+    with pytest.raises(PrerequisiteError) as raised:
+        cqs(**arguments)
+    assert said in raised.value.message and "\n" not in raised.value.message
+
+
+def test_the_model_inspect_always_passes_is_no_unknown_argument_and_no_group_is_an_error():
+    from maieutic.integrations.inspect_tasks import benchmark_figures, cqs
+
+    assert cqs(model="mockllm/model", threshold="0.7") is not None  # as -T gives it
+    assert benchmark_figures()([]) == {}

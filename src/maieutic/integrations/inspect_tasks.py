@@ -220,6 +220,8 @@ def benchmark_figures() -> Metric:
     once, as ``maieutic evaluate`` scores the written file (the headline first)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
+        if not scores:  # inspect asks each metric of an empty group too: nothing to say
+            return {}
         first = scores[0].score.metadata or {}
         bench = benchmark_from(first["task"], first["options"])
         replies = {
@@ -270,7 +272,11 @@ def maieutic_scorer(*, task_name: str, options: str) -> Any:
 
 
 def _task(name: str, **options: Any) -> Task:
-    """The inspect task of benchmark ``name`` for the run's options."""
+    """The inspect task of benchmark ``name`` for the run's options. Each task takes
+    any ``-T`` name, so that one it does not know (``-T treshold=0.7``) is refused in
+    one line naming the ones it takes: inspect itself would only warn and run every
+    item with the default. inspect always passes ``model``, which no task uses."""
+    options.pop("model", None)
     given = {k: v for k, v in options.items() if v is not None}
     bench = _benchmark(name, given)
     try:  # on the benchmark's thread, where its evaluator and caches will live
@@ -312,6 +318,7 @@ def cqs(
     strategy: str | None = None,
     evaluator: str | None = None,
     threshold: float | None = None,
+    **unknown: Any,
 ) -> Task:
     """Critical questions (CQs-Gen): three questions per intervention; ``overall`` is
     the benchmark's score (Useful / 3 per intervention, averaged).
@@ -325,7 +332,13 @@ def cqs(
         threshold: the evaluator's threshold (default: its own).
     """
     return _task(
-        "cqs", data=data, split=split, strategy=strategy, evaluator=evaluator, threshold=threshold
+        "cqs",
+        data=data,
+        split=split,
+        strategy=strategy,
+        evaluator=evaluator,
+        threshold=threshold,
+        **unknown,
     )
 
 
@@ -336,6 +349,7 @@ def focus(
     split: str | None = None,
     strategy: str | None = None,
     evaluator: str | None = None,
+    **unknown: Any,
 ) -> Task:
     """FOCUS: a weakness type, its span and a Socratic question per argument;
     ``macro_f1`` over the types and the span metrics, as ``maieutic evaluate focus``.
@@ -347,7 +361,7 @@ def focus(
         strategy: ``zero-shot``, ``few-shot`` or ``cot``.
         evaluator: maieutic's evaluator (``type-span``).
     """
-    return _task("focus", data=data, split=split, strategy=strategy, evaluator=evaluator)
+    return _task("focus", data=data, split=split, strategy=strategy, evaluator=evaluator, **unknown)
 
 
 @task
@@ -356,6 +370,7 @@ def compqa(
     data: str | None = None,
     scenario: str | None = None,
     evaluator: str | None = None,
+    **unknown: Any,
 ) -> Task:
     """Comparative answers (CompQA): one answer per question in one of the four
     scenarios; ``rubric_total`` (0–19) by the rubric's rules, its LLM criteria judged
@@ -367,7 +382,7 @@ def compqa(
         evaluator: ``rules`` (offline; criteria it cannot decide stay unscored, so the
             total is undefined), ``rules+llm`` or ``llm``.
     """
-    return _task("compqa", data=data, scenario=scenario, evaluator=evaluator)
+    return _task("compqa", data=data, scenario=scenario, evaluator=evaluator, **unknown)
 
 
 @task
@@ -378,6 +393,7 @@ def aura(
     granularity: str | None = None,
     evaluator: str | None = None,
     threshold: float | None = None,
+    **unknown: Any,
 ) -> Task:
     """AURA: a question set for a document, asked per passage, page or the whole;
     ``aura`` is the mean of answerability, coverage, non-redundancy and entropy, each
@@ -397,6 +413,7 @@ def aura(
         granularity=granularity,
         evaluator=evaluator,
         threshold=threshold,
+        **unknown,
     )
 
 

@@ -35,7 +35,30 @@ def benchmark_from(task: str, options: Mapping[str, Any]) -> Benchmark:
             f"{task} takes no option {', '.join(unknown)} (it takes: "
             f"{', '.join(SPECS[task].options)})"
         )
+    for name, value in given.items():
+        _check_value(name, value)
     return _cached(task, encoded=json.dumps(given, sort_keys=True))
+
+
+def _check_value(name: str, value: Any) -> None:
+    """One line for an option of the wrong type or an empty one: a framework hands its
+    arguments over as it parsed them (``-T threshold=abc`` is the string ``abc``)."""
+    if name == "threshold":
+        number = value
+        if isinstance(value, str):
+            try:
+                number = float(value.strip()) if "_" not in value else None
+            except ValueError:
+                number = None
+        if isinstance(number, bool) or not isinstance(number, (int, float)):
+            raise DataError(f"threshold: expected a number, got {value!r}")
+        if number != number or number in (float("inf"), float("-inf")):
+            raise DataError(f"threshold: expected a finite number, got {value!r}")
+        return
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        raise DataError(f"{name}: expected a name or a path, got {value!r}")
+    if isinstance(value, str) and not value.strip():
+        raise DataError(f"{name}: empty (leave it out for the default)")
 
 
 @functools.cache
