@@ -462,3 +462,11 @@ def test_the_model_inspect_always_passes_is_no_unknown_argument_and_no_group_is_
 
     assert cqs(model="mockllm/model", threshold="0.7") is not None  # as -T gives it
     assert benchmark_figures()([]) == {}
+
+
+@pytest.mark.parametrize("name", ["x" * 100_000, "a\udc80b", "two\nlines", " "])
+def test_an_import_refuses_a_name_that_is_no_one_line_of_text(cli, tmp_path, name):
+    done = cli("import", "inspect-log", tmp_path / "run.eval", "--out", tmp_path / "r.json",
+               "--name", name)  # fmt: skip
+    assert done.code == 2 and "Invalid value for --name" in done.err, done.err
+    assert "Traceback" not in done.err and not (tmp_path / "r.json").exists()

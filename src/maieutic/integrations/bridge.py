@@ -471,7 +471,9 @@ def _number(value: Any) -> float:
 
 
 def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip(".") or "run"
+    # a scratch file's name: kept short (a 100 KB name is no file name) and plain
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name[:100])
+    return safe.strip(".") or "run"
 
 
 @contextlib.contextmanager

@@ -13,6 +13,9 @@ from maieutic.cli.outputs import require_written_file
 from maieutic.cli.printing import echo_warnings
 from maieutic.data import guard
 
+MAX_NAME = 200
+"""The longest ``--name`` taken: a system's name is shown in tables and file names."""
+
 _NAME = click.option(
     "--name",
     help="The system's name in the results (default: the run's model).",
@@ -44,9 +47,21 @@ def import_group() -> None:
     """
 
 
-def _check_outputs(out_path: str, submission_path: str | None) -> None:
+def _check_outputs(out_path: str, submission_path: str | None, name: str | None) -> None:
     """Before anything is read: ``--out`` a file, and not one ``--out-submission``
-    writes too (the submission or its .meta.json)."""
+    writes too (the submission or its .meta.json); ``--name`` a line of text."""
+    if name is not None:
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            raise click.BadParameter(
+                "not valid text (a lone surrogate)", param_hint="--name"
+            ) from None
+        if not name.strip() or len(name) > MAX_NAME or not name.isprintable():
+            raise click.BadParameter(
+                f"a system's name is one printable line of 1 to {MAX_NAME} characters",
+                param_hint="--name",
+            )
     require_written_file(out_path, why="")
     if submission_path:
         written = {os.path.realpath(p) for p in guard.derived_outputs(submission_path)}
@@ -90,7 +105,7 @@ def inspect_log(log: str, *, out_path: str, submission_path: str | None, name: s
     """
     from maieutic.integrations.importing import from_inspect_log
 
-    _check_outputs(out_path, submission_path)
+    _check_outputs(out_path, submission_path, name)
     _write(from_inspect_log(log, name=name), out_path=out_path, submission_path=submission_path)
 
 
@@ -110,6 +125,6 @@ def lm_eval_samples(
     """
     from maieutic.integrations.importing import from_lm_eval_samples
 
-    _check_outputs(out_path, submission_path)
+    _check_outputs(out_path, submission_path, name)
     run = from_lm_eval_samples(samples, name=name)
     _write(run, out_path=out_path, submission_path=submission_path)
