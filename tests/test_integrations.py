@@ -470,3 +470,23 @@ def test_an_import_refuses_a_name_that_is_no_one_line_of_text(cli, tmp_path, nam
                "--name", name)  # fmt: skip
     assert done.code == 2 and "Invalid value for --name" in done.err, done.err
     assert "Traceback" not in done.err and not (tmp_path / "r.json").exists()
+
+
+def test_an_eval_log_that_would_inflate_past_the_limit_or_has_no_header_is_refused(
+    cli, tmp_path, monkeypatch
+):
+    import zipfile
+
+    bomb = tmp_path / "bomb.eval"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("header.json", b"{" + b" " * 20_000_000 + b"}")
+    assert bomb.stat().st_size < 100_000
+    monkeypatch.setenv("MAIEUTIC_MAX_INPUT_BYTES", "10000000")
+    done = cli("import", "inspect-log", bomb, "--out", tmp_path / "r.json")
+    assert done.code == 2 and "would inflate to 20,000,002 bytes" in done.err, done.err
+    headless = tmp_path / "headless.eval"
+    with zipfile.ZipFile(headless, "w") as archive:
+        archive.writestr("samples/1_epoch_1.json", "{}")
+    done = cli("import", "inspect-log", headless, "--out", tmp_path / "r.json")
+    assert done.code == 2 and "has no header.json" in done.err, done.err
+    assert not (tmp_path / "r.json").exists()

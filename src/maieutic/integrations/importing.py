@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import json
 import math
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from maieutic.data import guard
-from maieutic.data.files import open_input, read_bytes
+from maieutic.data.files import max_input_bytes, open_input, read_bytes
 from maieutic.errors import DataError
 from maieutic.integrations.bridge import SPECS, Benchmark
 from maieutic.integrations.extras import require
@@ -96,6 +97,7 @@ def from_inspect_log(path: str | Path, *, name: str | None = None) -> ImportedRu
     where = str(path)
     with open_input(path):  # a regular file (never a pipe), noted as an input
         pass
+    _check_archive(Path(path))
     logs = require("inspect_ai.log", extra="inspect", needed_by="reading an inspect log")
     try:
         log = logs.read_eval_log(str(path))
@@ -141,6 +143,33 @@ def from_inspect_log(path: str | Path, *, name: str | None = None) -> ImportedRu
         judged=judged,
         grader=grader,
     )
+
+
+def _check_archive(path: Path) -> None:
+    """An ``.eval`` log is a zip archive: refuse, before inspect inflates anything, one
+    whose members would inflate past the input limit (a 96 KB log can hold gigabytes),
+    and one with no ``header.json`` (no run is described; inspect would make one up
+    from what is left). A member cannot inflate past the size it declares: the zip
+    reader stops there and refuses the member."""
+    if not zipfile.is_zipfile(path):
+        return  # a JSON log: read whole, within the input limit already checked
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as error:
+        raise DataError(f"not an inspect log ({error})", where=str(path)) from None
+    limit = max_input_bytes()
+    inflated = sum(m.file_size for m in members)
+    if inflated > limit:
+        biggest = max(members, key=lambda m: m.file_size)
+        raise DataError(
+            f"its members would inflate to {inflated:,} bytes ({biggest.filename!r} alone "
+            f"{biggest.file_size:,}), over the input limit of {limit:,} "
+            "(MAIEUTIC_MAX_INPUT_BYTES)",
+            where=str(path),
+        )
+    if "header.json" not in {m.filename for m in members}:
+        raise DataError("not an inspect log: the archive has no header.json", where=str(path))
 
 
 def _inspect_figure(log: Any, name: str) -> float | None:
