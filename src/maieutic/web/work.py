@@ -8,6 +8,7 @@ name the upload, not the temporary path.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
@@ -36,11 +37,51 @@ def safe_name(filename: str | None, default: str) -> str:
     return base or default
 
 
+ROOT_PREFIX = "maieutic-web-"
+_ROOT: Path | None = None
+
+
+def workspace_root() -> Path:
+    """The one temporary folder that holds every request's uploads in this process
+    (``maieutic-web-<pid>-…``), made on first use and removed when the process ends:
+    a request's own folder is removed when it is done, but a server stopped with jobs
+    queued (Ctrl-C) would leave theirs. Making it also removes what a process killed
+    outright (``kill -9``, no exit handler) left: the folders of processes gone."""
+    global _ROOT
+    if _ROOT is None or not _ROOT.is_dir():
+        sweep_left_behind()
+        _ROOT = Path(tempfile.mkdtemp(prefix=f"{ROOT_PREFIX}{os.getpid()}-"))
+        atexit.register(shutil.rmtree, _ROOT, ignore_errors=True)
+    return _ROOT
+
+
+def sweep_left_behind(folder: Path | None = None) -> list[Path]:
+    """Remove the upload folders of processes that no longer run; return them."""
+    removed = []
+    for path in Path(folder or tempfile.gettempdir()).glob(f"{ROOT_PREFIX}*-*"):
+        pid = path.name[len(ROOT_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and not _running(int(pid)) and path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process, or no pid at all: not ours to judge
+    return True
+
+
 class Workspace:
-    """A temporary folder for the uploads of one request (removed with ``remove``)."""
+    """A temporary folder for the uploads of one request (removed with ``remove``),
+    inside the process's ``workspace_root``."""
 
     def __init__(self) -> None:
-        self.dir = Path(tempfile.mkdtemp(prefix="maieutic-web-"))
+        self.dir = Path(tempfile.mkdtemp(prefix="upload-", dir=workspace_root()))
 
     def save(self, filename: str | None, stream: BinaryIO, default: str = "upload") -> Path:
         """Copy an upload into the folder under a cleaned, unused name."""
