@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -86,3 +87,29 @@ def test_a_request_head_over_the_limit_is_refused_with_431():
             b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
         )
         assert not _exchange(address, post).startswith(b"HTTP/1.1 431")
+
+
+def _in_pieces(address: tuple[str, int], request: bytes, size: int = 1024) -> bytes:
+    with socket.create_connection(address, timeout=30) as sock:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            for start in range(0, len(request), size):
+                sock.sendall(request[start : start + size])
+                time.sleep(0.002)  # each piece its own read on the server
+        received = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := sock.recv(65536):
+                received += chunk
+        return received
+
+
+def test_a_head_sent_in_pieces_is_answered_as_the_same_head_sent_whole():
+    with BackgroundServer(create_app()) as server:
+        address = server.sock.getsockname()[:2]
+        for size, status in ((20_000, b"200"), (MAX_HEAD_BYTES - 200, b"200"), (40_000, b"431")):
+            head = (
+                b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: %s\r\n"
+                b"Connection: close\r\n\r\n" % (b"a" * size)
+            )
+            whole, pieces = _exchange(address, head), _in_pieces(address, head)
+            assert whole.startswith(b"HTTP/1.1 " + status), (size, whole[:60])
+            assert pieces.startswith(b"HTTP/1.1 " + status), (size, pieces[:60])
