@@ -113,3 +113,13 @@ def test_a_head_sent_in_pieces_is_answered_as_the_same_head_sent_whole():
             whole, pieces = _exchange(address, head), _in_pieces(address, head)
             assert whole.startswith(b"HTTP/1.1 " + status), (size, whole[:60])
             assert pieces.startswith(b"HTTP/1.1 " + status), (size, pieces[:60])
+
+
+def test_a_request_naming_another_host_in_its_target_is_not_served():
+    with BackgroundServer(create_app()) as server:
+        address = server.sock.getsockname()[:2]
+        head = (
+            b"GET http://evil.example/healthz HTTP/1.1\r\n"
+            b"Host: 127.0.0.1\r\nConnection: close\r\n\r\n"
+        )
+        assert _exchange(address, head).startswith(b"HTTP/1.1 404 ")
