@@ -351,3 +351,19 @@ def test_a_unit_listed_twice_is_refused_not_misaligned():
     result = _aura("x", "sha256:0", 2 / 3)
     with pytest.raises(DataError, match="'a' is in its arguments twice"):
         build_systems([("r.json", result)], units_of)
+
+
+def test_a_comparison_out_of_reach_is_refused_saying_its_cost():
+    from maieutic.errors import DataError
+    from maieutic.evaluate.compare import MAX_CELLS, Settings, check_cost
+
+    largest = Settings(n_resamples=100_000, n_trials=1_000_000)
+    with pytest.raises(DataError) as refused:
+        check_cost(100_000, n_pairs=1, settings=largest)
+    assert "110,000,000,000 unit cells, about 92 minutes here" in refused.value.message
+    assert "lower --trials or --resamples" in refused.value.message
+    check_cost(186, n_pairs=3, settings=Settings())  # the benchmark's size: taken on
+    per_pair = 1000 * (2000 + 10_000)
+    check_cost(1000, n_pairs=MAX_CELLS // per_pair, settings=Settings())  # at the limit
+    with pytest.raises(DataError):
+        check_cost(1000, n_pairs=MAX_CELLS // per_pair + 1, settings=Settings())

@@ -314,6 +314,30 @@ def pair(baseline: System, *, other: System, settings: Settings) -> Pair:
     return Pair(baseline=baseline.name, other=other.name, test=test, alpha=settings.alpha)
 
 
+CELLS_PER_SECOND = 20_000_000
+"""Unit cells (a unit in one resample or trial) the paired tests go through per second
+on one core of the 2-core reference machine (13–19 million measured on 10,000 and
+100,000 units while the other core was busy; an estimate, said as one)."""
+MAX_CELLS = 12_000_000_000
+"""The most cells a comparison takes on: about ten minutes at that rate. Past it the
+settings are refused, saying what they would cost; the largest the options allow
+(100,000 units, a million trials and 100,000 resamples) would take hours per pair."""
+
+
+def check_cost(n_units: int, *, n_pairs: int, settings: Settings) -> None:
+    """Refuse a comparison whose tests would go through more than ``MAX_CELLS`` unit
+    cells (units × (resamples + trials) × pairs), saying the estimate and what to lower."""
+    cells = n_units * (settings.n_resamples + settings.n_trials) * n_pairs
+    if cells > MAX_CELLS:
+        minutes = cells / CELLS_PER_SECOND / 60
+        raise DataError(
+            f"{n_pairs} pair(s) × {n_units:,} units × ({settings.n_resamples:,} resamples + "
+            f"{settings.n_trials:,} trials) is {cells:,} unit cells, about {minutes:,.0f} "
+            f"minutes here; the most taken on is {MAX_CELLS:,} (about "
+            f"{MAX_CELLS / CELLS_PER_SECOND / 60:.0f} minutes): lower --trials or --resamples"
+        )
+
+
 def compare_systems(
     task: str,
     systems: Sequence[System],
@@ -333,6 +357,8 @@ def compare_systems(
         raise DataError(f"no system named {baseline!r} (found: {', '.join(names)})")
     base = systems[names.index(baseline)]
     ordered = [base, *(s for s in systems if s is not base)]
+    n_pairs = len(ordered) * (len(ordered) - 1) // 2 if every_pair else len(ordered) - 1
+    check_cost(base.units.statistic.counts.shape[0], n_pairs=n_pairs, settings=settings)
     if every_pair:
         pairs = [
             pair(a, other=b, settings=settings)
