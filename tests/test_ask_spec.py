@@ -9,7 +9,7 @@ import zlib
 import numpy as np
 
 from maieutic.ask.pipeline import AskOptions, ask_text, assessed_questions
-from maieutic.embed.encoder import Encoder
+from maieutic.embed.encoder import DEFAULT_BATCH_SIZE, Encoder
 from maieutic.registry import rebuild
 from tests.test_ask import DOCUMENT
 
@@ -30,7 +30,7 @@ def test_the_assessment_names_its_evaluator_and_arguments(monkeypatch):
         "threshold_rule": "gt",
         "embedding_model": "all-MiniLM-L6-v2",
         "embedding_backend": "torch",
-        "batch_size": 64,
+        "batch_size": DEFAULT_BATCH_SIZE,
         "cache": True,
         "top_k": 5,
         "link_threshold": 0.85,
