@@ -413,8 +413,8 @@ def test_an_empty_option_is_refused_not_read_as_the_default():
         benchmark_from("cqs", {"evaluator": ""})
     with pytest.raises(DataError, match="data is empty"):
         benchmark_from("cqs", {"data": " "})
-    with pytest.raises(DataError, match="threshold nan"):
-        benchmark_from("cqs", {"threshold": float("nan")}).evaluator()
+    with pytest.raises(DataError, match="threshold: expected a finite number, got nan"):
+        benchmark_from("cqs", {"threshold": float("nan")})  # refused before anything is built
 
 
 def test_an_import_never_writes_over_what_it_reads_or_one_output_over_the_other(cli, tmp_path):
@@ -443,8 +443,8 @@ def test_an_import_never_writes_over_what_it_reads_or_one_output_over_the_other(
         ({"treshold": 0.7}, "cqs takes no option treshold (it takes: data, split, strategy"),
         ({"threshold": "abc"}, "threshold: expected a number, got 'abc'"),
         ({"threshold": [0.6]}, "threshold: expected a number, got [0.6]"),
-        ({"data": ""}, "data: empty (leave it out for the default)"),
-        ({"evaluator": " "}, "evaluator: empty"),
+        ({"data": ""}, "data is empty"),
+        ({"evaluator": " "}, "unknown evaluator ' '"),
     ],
 )
 def test_a_task_argument_misspelt_mistyped_or_empty_is_refused_in_one_line(arguments, said):

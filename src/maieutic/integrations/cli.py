@@ -47,7 +47,7 @@ def import_group() -> None:
     """
 
 
-def _check_outputs(out_path: str, submission_path: str | None, name: str | None) -> None:
+def _check_outputs(out_path: str, submission_path: str | None, *, name: str | None) -> None:
     """Before anything is read: ``--out`` a file, and not one ``--out-submission``
     writes too (the submission or its .meta.json); ``--name`` a line of text."""
     if name is not None:
@@ -105,7 +105,7 @@ def inspect_log(log: str, *, out_path: str, submission_path: str | None, name: s
     """
     from maieutic.integrations.importing import from_inspect_log
 
-    _check_outputs(out_path, submission_path, name)
+    _check_outputs(out_path, submission_path, name=name)
     _write(from_inspect_log(log, name=name), out_path=out_path, submission_path=submission_path)
 
 
@@ -125,6 +125,6 @@ def lm_eval_samples(
     """
     from maieutic.integrations.importing import from_lm_eval_samples
 
-    _check_outputs(out_path, submission_path, name)
+    _check_outputs(out_path, submission_path, name=name)
     run = from_lm_eval_samples(samples, name=name)
     _write(run, out_path=out_path, submission_path=submission_path)

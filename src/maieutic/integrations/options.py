@@ -41,8 +41,9 @@ def benchmark_from(task: str, options: Mapping[str, Any]) -> Benchmark:
 
 
 def _check_value(name: str, value: Any) -> None:
-    """One line for an option of the wrong type or an empty one: a framework hands its
-    arguments over as it parsed them (``-T threshold=abc`` is the string ``abc``)."""
+    """One line for an option of the wrong type: a framework hands its arguments over
+    as it parsed them (``-T threshold=abc`` is the string ``abc``). An empty one is
+    refused where it is used ("data is empty", "unknown evaluator ''")."""
     if name == "threshold":
         number = value
         if isinstance(value, str):
@@ -57,8 +58,6 @@ def _check_value(name: str, value: Any) -> None:
         return
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         raise DataError(f"{name}: expected a name or a path, got {value!r}")
-    if isinstance(value, str) and not value.strip():
-        raise DataError(f"{name}: empty (leave it out for the default)")
 
 
 @functools.cache
