@@ -246,7 +246,9 @@ def test_a_missing_data_file_is_maieutics_line_in_inspects_report(tmp_path):
     )
     output = done.stdout + done.stderr
     assert done.returncode == 1
-    assert f"maieutic: {tmp_path / 'gone.json'}: no such file" in output.replace("\n", "")
+    # inspect's report wraps lines where it likes (at a space, or inside a long path)
+    said = f"maieutic: {tmp_path / 'gone.json'}: no such file"
+    assert "".join(said.split()) in "".join(output.split())
     assert "Traceback" not in output and "maieutic/" not in output.replace("maieutic/cqs", "")
 
 
@@ -490,3 +492,26 @@ def test_an_eval_log_that_would_inflate_past_the_limit_or_has_no_header_is_refus
     done = cli("import", "inspect-log", headless, "--out", tmp_path / "r.json")
     assert done.code == 2 and "has no header.json" in done.err, done.err
     assert not (tmp_path / "r.json").exists()
+
+
+@pytest.mark.parametrize(
+    "spoil, said",
+    [
+        (lambda m: m.update(replies=7), "its score's replies are not what a maieutic task writes"),
+        (lambda m: m.update(replies=[["only one"]]), "its score's replies are not what"),
+        (lambda m: m.update(replies=[[m["replies"][0][0], 5]]), "a reply is no text"),
+        (lambda m: m.update(judged=[[1, 2]]), "judged records are not"),
+    ],
+)
+def test_a_log_whose_replies_are_malformed_is_refused_in_one_line(
+    mock_runs, cli, tmp_path, spoil, said
+):
+    from inspect_ai.log import write_eval_log
+
+    log = mock_runs["cqs"].model_copy(deep=True)
+    [score] = log.samples[0].scores.values()
+    spoil(score.metadata)
+    path = tmp_path / "spoilt.json"
+    write_eval_log(log, str(path), format="json")
+    done = cli("import", "inspect-log", path, "--out", tmp_path / "r.json")
+    assert done.code == 2 and said in done.err and done.err.count("\n") == 1, done.err

@@ -102,9 +102,10 @@ def from_inspect_log(path: str | Path, *, name: str | None = None) -> ImportedRu
     try:
         log = logs.read_eval_log(str(path))
     except Exception as error:  # inspect's own reader: any failure means not a log
-        raise DataError(
-            f"not an inspect log ({type(error).__name__}: {error})", where=where
-        ) from None
+        # its validation errors run to many lines: the first says what is wrong
+        first = (str(error).strip().splitlines() or [""])[0][:300]
+        kind = type(error).__name__
+        raise DataError(f"not an inspect log ({kind}: {first})", where=where) from None
     metadata = log.eval.metadata or {}
     task = metadata.get("maieutic_task")
     if task not in SPECS:
@@ -121,9 +122,24 @@ def from_inspect_log(path: str | Path, *, name: str | None = None) -> ImportedRu
         if score is None:
             unscored.append(str(sample.id))
             continue
-        for listed, reply in score.metadata["replies"]:
-            replies[messages_of(listed)] = reply
-        judged += score.metadata.get("judged") or []
+        try:
+            for listed, reply in score.metadata["replies"]:
+                if not isinstance(reply, str):
+                    raise TypeError("a reply is no text")
+                reply.encode("utf-8")  # a lone surrogate cannot be written anywhere
+                replies[messages_of(listed)] = reply
+            found = score.metadata.get("judged") or []
+            if not isinstance(found, list) or not all(
+                isinstance(j, list) and len(j) == 3 for j in found
+            ):
+                raise TypeError("judged records are not [messages, seed, reply] triples")
+            judged += found
+        except (TypeError, ValueError, KeyError, UnicodeEncodeError) as error:
+            raise DataError(
+                f"sample {sample.id!r}: its score's replies are not what a maieutic task "
+                f"writes ({error})",
+                where=where,
+            ) from None
         grader = score.metadata.get("grader") or grader
     if not replies:
         raise DataError("the log holds no scored sample", where=where)
@@ -175,7 +191,10 @@ def _check_archive(path: Path) -> None:
 def _inspect_figure(log: Any, name: str) -> float | None:
     for scores in log.results.scores if log.results else []:
         if name in scores.metrics:
-            return float(scores.metrics[name].value)
+            try:
+                return float(scores.metrics[name].value)
+            except (TypeError, ValueError):
+                return None  # the log's own figure is only shown beside maieutic's
     return None
 
 
