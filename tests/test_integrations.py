@@ -515,3 +515,13 @@ def test_a_log_whose_replies_are_malformed_is_refused_in_one_line(
     write_eval_log(log, str(path), format="json")
     done = cli("import", "inspect-log", path, "--out", tmp_path / "r.json")
     assert done.code == 2 and said in done.err and done.err.count("\n") == 1, done.err
+
+
+@pytest.mark.parametrize("options", ["not json", "[1, 2]"])
+def test_lm_eval_samples_whose_options_are_no_json_object_are_refused(cli, tmp_path, options):
+    samples = tmp_path / "samples_maieutic_cqs_x.jsonl"
+    doc = {"task": "cqs", "options": options, "messages": '[{"role": "user", "content": "q"}]'}
+    samples.write_text(json.dumps({"doc": doc, "filtered_resps": ["1. Why?"]}) + "\n")
+    done = cli("import", "lm-eval-samples", samples, "--out", tmp_path / "r.json")
+    assert done.code == 2 and "doc.options is no JSON object" in done.err, done.err
+    assert done.err.count("\n") == 1

@@ -242,8 +242,14 @@ def from_lm_eval_samples(path: str | Path, *, name: str | None = None) -> Import
     task, options = run
     if task not in SPECS:
         raise DataError(f"unknown task {task!r}", where=where)
+    try:
+        given = json.loads(options)
+    except ValueError:
+        given = None
+    if not isinstance(given, dict):
+        raise DataError(f"line 1: doc.options is no JSON object ({options[:80]!r})", where=where)
     return ImportedRun(
-        benchmark=benchmark_from(task, json.loads(options)),
+        benchmark=benchmark_from(task, given),
         replies=replies,
         name=name or run_name(path.parent.name),
         source=where,
