@@ -47,7 +47,7 @@ REPLIES = {
 }
 
 
-def run_with_mock(task: str, folder: Path, **task_args):
+def run_with_mock(task: str, folder: Path, *, limit: int | None = None, **task_args):
     """One inspect run of maieutic/TASK on its bundled sample with scripted replies."""
     from inspect_ai import eval as inspect_eval
     from inspect_ai.model import ModelOutput, ModelUsage, get_model
@@ -66,7 +66,9 @@ def run_with_mock(task: str, folder: Path, **task_args):
         patched.setenv("HOME", str(folder))
         model = get_model("mockllm/model", custom_outputs=reply)
         made = getattr(inspect_tasks, task)(**task_args)
-        [log] = inspect_eval(made, model=model, log_dir=str(folder / "logs"), display="none")
+        [log] = inspect_eval(
+            made, model=model, log_dir=str(folder / "logs"), display="none", limit=limit
+        )
     assert log.status == "success", log.error
     return log
 
@@ -141,6 +143,25 @@ def test_the_logs_figures_are_maieutic_evaluate_on_its_output(task, mock_runs, c
     assert written["score"] == official["score"]
     if bench.signature() is not None:
         assert log.eval.metadata["signature"] == official["signature_string"]
+
+
+def test_a_limited_run_names_what_it_scored(tmp_path, cli, monkeypatch):
+    """Under --limit the task's metadata still describes the whole file (its signature
+    counts every reference): the log says how many items the figures cover, and the
+    import's signature is that of the items scored."""
+    monkeypatch.setenv("MAIEUTIC_HOME", str(tmp_path / "home"))
+    log = run_with_mock("cqs", tmp_path, limit=1)
+    total = len(Benchmark("cqs").items())
+    assert total > 1
+    metrics = log.results.scores[0].metrics
+    assert metrics["items_scored"].value == 1
+    assert log.eval.metadata["items"] == total
+    assert f"all {total} items" in log.eval.metadata["signature_covers"]
+    results = tmp_path / "results.json"
+    done = cli("import", "inspect-log", log.location, "--out", results)
+    assert done.code == 0, done.err
+    [written] = json.loads(results.read_text())["results"]
+    assert written["signature_string"] != log.eval.metadata["signature"]
 
 
 def test_aura_asks_every_passage(mock_runs):

@@ -48,6 +48,8 @@ REQUESTS = "maieutic_requests"
 """Sample metadata: the chat requests maieutic sends for the item."""
 REPLIES = "maieutic_replies"
 """Sample metadata (set by the solver of a task asking several requests an item)."""
+ITEMS_SCORED = "items_scored"
+"""The metric naming how many items a run scored (all, or the first ``--limit``)."""
 
 
 def _refuse(error: MaieuticError) -> Exception:
@@ -229,7 +231,10 @@ def benchmark_figures() -> Metric:
             for s in scores
             for listed, reply in (s.score.metadata or {}).get("replies", [])
         }
-        return threads(bench).metric(lambda: bench.run_figures(replies))
+        figures = threads(bench).metric(lambda: bench.run_figures(replies))
+        # what was scored, beside the figures: under --limit, fewer items than the data
+        # file holds (the task's metadata describes the whole file)
+        return {**figures, ITEMS_SCORED: float(len({s.sample_id for s in scores}))}
 
     return compute
 
@@ -306,7 +311,15 @@ def _task(name: str, **options: Any) -> Task:
             max_tokens=params.max_tokens,
             seed=params.seed,
         ),
-        metadata=described,
+        metadata={
+            **described,
+            "items": len(items),
+            "signature_covers": (
+                f"all {len(items)} items of the data file; a run under --limit scores "
+                f"fewer: the metric {ITEMS_SCORED!r} says how many, and "
+                "`maieutic import inspect-log` writes their own signature"
+            ),
+        },
     )
 
 
