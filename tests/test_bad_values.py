@@ -146,6 +146,22 @@ def test_a_path_of_spaces_is_refused(cli, tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
+@pytest.mark.parametrize("option", ["--out", "--data"])
+def test_a_name_that_is_no_utf8_text_is_refused_before_the_run(cli, tmp_path, option):
+    """A file name holding a byte that is no UTF-8 character reaches Python as a lone
+    surrogate: generation ran to its end and then lost everything writing the record
+    that names its files."""
+    write_files(tmp_path)
+    odd = str(tmp_path / "a\udcff.json")
+    paths = {"--data": tmp_path / "cqs_data.json", "--out": tmp_path / "out.json"}
+    paths[option] = odd
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = cli("generate", "cqs", "--data", paths["--data"], "--out", paths["--out"])
+    assert result.code == 2, result.err
+    assert f"'{option}': holds a byte that is no UTF-8 character" in result.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
 def test_a_limit_set_to_blanks_is_refused(cli, tmp_path, monkeypatch):
     write_files(tmp_path)
     monkeypatch.setenv("MAIEUTIC_MAX_INPUT_BYTES", " ")

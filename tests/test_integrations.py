@@ -522,6 +522,8 @@ def test_an_eval_log_that_would_inflate_past_the_limit_or_has_no_header_is_refus
         (lambda m: m.update(replies=[["only one"]]), "its score's replies are not what"),
         (lambda m: m.update(replies=[[m["replies"][0][0], 5]]), "a reply is no text"),
         (lambda m: m.update(judged=[[1, 2]]), "judged records are not"),
+        # inspect writes its logs as UTF-8: a lone surrogate comes as JSON's escape
+        (lambda m: m.update(replies=[[m["replies"][0][0], "Why LONE?"]]), "not an inspect log"),
     ],
 )
 def test_a_log_whose_replies_are_malformed_is_refused_in_one_line(
@@ -534,6 +536,7 @@ def test_a_log_whose_replies_are_malformed_is_refused_in_one_line(
     spoil(score.metadata)
     path = tmp_path / "spoilt.json"
     write_eval_log(log, str(path), format="json")
+    path.write_text(path.read_text().replace("LONE", "\\ud800"))
     done = cli("import", "inspect-log", path, "--out", tmp_path / "r.json")
     assert done.code == 2 and said in done.err and done.err.count("\n") == 1, done.err
 
@@ -546,3 +549,15 @@ def test_lm_eval_samples_whose_options_are_no_json_object_are_refused(cli, tmp_p
     done = cli("import", "lm-eval-samples", samples, "--out", tmp_path / "r.json")
     assert done.code == 2 and "doc.options is no JSON object" in done.err, done.err
     assert done.err.count("\n") == 1
+
+
+def test_lm_eval_samples_whose_reply_is_no_text_are_refused(cli, tmp_path):
+    samples = tmp_path / "samples_maieutic_cqs_x.jsonl"
+    doc = {"task": "cqs", "options": "{}", "messages": '[{"role": "user", "content": "q"}]'}
+    # json.dumps escapes the lone surrogate as JSON allows; json.loads gives it back
+    samples.write_text(json.dumps({"doc": doc, "filtered_resps": ["1. Why\ud800?"]}) + "\n")
+    out = tmp_path / "s.json"
+    done = cli("import", "lm-eval-samples", samples, "--out", tmp_path / "r.json",
+               "--out-submission", out)  # fmt: skip
+    assert done.code == 2 and "line 1: the reply holds a lone surrogate" in done.err, done.err
+    assert done.err.count("\n") == 1 and not out.exists()

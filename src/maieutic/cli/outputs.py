@@ -67,17 +67,36 @@ def guarded(command: click.Command) -> click.Command:
 def refuse_empty_paths(ctx: click.Context) -> None:
     """A usage error for a path option or argument given as an empty word: it names no
     file, and ``Path("")`` is the working folder, where an output would then be
-    written (``--out-dir ''``) or an input looked for."""
+    written (``--out-dir ''``) or an input looked for; and for any option whose value
+    is not UTF-8 text."""
     for param in ctx.command.params:
+        values = [v for v in _values(ctx.params.get(param.name or "")) if isinstance(v, str)]
+        if any(not _is_text(v) for v in values):
+            # a byte that is no UTF-8 character (a file name from another system): it
+            # reaches Python as a lone surrogate, which no file maieutic writes (JSON,
+            # a results record naming its inputs) can hold, so the run would be lost
+            # at its end
+            raise click.BadParameter(
+                "holds a byte that is no UTF-8 character; use a name that is UTF-8 text",
+                ctx,
+                param,
+            )
         if not isinstance(param.type, click.Path):
             continue
-        values = [v for v in _values(ctx.params.get(param.name or "")) if isinstance(v, str)]
         if "" in values:
             raise click.BadParameter("an empty path names no file or folder", ctx, param)
         if any(not v.strip() for v in values):
             # a name of spaces alone is a slip (an unset shell variable in quotes), and
             # a folder named by a space is one nobody finds again
             raise click.BadParameter("a path of spaces alone names no file or folder", ctx, param)
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_paths(ctx: click.Context) -> None:

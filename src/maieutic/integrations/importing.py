@@ -232,6 +232,14 @@ def from_lm_eval_samples(path: str | Path, *, name: str | None = None) -> Import
                 "doc.messages and filtered_resps expected)",
                 where=where,
             ) from None
+        try:  # JSON's \ud800 escape reads as a lone surrogate, which nothing can write
+            reply.encode("utf-8")
+        except UnicodeEncodeError:
+            raise DataError(
+                f"line {number}: the reply holds a lone surrogate (\\ud800–\\udfff), "
+                "which is no text",
+                where=where,
+            ) from None
         if run is None:
             run = found
         elif found != run:
