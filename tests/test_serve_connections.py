@@ -118,8 +118,9 @@ def test_connections_past_the_cap_are_refused_with_503(serve):
         reply = _get(address)
         assert reply.startswith(b"HTTP/1.1 503 "), reply
         head, _, body = reply.partition(b"\r\n\r\n")
-        assert body == b"too many open connections; retry\n"
+        assert body == b"too many open connections to this server; retry in a second\n"
         assert f"content-length: {len(body)}".encode() in head.lower()
+        assert b"retry-after: 1" in head.lower()
     finally:
         for sock in held:
             sock.close()
@@ -128,6 +129,40 @@ def test_connections_past_the_cap_are_refused_with_503(serve):
     while (reply := _get(address)).startswith(b"HTTP/1.1 503 ") and time.monotonic() < deadline:
         time.sleep(0.1)
     assert reply.startswith(b"HTTP/1.1 200 "), reply
+
+
+def test_a_burst_past_the_cap_is_answered_not_reset(serve):
+    """Many clients at once, each sending its request as soon as it connects: every one
+    reads an answer, 200 or 503. A connection closed with its request unread sends a
+    reset, which the client reports instead of the 503 written before it."""
+    import threading
+
+    address = serve("--max-connections", "5", "--header-timeout", "60")
+    clients = 60
+    answers: list[bytes] = []
+    failures: list[str] = []
+    start = threading.Barrier(clients)
+
+    def one() -> None:
+        start.wait()
+        try:
+            with _connect(address) as sock:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                received = b""
+                while chunk := sock.recv(65536):
+                    received += chunk
+            answers.append(received.split(b"\r\n", 1)[0])
+        except OSError as error:
+            failures.append(repr(error))
+
+    threads = [threading.Thread(target=one) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures[:3]
+    assert {a.split(b" ")[1] for a in answers} <= {b"200", b"503"}
+    assert len(answers) == clients and b"HTTP/1.1 503 Service Unavailable" in answers
 
 
 def test_the_limits_are_options(cli):

@@ -31,11 +31,21 @@ MAX_HEAD_BYTES = 32 * 1024
 """A request's line and headers together past this many bytes are refused with 431
 (browsers send a few kilobytes; uvicorn alone takes a head that arrives in one read
 whatever its size)."""
-_BUSY_TEXT = b"too many open connections; retry\n"
+_BUSY_TEXT = b"too many open connections to this server; retry in a second\n"
 _BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
-    b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT)
+    b"retry-after: 1\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s"
+    % (len(_BUSY_TEXT), _BUSY_TEXT)
 )
+BUSY_LINGER = 2.0
+"""A connection answered 503 is closed when its client closes, or this many seconds
+after the answer: until then what it sends is read and dropped, because closing a
+socket with unread data in it sends a reset, which a client reports instead of the
+503 it was sent."""
+LISTEN_BACKLOG = 2048
+"""Connections the system queues before the server accepts them (uvicorn's own
+default): a burst past the open-connection cap is accepted and answered 503, not
+left unanswered in a short queue."""
 _HEAD_TEXT = b"the request's headers are over this server's limit of %d KB\n" % (
     MAX_HEAD_BYTES // 1024
 )
@@ -70,16 +80,22 @@ def guarded_protocol(header_timeout: float, max_connections: int) -> type:
 
     class GuardedH11Protocol(H11Protocol):
         _head_timer: Any = None
+        _refused = False
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             if len(self.connections) > max_connections:
+                self._refused = True
                 transport.write(_BUSY)
-                transport.close()
+                if transport.can_write_eof():
+                    transport.write_eof()  # the client reads the 503 to its end and closes
+                self.loop.call_later(BUSY_LINGER, transport.close)
                 return
             self._arm_head_timer()
 
         def data_received(self, data: bytes) -> None:
+            if self._refused:
+                return  # the request of a connection answered 503: read and dropped
             if self.conn.their_state is h11.IDLE and self._head_too_large(data):
                 self.transport.write(_HEAD_TOO_LARGE)
                 self.transport.close()
@@ -193,7 +209,7 @@ def bind_socket(host: str, port: int) -> socket.socket:
     except OSError:
         sock.close()
         raise
-    sock.listen(128)
+    sock.listen(LISTEN_BACKLOG)
     sock.set_inheritable(True)
     return sock
 
