@@ -165,6 +165,30 @@ def test_a_burst_past_the_cap_is_answered_not_reset(serve):
     assert len(answers) == clients and b"HTTP/1.1 503 Service Unavailable" in answers
 
 
+def test_a_chunked_upload_past_the_limit_reads_its_413(serve):
+    """An upload with no Content-Length, sent in chunks past --max-upload-mb: the client
+    sends all of it and reads the 413 page, with no reset (the server reads the rest
+    before answering, as for a declared length)."""
+    address = serve("--max-upload-mb", "1")
+    boundary = "x"
+    with _connect(address) as sock:
+        sock.sendall(
+            b"POST /ask HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
+            b"Content-Type: multipart/form-data; boundary=x\r\nConnection: close\r\n\r\n"
+        )
+        parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+                 'filename="a.txt"\r\n\r\n'.encode()]  # fmt: skip
+        parts += [b"a" * 65536] * 48  # 3 MB
+        parts += [f"\r\n--{boundary}--\r\n".encode(), b""]
+        for part in parts:
+            sock.sendall(b"%x\r\n%s\r\n" % (len(part), part))
+        received = b""
+        while chunk := sock.recv(65536):  # a reset raises here
+            received += chunk
+    assert received.startswith(b"HTTP/1.1 413 "), received[:200]
+    assert b"over this server&#39;s limit of 1 MB" in received or b"limit of 1 MB" in received
+
+
 def test_the_limits_are_options(cli):
     result = cli("serve", "--help")
     assert "--header-timeout" in result.out and "--max-connections" in result.out
