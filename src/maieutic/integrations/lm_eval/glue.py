@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import functools
 import json
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from maieutic.errors import MaieuticError
@@ -37,8 +39,14 @@ def documents(task: str, metadata: dict[str, Any]) -> dict[str, Any]:
     try:
         bench = benchmark_from(task, options)
         items = bench.requests()
-    except MaieuticError as error:  # one line in lm-eval's report
-        raise ValueError(f"maieutic: {error}") from None
+    except MaieuticError as error:
+        if _under_lm_evals_command():
+            # lm-eval's command prints a traceback for any exception from a task's
+            # dataset: the line alone, and the command's usage/data status, as inspect
+            # shows a task's input problem
+            print(f"maieutic: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
+        raise ValueError(f"maieutic: {error}") from None  # lm-eval used as a library
     rows = []
     for item in items:
         for messages in item.requests:
@@ -60,6 +68,15 @@ def documents(task: str, metadata: dict[str, Any]) -> dict[str, Any]:
                 }
             )
     return {"test": datasets.Dataset.from_list(rows)}
+
+
+def _under_lm_evals_command() -> bool:
+    # the `lm_eval` / `lm-eval` script, or `python -m lm_eval`
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    return Path(sys.argv[0]).name in ("lm_eval", "lm-eval") or (
+        spec is not None and spec.name in ("lm_eval.__main__", "lm_eval")
+    )
 
 
 def dataset_of(task: str) -> Callable[..., dict[str, Any]]:
