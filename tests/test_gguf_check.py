@@ -121,3 +121,32 @@ def test_generate_with_an_incomplete_gguf_is_one_line(packaged, tmp_path):
     assert len(errors) == 1 and str(path) in errors[0] and "incomplete" in errors[0], lines
     assert "Traceback" not in done.stderr and "transformers" not in done.stderr
     assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize(
+    "counts, said",
+    [
+        # 2**40 entries over a long run of zeros: each zero entry (empty key, one byte)
+        # fits, so the old check stepped through 15 M of them; the count alone refuses
+        ((0, 2**40), "its header claims 1,099,511,627,776 metadata entries"),
+        ((2**40, 0), "its header claims 1,099,511,627,776 tensors"),
+    ],
+)
+def test_a_count_no_model_has_is_refused_without_stepping_through_it(tmp_path, counts, said):
+    path = tmp_path / "zeros.gguf"
+    with open(path, "wb") as f:
+        f.write(b"GGUF" + struct.pack("<IQQ", 3, *counts))
+        f.truncate(200_000_000)  # a hole: no disk, all zeros
+    assert check_gguf(path) == f"is not a GGUF model file: {said} (damaged?)"
+
+
+def test_a_tensor_with_more_dimensions_than_ggml_allows_is_refused(tmp_path):
+    path = tmp_path / "dims.gguf"
+    tensor = struct.pack("<Q", 1) + b"t" + struct.pack("<I", 2**32 - 1)
+    with open(path, "wb") as f:
+        f.write(b"GGUF" + struct.pack("<IQQ", 3, 1, 0) + tensor)
+        f.truncate(200_000_000)
+    said = check_gguf(path)
+    assert (
+        said == "is not a GGUF model file: a tensor claims 4,294,967,295 dimensions (ggml allows 4)"
+    )

@@ -108,7 +108,7 @@ def from_inspect_log(path: str | Path, *, name: str | None = None) -> ImportedRu
         raise DataError(f"not an inspect log ({kind}: {first})", where=where) from None
     metadata = log.eval.metadata or {}
     task = metadata.get("maieutic_task")
-    if task not in SPECS:
+    if not isinstance(task, str) or task not in SPECS:
         raise DataError(f"not a run of a maieutic task (task {log.eval.task!r})", where=where)
     bench = benchmark_from(task, {k: v for k, v in (log.eval.task_args or {}).items()})
     replies: dict[Messages, str] = {}

@@ -26,7 +26,7 @@ OPTION_NAMES = ("data", "split", "strategy", "evaluator", "threshold", "scenario
 def benchmark_from(task: str, options: Mapping[str, Any]) -> Benchmark:
     """The benchmark of ``task`` for ``options`` (None values: not given). An option
     the task does not take is refused with the ones it takes."""
-    if task not in SPECS:
+    if not isinstance(task, str) or task not in SPECS:
         raise DataError(f"unknown task {task!r} (known: {', '.join(BENCHMARKS)})")
     given = {k: v for k, v in options.items() if v is not None}
     unknown = sorted(set(given) - set(SPECS[task].options))
@@ -37,6 +37,8 @@ def benchmark_from(task: str, options: Mapping[str, Any]) -> Benchmark:
         )
     for name, value in given.items():
         _check_value(name, value)
+    # a framework parses `-T data=2024` as a number: a name or a path is text
+    given = {k: v if k == "threshold" else str(v) for k, v in given.items()}
     return _cached(task, encoded=json.dumps(given, sort_keys=True))
 
 

@@ -5,15 +5,15 @@ and the tensors' data. A file cut short (an unfinished download or copy) keeps a
 header that says how long the file must be: reading that header takes milliseconds,
 where a runtime that meets the short file fails after seconds (llama.cpp: "data is not
 within the file bounds"; transformers after dequantising: "cannot reshape array").
-Only the ``struct`` module is needed: no runtime, no ``gguf`` package.
+Only ``struct`` and ``mmap`` are needed: no runtime, no ``gguf`` package.
 """
 
 from __future__ import annotations
 
-import os
+import mmap
 import struct
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any
 
 MAGIC = b"GGUF"
 DEFAULT_ALIGNMENT = 32
@@ -66,39 +66,82 @@ class NotGGUF(Exception):
     """The file is not a GGUF file."""
 
 
-def _read(f: BinaryIO, size: int) -> bytes:
-    # a length is checked against what is left of the file before anything is read: a
-    # hostile header's 2**64 - 1 would otherwise be an OverflowError or a MemoryError
-    if size > os.fstat(f.fileno()).st_size - f.tell():
-        raise Incomplete
-    data = f.read(size)
-    if len(data) != size:
-        raise Incomplete
-    return data
+MAX_ENTRIES = 1 << 20
+"""Metadata entries, and tensors, a header may claim (real models: dozens of entries,
+at most tens of thousands of tensors): past it the file is refused as damaged, so a
+hostile count over a long file cannot keep the check looping for minutes."""
+# the fewest bytes one item takes: a metadata entry (key length, type, a 1-byte value),
+# a tensor's entry (name length, dimension count, type, offset), a string (its length)
+MIN_ENTRY, MIN_TENSOR, MIN_STRING = 8 + 4 + 1, 8 + 4 + 4 + 8, 8
 
 
-def _unpack(f: BinaryIO, fmt: str):
-    return struct.unpack("<" + fmt, _read(f, struct.calcsize(fmt)))[0]
+MAX_DIMS = 4
+"""A tensor's dimensions at most (ggml's GGML_MAX_DIMS; llama.cpp refuses more)."""
 
 
-def _string(f: BinaryIO) -> bytes:
-    return _read(f, _unpack(f, "Q"))
+class _Header:
+    """The header of a GGUF file, read from its start through a read-only memory map
+    (nothing is read into memory but the few bytes looked at; a vocabulary's 10⁵
+    strings are stepped over in milliseconds). Every length is checked against what is
+    left of the file before it is used: a hostile header's 2**64 - 1 would otherwise be
+    an OverflowError or a MemoryError."""
 
+    def __init__(self, view: Any) -> None:
+        self.view = view
+        self.size = len(view)
+        self.at = 0
 
-def _value(f: BinaryIO, kind: int):
-    if kind in SCALARS:
-        return _unpack(f, SCALARS[kind])
-    if kind == STRING:
-        return _string(f)
-    if kind == ARRAY:
-        item, count = _unpack(f, "I"), _unpack(f, "Q")
-        if item in SCALARS:  # skipped whole: a vocabulary holds 10⁵ entries
-            _read(f, count * struct.calcsize(SCALARS[item]))
-        else:
-            for _ in range(count):
-                _value(f, item)
-        return None
-    raise NotGGUF(f"unknown metadata type {kind}")
+    def left(self) -> int:
+        return self.size - self.at
+
+    def read(self, size: int) -> bytes:
+        self.skip(size)
+        return bytes(self.view[self.at - size : self.at])
+
+    def skip(self, size: int) -> None:
+        if size > self.left():
+            raise Incomplete
+        self.at += size
+
+    def unpack(self, fmt: str) -> Any:
+        width = struct.calcsize("<" + fmt)
+        self.skip(width)
+        return struct.unpack_from("<" + fmt, self.view, self.at - width)[0]
+
+    def count(self, least_bytes: int, *, cap: int | None = None, what: str = "") -> int:
+        """A count of items of at least ``least_bytes`` each: more than the rest of
+        the file can hold is a file cut short (or a hostile count)."""
+        found = self.unpack("Q")
+        if cap is not None and found > cap:
+            raise NotGGUF(f"its header claims {found:,} {what} (damaged?)")
+        if found * least_bytes > self.left():
+            raise Incomplete
+        return int(found)
+
+    def string(self, *, keep: bool) -> bytes:
+        size = self.unpack("Q")
+        if keep:
+            return self.read(size)
+        self.skip(size)
+        return b""
+
+    def value(self, kind: int) -> Any:
+        if kind in SCALARS:
+            return self.unpack(SCALARS[kind])
+        if kind == STRING:
+            return self.string(keep=False)
+        if kind == ARRAY:
+            item = self.unpack("I")
+            if item in SCALARS:  # skipped whole
+                width = struct.calcsize(SCALARS[item])
+                self.skip(self.count(width) * width)
+            elif item in (STRING, ARRAY):
+                for _ in range(self.count(MIN_STRING if item == STRING else 4 + 8)):
+                    self.value(item)
+            else:
+                raise NotGGUF(f"unknown metadata type {item}")
+            return None
+        raise NotGGUF(f"unknown metadata type {kind}")
 
 
 def required_size(path: Path) -> int | None:
@@ -108,29 +151,46 @@ def required_size(path: Path) -> int | None:
     with open(path, "rb") as f:
         if f.read(4) != MAGIC:
             raise NotGGUF("it does not start as a GGUF file does")
-        version, tensors, entries = _unpack(f, "I"), _unpack(f, "Q"), _unpack(f, "Q")
-        if version < 2:
-            raise NotGGUF(f"GGUF version {version} is too old")
-        alignment = DEFAULT_ALIGNMENT
-        for _ in range(entries):
-            key, kind = _string(f), _unpack(f, "I")
-            value = _value(f, kind)
-            if key == b"general.alignment" and isinstance(value, int) and value > 0:
-                alignment = value
-        end, known = 0, True
-        for _ in range(tensors):
-            _string(f)
-            dims = [_unpack(f, "Q") for _ in range(_unpack(f, "I"))]
-            kind, offset = _unpack(f, "I"), _unpack(f, "Q")
-            if kind not in BLOCKS:
-                known = False
-                continue
-            count = 1
-            for dim in dims:
-                count *= dim
-            per_block, block_bytes = BLOCKS[kind]
-            end = max(end, offset + -(-count // per_block) * block_bytes)
-        start = -(-f.tell() // alignment) * alignment
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            view = memoryview(mapped)
+            try:
+                return _required_size(_Header(view))
+            finally:
+                view.release()
+
+
+def _required_size(header: _Header) -> int | None:
+    header.skip(len(MAGIC))
+    version = header.unpack("I")
+    if version < 2:
+        raise NotGGUF(f"GGUF version {version} is too old")
+    tensors = header.count(0, cap=MAX_ENTRIES, what="tensors")
+    entries = header.count(MIN_ENTRY, cap=MAX_ENTRIES, what="metadata entries")
+    if tensors * MIN_TENSOR > header.left():
+        raise Incomplete
+    alignment = DEFAULT_ALIGNMENT
+    for _ in range(entries):
+        key = header.string(keep=True)
+        value = header.value(header.unpack("I"))
+        if key == b"general.alignment" and isinstance(value, int) and value > 0:
+            alignment = value
+    end, known = 0, True
+    for _ in range(tensors):
+        header.string(keep=False)
+        dims = header.unpack("I")
+        if dims > MAX_DIMS:
+            raise NotGGUF(f"a tensor claims {dims:,} dimensions (ggml allows {MAX_DIMS})")
+        shape = [header.unpack("Q") for _ in range(dims)]
+        kind, offset = header.unpack("I"), header.unpack("Q")
+        if kind not in BLOCKS:
+            known = False
+            continue
+        count = 1
+        for dim in shape:
+            count *= dim
+        per_block, block_bytes = BLOCKS[kind]
+        end = max(end, offset + -(-count // per_block) * block_bytes)
+    start = -(-header.at // alignment) * alignment
     return start + end if known else None
 
 
