@@ -17,6 +17,7 @@ import click
 
 from maieutic.data import guard
 from maieutic.data.files import is_stdout, rewritable, write_json
+from maieutic.data.surrogates import refuse_lone_surrogates
 from maieutic.provenance import provenance
 from maieutic.signature import Signature
 
@@ -71,16 +72,12 @@ def refuse_empty_paths(ctx: click.Context) -> None:
     is not UTF-8 text."""
     for param in ctx.command.params:
         values = [v for v in _values(ctx.params.get(param.name or "")) if isinstance(v, str)]
-        if any(not _is_text(v) for v in values):
-            # a byte that is no UTF-8 character (a file name from another system): it
-            # reaches Python as a lone surrogate, which no file maieutic writes (JSON,
-            # a results record naming its inputs) can hold, so the run would be lost
-            # at its end
-            raise click.BadParameter(
-                "holds a byte that is no UTF-8 character; use a name that is UTF-8 text",
-                ctx,
-                param,
-            )
+        # a byte that is no UTF-8 character (a file name from another system) reaches
+        # Python as a lone surrogate, which no file maieutic writes (JSON, a results
+        # record naming its inputs) can hold: the run would be lost at its end
+        where = "<argument>" if isinstance(param, click.Argument) else _option_name(param)
+        for value in values:
+            refuse_lone_surrogates(value, where=where)
         if not isinstance(param.type, click.Path):
             continue
         if "" in values:
@@ -91,12 +88,9 @@ def refuse_empty_paths(ctx: click.Context) -> None:
             raise click.BadParameter("a path of spaces alone names no file or folder", ctx, param)
 
 
-def _is_text(value: str) -> bool:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+def _option_name(param: click.Parameter) -> str:
+    longest = max(getattr(param, "opts", ()) or [param.name or "?"], key=len)
+    return longest
 
 
 def _check_paths(ctx: click.Context) -> None:
