@@ -219,3 +219,18 @@ def test_client_and_embedding_defaults_live_in_one_place():
                             differ.append(f"{kind} {task}/{name}: {arg}={found!r}")
     assert checked > 40 and not differ, differ
     assert LLMOptions.defaults_of("generator", task="compqa", name="llm").timeout == 300.0
+
+
+def test_the_embedding_cache_is_on_by_default_and_off_with_no_cache(cli, tmp_path, monkeypatch):
+    """``--no-cache`` is the inverse of the factories' ``cache``: the command keeps its
+    embeddings under MAIEUTIC_HOME unless told not to (a dropped inversion turned the
+    cache off by default and on with the flag, and no other test noticed)."""
+    from maieutic.samples import sample_path
+
+    data, submission = (sample_path(f"cqs/sample_{n}.json") for n in ("dataset", "submission"))
+    for flags, kept in (([], True), (["--no-cache"], False)):
+        home = tmp_path / ("cached" if kept else "uncached")
+        monkeypatch.setenv("MAIEUTIC_HOME", str(home))
+        result = cli("evaluate", "cqs", "--data", data, submission, *flags)
+        assert result.code == 0, result.err
+        assert (home / "embeddings.sqlite").exists() == kept, sorted(home.rglob("*"))

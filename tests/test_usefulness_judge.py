@@ -297,8 +297,13 @@ def test_the_judge_everywhere_a_choice_is_made(cli, tmp_path):
     signature = json.loads(out.with_suffix(".meta.json").read_text())["signature"]
     assert signature["judge"] == load_scorer(DIRECTORY).recipe_identity()
     assert signature["judge_build"] == load_scorer(DIRECTORY).identity()
-    scored = cli("evaluate", "cqs", "--data", data, out, "--evaluator", "usefulness")
-    assert scored.code == 0, scored.err and "scorer:" in scored.out
+    results = tmp_path / "results.json"
+    scored = cli("evaluate", "cqs", "--data", data, out, "--evaluator", "usefulness",
+                 "--out", results)  # fmt: skip
+    assert scored.code == 0, scored.err
+    [result] = json.loads(results.read_text())["results"]
+    recipe = load_scorer(DIRECTORY).recipe_identity()
+    assert f"scorer:{recipe}" in result["signature_string"].split("|")
     from maieutic.tasks.cqs.selection import make_selector
 
     item = Intervention(

@@ -44,6 +44,15 @@ def test_prose_hedges_and_lengths():
     assert scores[5] == 0.0 and scores[1] is None and scores[2] is None  # no named aspects
 
 
+@pytest.mark.parametrize("count, inside", [(11, 0.0), (12, 1.0), (20, 1.0), (21, 0.0)])
+def test_the_length_criterion_holds_12_and_20_sentences(count, inside):
+    """Criterion 15 is 12–20 sentences, both ends included: each end and one past it."""
+    said = (f"Sentence number {i} says something about tea and coffee." for i in range(count))
+    text = " ".join(said)
+    assert len(sentences(text)) == count
+    assert RuleJudge().score(text, object1="tea", object2="coffee")[15] == inside
+
+
 @pytest.mark.parametrize(
     ("ending", "explicit"),
     [
