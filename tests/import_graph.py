@@ -84,7 +84,7 @@ REGISTRATION = {
     ("maieutic.registry", "maieutic.tasks"): "the registry finds the built-in tasks as "
     "the subpackages of this folder (installed ones through entry points) and imports "
     "each by name when it is first asked for",
-    ("maieutic.records.base", "maieutic.apps.ask_record"): "a results reader finds the "
+    ("maieutic.records.base", "maieutic.ask.record"): "a results reader finds the "
     "record types of every file format by importing the modules that declare them: each "
     "task's ``records`` module, and the applications' records",
 }

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from maieutic.apps.ask_record import AskRecord
 from maieutic.ask.document_questions import document_questions
 from maieutic.ask.options import AskOptions, Part, llm_args, model_origin
+from maieutic.ask.record import AskRecord
 from maieutic.ask.schemes import guess_schemes
 from maieutic.ask.socratic import OFFLINE as CLAIMS_ORIGIN
 from maieutic.ask.socratic import socratic_questions

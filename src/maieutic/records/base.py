@@ -134,7 +134,7 @@ def record(cls: type[R]) -> type[R]:
     return cls
 
 
-APPLICATION_RECORDS = "maieutic.apps.ask_record"
+APPLICATION_RECORDS = "maieutic.ask.record"
 """The formats of the applications that compose tasks (``maieutic ask --format json``)."""
 
 

@@ -4,9 +4,6 @@ prompting strategies with ``maieutic.registry.register``, and hands the report, 
 web app and the command line what it adds to each through their own hook tables;
 see docs/adding-a-task.md and docs/architecture.md.
 
-``Task``, ``Column`` and ``get_task`` are named here too, for task code written
-against this package before the contract moved to ``maieutic.core``."""
-
-from maieutic.core.task import Column, Task, get_task
-
-__all__ = ["Column", "Task", "get_task"]
+This package holds nothing of its own: ``Task``, ``Column`` and ``get_task`` are
+``maieutic.core.task``'s (re-exporting them here made registry → tasks → core →
+registry a circle of imports)."""

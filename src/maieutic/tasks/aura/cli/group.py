@@ -18,12 +18,12 @@ from maieutic.cli.options import (
 )
 from maieutic.cli.outputs import refuse_overwriting_inputs, write_record
 from maieutic.cli.printing import console_for, echo_warnings
+from maieutic.core.task import get_task
 from maieutic.data.flags import refuse_flags
 from maieutic.errors import DataError
 from maieutic.evaluate.result import unique_names
 from maieutic.report.tables import print_results
 from maieutic.run.evaluation import evaluate
-from maieutic.tasks import get_task
 from maieutic.tasks.aura.compare import compare_table, preference
 from maieutic.tasks.aura.evaluate import METRICS, QuestionSet
 from maieutic.tasks.aura.records import AuraCompare

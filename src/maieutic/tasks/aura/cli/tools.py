@@ -12,8 +12,8 @@ from maieutic.cli.components import build
 from maieutic.cli.options import out_option
 from maieutic.cli.outputs import write_record
 from maieutic.cli.printing import console_for
+from maieutic.core.task import get_task
 from maieutic.registry import entry
-from maieutic.tasks import get_task
 from maieutic.tasks.aura.cli.group import aura, aura_options, load_sets, qgeval_option
 from maieutic.tasks.aura.data import Document
 from maieutic.tasks.aura.evaluate import METRICS

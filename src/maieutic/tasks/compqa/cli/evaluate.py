@@ -19,9 +19,9 @@ from maieutic.cli.options import (
 )
 from maieutic.cli.outputs import refuse_overwriting_inputs
 from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
+from maieutic.core.task import get_task
 from maieutic.report.tables import print_results
 from maieutic.run.evaluation import evaluate
-from maieutic.tasks import get_task
 from maieutic.tasks.compqa.scored_files import answer_files
 from maieutic.tasks.compqa.shots import DEFAULT_SHOTS
 

@@ -20,10 +20,10 @@ from maieutic.cli.options import (
 )
 from maieutic.cli.outputs import write_record
 from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
+from maieutic.core.task import get_task
 from maieutic.registry import entry
 from maieutic.report.tables import fmt
 from maieutic.run.inputs import load_submissions
-from maieutic.tasks import get_task
 from maieutic.tasks.cqs.cli.options import unscored_option
 from maieutic.tasks.cqs.labelled_outputs import load_labelled_outputs
 from maieutic.tasks.cqs.meta_eval import compare

@@ -23,11 +23,11 @@ from maieutic.cli.options import (
 )
 from maieutic.cli.outputs import refuse_overwriting_inputs
 from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
+from maieutic.core.task import get_task
 from maieutic.data.files import write_json
 from maieutic.report.tables import print_results
 from maieutic.run.evaluation import evaluate
 from maieutic.run.inputs import reference_for
-from maieutic.tasks import get_task
 from maieutic.tasks.cqs.cli.options import (
     apply_preset,
     nae_fallback_option,

@@ -22,13 +22,13 @@ from maieutic.cli.options import (
     stack,
 )
 from maieutic.cli.printing import console_for, echo_warnings, fail_on_call_failures
+from maieutic.core.task import get_task
 from maieutic.data.files import write_json
 from maieutic.evaluate.sweep import choose_threshold
 from maieutic.provenance import provenance
 from maieutic.registry import entry
 from maieutic.report.tables import fmt
 from maieutic.run.inputs import reference_for
-from maieutic.tasks import get_task
 from maieutic.tasks.cqs.cli.options import (
     apply_preset,
     nae_fallback_option,

@@ -11,9 +11,9 @@ from rich.table import Table
 from maieutic.cli.options import out_option
 from maieutic.cli.outputs import write_record
 from maieutic.cli.printing import console_for, echo_warnings
+from maieutic.core.task import get_task
 from maieutic.report.tables import fmt
 from maieutic.signature import Signature
-from maieutic.tasks import get_task
 from maieutic.tasks.cqs.data import LABELS
 from maieutic.tasks.cqs.dataset_stats import dataset_statistics
 from maieutic.tasks.cqs.records import CqsStats

@@ -15,9 +15,9 @@ from maieutic.cli.options import (
 )
 from maieutic.cli.outputs import refuse_overwriting_inputs
 from maieutic.cli.printing import console_for, echo_warnings
+from maieutic.core.task import get_task
 from maieutic.report.tables import print_results
 from maieutic.run.evaluation import evaluate
-from maieutic.tasks import get_task
 from maieutic.tasks.focus.annotators import attach_annotators
 from maieutic.tasks.focus.classification import MODES
 from maieutic.tasks.focus.evaluate import PAIRINGS

@@ -9,10 +9,10 @@ import click
 
 from maieutic.cli.options import out_option
 from maieutic.cli.printing import console_for, echo_warnings
+from maieutic.core.task import get_task
 from maieutic.data.files import write_json
 from maieutic.errors import DataError
 from maieutic.provenance import provenance
-from maieutic.tasks import get_task
 from maieutic.tasks.focus.annotators import attach_annotators
 from maieutic.tasks.focus.cli.evaluate import (
     annotators_option,
