@@ -45,9 +45,10 @@ def client_benchmark(n: int, concurrency: int, latency: float) -> None:
     # The fake server runs in its own process, as a real server would, so its request
     # handling does not compete with the client for this interpreter's GIL.
     server = subprocess.Popen(
-        [sys.executable, "-m", "maieutic.llm.fake_server", "--delay", str(latency)],
+        [sys.executable, "-m", "tests.fake_server", "--delay", str(latency)],
         stdout=subprocess.PIPE,
         text=True,
+        cwd=REPO,  # the test helper is found from the repository root
     )
     try:
         base_url = server.stdout.readline().strip()

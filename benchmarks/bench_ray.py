@@ -97,8 +97,8 @@ def main() -> None:
     parser.add_argument("--local", action="store_true", help="also the in-process engine")
     args = parser.parse_args()
     server = subprocess.Popen(
-        [sys.executable, "-m", "maieutic.llm.fake_server", "--delay", str(args.latency)],
-        stdout=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "tests.fake_server", "--delay", str(args.latency)],
+        stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[1],
     )  # fmt: skip
     url = server.stdout.readline().strip()
     threading.Thread(target=server.stdout.read, daemon=True).start()

@@ -11,8 +11,8 @@ import pytest
 
 from maieutic.llm.budget import SPENT, remaining, time_budget
 from maieutic.llm.client import CallFailed, LLMClient, RetryPolicy
-from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.llm.types import BackendReply, ChatRequest, GenerationParams
+from tests.fake_server import FakeOpenAIServer
 
 ARGUMENT = (
     "We should ban cars from the city centre because traffic pollution causes asthma in "

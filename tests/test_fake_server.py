@@ -9,7 +9,7 @@ import socket
 import struct
 import time
 
-from maieutic.llm.fake_server import FakeOpenAIServer
+from tests.fake_server import FakeOpenAIServer
 
 
 def test_a_client_that_hangs_up_before_a_slow_reply_prints_nothing(capfd):

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from maieutic.llm.fake_server import FakeOpenAIServer, Fault, default_reply
 from maieutic.llm.store import CallStore
 from tests.conftest import write_json
+from tests.fake_server import FakeOpenAIServer, Fault, default_reply
 
 MARKERS = ["RESET", "LIMITED", "ERROR500", "STALL", "MALFORMED", "EMPTY", "TERSE", "PLAIN"]
 

@@ -13,10 +13,10 @@ import maieutic
 from maieutic.llm.backends.openai_compat import OpenAICompatibleBackend
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import CallFailed, LLMClient, RetryPolicy
-from maieutic.llm.fake_server import FakeOpenAIServer, default_reply
 from maieutic.llm.store import CallStore
 from maieutic.llm.types import RETRY_SEED_STEP, SEED_RANGE, ChatRequest, GenerationParams
 from tests.conftest import plan_interventions, write_json
+from tests.fake_server import FakeOpenAIServer, default_reply
 
 MESSAGES = [{"role": "user", "content": "Ask three questions."}]
 

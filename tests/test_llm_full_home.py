@@ -16,9 +16,9 @@ import pytest
 
 from maieutic.errors import RunError
 from maieutic.llm.client import LLMClient
-from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.llm.types import BackendReply, ChatRequest
 from tests.conftest import plan_interventions, write_json
+from tests.fake_server import FakeOpenAIServer
 
 # The command line in a process of its own (what a user sees on stderr), with each
 # llm.sqlite unable to grow past the pages it has once opened: SQLite's own "database

@@ -8,9 +8,9 @@ import subprocess
 import sys
 import time
 
-from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.llm.store import CallStore
 from tests.conftest import plan_interventions, write_json
+from tests.fake_server import FakeOpenAIServer
 
 N_ITEMS = 12
 

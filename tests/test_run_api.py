@@ -12,9 +12,9 @@ import pytest
 
 import maieutic
 from maieutic.errors import DataError
-from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.samples import sample_path
 from tests.conftest import SHARED_DATA
+from tests.fake_server import FakeOpenAIServer
 
 CQS_DATA = sample_path("cqs/sample_dataset.json")
 CQS_SUBMISSION = sample_path("cqs/sample_submission.json")

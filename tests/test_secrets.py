@@ -13,11 +13,11 @@ import pytest
 from maieutic.errors import DataError
 from maieutic.llm.backends.openai_compat import ERROR_SNIPPET_CHARS, OpenAICompatibleBackend
 from maieutic.llm.client import CallFailed, LLMClient, RetryPolicy, redact
-from maieutic.llm.fake_server import FakeOpenAIServer, Fault, _Handler
 from maieutic.llm.store import CallStore
 from maieutic.llm.types import ChatRequest
 from maieutic.provenance import provenance, redact_credentials, redact_url
 from tests.conftest import write_json
+from tests.fake_server import FakeOpenAIServer, Fault, _Handler
 
 KEY = "sk-" + "Q7vR2mXk9T" * 3 + "p4Lw8Zc"  # 40 characters, no run of 8 repeats elsewhere
 PASSWORD = "pw-Hn3Ks8Qa0Vb5Yr"

@@ -12,11 +12,11 @@ import pytest
 
 from maieutic.llm.backends.openai_compat import OpenAICompatibleBackend, url_secrets
 from maieutic.llm.client import MIN_SECRET_PIECE, LLMClient, redact_reply
-from maieutic.llm.fake_server import FakeOpenAIServer, default_reply
 from maieutic.llm.store import CallStore
 from maieutic.llm.types import BackendReply, ChatRequest
 from maieutic.provenance import redact_url
 from tests.conftest import write_json
+from tests.fake_server import FakeOpenAIServer, default_reply
 
 KEY = "sk-" + "Jd4Wq8Rz1N" * 3 + "m6Xh2Tb"  # 40 characters, no run of 8 repeats elsewhere
 URL_KEY = "qk-Fy7Lp3Vc9Gs5Bn1Me"

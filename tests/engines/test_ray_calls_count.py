@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from maieutic.llm.fake_server import FakeOpenAIServer
 from tests.conftest import plan_interventions, write_json
+from tests.fake_server import FakeOpenAIServer
 
 pytestmark = pytest.mark.slow
 pytest.importorskip("ray", reason="the ray engine needs: pip install 'maieutic[ray]'")

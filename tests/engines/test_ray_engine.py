@@ -15,8 +15,8 @@ import pytest
 
 import maieutic
 from maieutic.engines import RayOptions
-from maieutic.llm.fake_server import FakeOpenAIServer, Fault
 from tests.conftest import plan_interventions, write_json
+from tests.fake_server import FakeOpenAIServer, Fault
 
 pytestmark = pytest.mark.slow
 ray = pytest.importorskip("ray", reason="the ray engine needs: pip install 'maieutic[ray]'")

@@ -221,8 +221,8 @@ def test_a_resumed_ray_run_generates_damaged_rows_again_and_writes_a_clean_runs_
     import maieutic
     from maieutic.engines import RayOptions
     from maieutic.engines.shards import shard_folder
-    from maieutic.llm.fake_server import FakeOpenAIServer
     from maieutic.run.engine import Engine
+    from tests.fake_server import FakeOpenAIServer
 
     small = RayOptions(actors=1, batch_rows=4, shard_rows=4, num_cpus=2)
     data, out = _interventions(tmp_path, 8), tmp_path / "ray" / "cqs.json"

@@ -174,7 +174,7 @@ def _slug(command: str) -> str:
 def shard_runs(tmp_path_factory) -> dict[str, Shards]:
     """Every command's runs, made once for the module."""
     pytest.importorskip("ray", reason="the ray engine needs: pip install 'maieutic[ray]'")
-    from maieutic.llm.fake_server import FakeOpenAIServer
+    from tests.fake_server import FakeOpenAIServer
 
     root = tmp_path_factory.mktemp("ray-shards").resolve()
     wanted = [c for c in COMMANDS if c in D.SETUPS]

@@ -16,8 +16,8 @@ from __future__ import annotations
 import pytest
 
 from maieutic.llm.client import MIN_SECRET_PIECE
-from maieutic.llm.fake_server import FakeOpenAIServer, default_reply
 from tests.cli_commands import leaves
+from tests.fake_server import FakeOpenAIServer, default_reply
 from tests.hardening.valid_calls import CALLS, EXEMPT, write_files
 
 ENV_KEY = "sk-" + "Jd4Wq8Rz1N" * 3 + "m6Xh2Tb"  # 40 characters, no run of 8 repeats elsewhere

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.tasks.aura import data as aura_data
 from maieutic.tasks.aura.data import read_questions
+from tests.fake_server import FakeOpenAIServer
 
 DOC = "The pump moves water through the pipes every morning. The filter is cleaned monthly.\n"
 HEBREW = "הממשלה החליטה להעלות את המסים בשנה הבאה. האזרחים מחו נגד ההחלטה בכל הערים.\n"

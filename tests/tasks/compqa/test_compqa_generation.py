@@ -11,7 +11,6 @@ import pytest
 from maieutic.errors import DataError
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import LLMClient
-from maieutic.llm.fake_server import FakeOpenAIServer, Fault
 from maieutic.llm.store import CallStore
 from maieutic.llm.types import GenerationParams, PermanentError
 from maieutic.tasks.compqa.data import generator_scenario, read_answers
@@ -19,6 +18,7 @@ from maieutic.tasks.compqa.generation import ComparativeAnswerGenerator
 from maieutic.tasks.compqa.questions import ComparativeQuestion, parse_question, read_questions
 from maieutic.tasks.compqa.scenarios import NO_ARGUMENTS, messages
 from tests.conftest import SHARED_DATA
+from tests.fake_server import FakeOpenAIServer, Fault
 
 
 @pytest.mark.parametrize(

@@ -12,13 +12,13 @@ import pytest
 from maieutic.errors import DataError
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import LLMClient
-from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.llm.store import CallStore
 from maieutic.tasks.compqa.data import Answer
 from maieutic.tasks.compqa.evaluate import RubricEvaluator, looks_english
 from maieutic.tasks.compqa.judge import JudgeInput, RubricJudge, prompt
 from maieutic.tasks.compqa.rules import RuleJudge
 from maieutic.tasks.compqa.shots import Shot, choose_shots
+from tests.fake_server import FakeOpenAIServer
 
 ALL_ONES = json.dumps({str(c): 1 for c in range(1, 16)})
 ITEM = JudgeInput(

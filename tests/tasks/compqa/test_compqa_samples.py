@@ -9,12 +9,12 @@ import json
 
 from maieutic.llm.backends.scripted import ScriptedBackend
 from maieutic.llm.client import LLMClient
-from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.llm.store import CallStore
 from maieutic.llm.types import GenerationParams
 from maieutic.tasks.compqa.data import read_answers
 from maieutic.tasks.compqa.generation import ComparativeAnswerGenerator
 from maieutic.tasks.compqa.questions import ComparativeQuestion
+from tests.fake_server import FakeOpenAIServer
 
 
 def _draws(samples: int):

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from maieutic.llm.fake_server import FakeOpenAIServer
 from maieutic.tasks.compqa import data as compqa_data
 from maieutic.tasks.compqa.evaluate import RubricEvaluator, load_answer_file
 from maieutic.tasks.compqa.rules import RuleJudge
 from tests.conftest import SHARED_DATA
+from tests.fake_server import FakeOpenAIServer
 
 COMPQA = SHARED_DATA / "compqa"
 QUESTIONS = [("tea", "coffee", ""), ("cats", "dogs", "loyalty"), ("ASP", "PHP", "")]

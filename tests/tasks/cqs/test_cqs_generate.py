@@ -365,7 +365,7 @@ def test_llm_candidates_that_are_ill_formed_are_never_chosen():
 
 
 def _two_questions_server():
-    from maieutic.llm.fake_server import FakeOpenAIServer
+    from tests.fake_server import FakeOpenAIServer
 
     reply = "1. Who pays for the ban on cars?\n2. Is the pollution figure for children reliable?"
     return FakeOpenAIServer(reply=lambda body: reply)

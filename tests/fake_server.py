@@ -1,4 +1,5 @@
-"""A fake OpenAI-compatible server for tests and benchmarks (loopback only).
+"""A fake OpenAI-compatible server for tests and benchmarks (loopback only); it serves
+no user, so it lives with the tests and is not in the wheel.
 
 It answers chat completions after a fixed delay with a deterministic reply, and can
 be scripted to misbehave for the next requests: an HTTP status (with headers such as
@@ -129,7 +130,8 @@ class FakeOpenAIServer:
 
 
 def main() -> None:
-    """``python -m maieutic.llm.fake_server --delay 0.2``: serve until killed; prints the URL."""
+    """``python -m tests.fake_server --delay 0.2`` (from the repository root): serve until
+    killed; prints the URL."""
     import argparse
     import sys
 
