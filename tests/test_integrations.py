@@ -81,6 +81,22 @@ def mock_runs(tmp_path_factory):
         return {task: run_with_mock(task, folder) for task in SPECS}
 
 
+def test_every_built_in_task_is_in_the_frameworks():
+    """A task folder added without its framework declarations would silently stay out
+    of inspect and lm-eval (docs/adding-a-task.md)."""
+    from maieutic import registry
+    from maieutic.integrations import inspect_tasks
+    from maieutic.integrations.lm_eval import include_path
+
+    built_in = {name for name, module in registry.task_modules().items()
+                if module == f"maieutic.tasks.{name}"}  # fmt: skip
+    assert {"cqs", "focus", "compqa", "aura"} <= built_in
+    for task in sorted(built_in):
+        assert task in SPECS, f"{task}: no BenchmarkSpec in integrations/bridge.py"
+        assert callable(getattr(inspect_tasks, task, None)), f"{task}: no inspect @task"
+        assert (Path(include_path()) / f"maieutic_{task}.yaml").is_file(), f"{task}: no YAML"
+
+
 def test_the_tasks_are_found_through_inspects_entry_points():
     from inspect_ai._util.registry import registry_lookup
 
