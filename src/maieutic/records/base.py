@@ -19,7 +19,7 @@ import dataclasses
 import importlib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar, get_type_hints
+from typing import Any, ClassVar, TypeVar, dataclass_transform, get_type_hints
 
 from maieutic.errors import DataError
 from maieutic.records.schema import decode, encode, json_type
@@ -122,8 +122,10 @@ def _qualname(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
+@dataclass_transform(kw_only_default=True)
 def record(cls: type[R]) -> type[R]:
-    """Make ``cls`` a keyword-only dataclass and enter its format in the tables."""
+    """Make ``cls`` a keyword-only dataclass and enter its format in the tables (a
+    type checker reads it as the dataclass it makes)."""
     cls = dataclass(kw_only=True)(cls)
     for name in (cls.FORMAT, *cls.OLDER):
         previous = READABLE.get(name)
