@@ -119,6 +119,11 @@ class Entry:
 
 
 _ENTRIES: dict[tuple[str, str, str], Entry] = {}
+SCORER_PREFIX = "scorer:"
+"""``scorer:DIR`` names a learned scorer's directory where a registered component's
+name goes (``--evaluator scorer:DIR``); the component built is the one named
+``scorer``, given DIR."""
+
 ENTRY_POINT_GROUP = "maieutic.tasks"
 """Installed packages add a task with an entry point in this group: its name is the
 task's name, its value the module whose import registers the task's components."""

@@ -9,10 +9,10 @@ from typing import Any
 
 import click
 
-from maieutic.cli.option_types import SCORER_PREFIX
 from maieutic.cli.options import is_explicit
 from maieutic.registry import Entry, entry
 from maieutic.run.components import build as build_component
+from maieutic.run.components import split_scorer
 
 _INVERTED = {"no_cache": "cache"}
 
@@ -59,11 +59,9 @@ def _flag(ctx: click.Context, option: str) -> str:
 
 
 def split_evaluator(value: str, options: dict[str, Any]) -> str:
-    """The registered name; a ``scorer:DIR`` puts DIR into ``options['scorer']``."""
-    if value.startswith(SCORER_PREFIX):
-        options["scorer"] = value[len(SCORER_PREFIX) :]
-        return "scorer"
-    return value
+    """The registered name; a ``scorer:DIR`` puts DIR into ``options['scorer']`` (the
+    run layer's ``split_scorer``: the prefix is read in one place)."""
+    return split_scorer(value, options)
 
 
 def component_options(

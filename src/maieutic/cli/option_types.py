@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from maieutic.registry import names
+from maieutic.registry import SCORER_PREFIX, names
 
 # -- the one type of every float option (kind NUMBER) ------------------------------------
 # click.FLOAT and click.FloatRange accept nan (it compares false with every bound) and
@@ -69,8 +69,6 @@ def number(
 
 
 # -- a registered component's name, or a learned scorer in its place ---------------------
-
-SCORER_PREFIX = "scorer:"
 
 
 class RegisteredOrScorer(click.ParamType):

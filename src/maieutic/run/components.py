@@ -6,10 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from maieutic.errors import DataError
-from maieutic.registry import create, entry, names
+from maieutic.registry import SCORER_PREFIX, create, entry, names
 
-SCORER_PREFIX = "scorer:"
-"""``scorer:DIR`` names a learned scorer's directory in place of a registered name."""
+
+def split_scorer(name: str, options: dict[str, Any]) -> str:
+    """``scorer`` for ``scorer:DIR`` (DIR then goes to ``options['scorer']``), else
+    ``name`` as given: the one place the prefix is read."""
+    if name.startswith(SCORER_PREFIX) and name != SCORER_PREFIX:
+        options["scorer"] = name[len(SCORER_PREFIX) :]
+        return "scorer"
+    return name
 
 
 def registered_name(kind: str, *, task: str, name: str | None, options: dict[str, Any]) -> str:
@@ -20,10 +26,7 @@ def registered_name(kind: str, *, task: str, name: str | None, options: dict[str
         if len(known) != 1:
             raise DataError(f"name the {kind} of task {task!r}: one of {', '.join(known)}")
         return known[0]
-    if name.startswith(SCORER_PREFIX) and name != SCORER_PREFIX:
-        options["scorer"] = name[len(SCORER_PREFIX) :]
-        return "scorer"
-    return name
+    return split_scorer(name, options)
 
 
 def needs_references(task: str, name: Any, options: dict[str, Any]) -> bool:

@@ -14,14 +14,13 @@ from dataclasses import asdict
 from maieutic.embed.options import EMBEDDING_DEFAULTS, EmbeddingOptions
 from maieutic.embed.store import EmbeddingStore
 from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
-from maieutic.registry import ThresholdScale, register
+from maieutic.registry import SCORER_PREFIX, ThresholdScale, register
 from maieutic.tasks.cqs.evaluate import CQEvaluator
 from maieutic.tasks.cqs.judges import JudgeMatcher
 from maieutic.tasks.cqs.matchers import ChrfMatcher, EmbeddingMatcher
 from maieutic.tasks.cqs.references import load_labelled_submission
 from maieutic.tasks.cqs.scoring import AS_NAE, check_unscored_rule
 from maieutic.tasks.cqs.usefulness import NAME as USEFULNESS
-from maieutic.tasks.cqs.usefulness import PREFIX as SCORER_PREFIX
 from maieutic.tasks.cqs.usefulness import judge_matcher
 
 COSINE = ThresholdScale(

@@ -16,12 +16,13 @@ from maieutic.embed.encoder import DEFAULT_MODEL, Encoder
 from maieutic.embed.options import EMBEDDING_DEFAULTS
 from maieutic.embed.store import EmbeddingStore
 from maieutic.errors import DataError
+from maieutic.registry import SCORER_PREFIX
 from maieutic.scorers.model import LearnedScorer, load_scorer
 
 NAME = "usefulness"
 DIRECTORY = Path(__file__).with_name("judge")
 """The shipped judge's folder (package data)."""
-PREFIX = "scorer:"
+PREFIX = SCORER_PREFIX
 
 
 def judge_directory(name: str) -> str:

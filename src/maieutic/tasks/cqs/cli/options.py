@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from maieutic.cli.option_types import SCORER_PREFIX, RegisteredOrScorer
+from maieutic.cli.option_types import RegisteredOrScorer
+from maieutic.registry import SCORER_PREFIX
 from maieutic.tasks.cqs.scoring import AS_NAE, UNSCORED_RULES
 
 unscored_option = click.option(
