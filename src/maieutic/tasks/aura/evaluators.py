@@ -6,7 +6,7 @@ from __future__ import annotations
 from maieutic.embed.options import EMBEDDING_DEFAULTS, EmbeddingOptions
 from maieutic.embed.store import EmbeddingStore
 from maieutic.errors import DataError
-from maieutic.registry import ThresholdScale, register
+from maieutic.registry import SCORER_PREFIX, ThresholdScale, register
 from maieutic.tasks.aura.evaluate import AuraEvaluator
 from maieutic.tasks.aura.learned import LearnedAnswerability
 from maieutic.tasks.aura.metrics import ENTROPY_VARIANTS, NON_REDUNDANCY_VARIANTS
@@ -58,7 +58,11 @@ def _build(
         )
     if top_k < 1:
         raise DataError("--top-k must be at least 1")
-    if answerability and answerability != "similarity" and not answerability.startswith("scorer:"):
+    if (
+        answerability
+        and answerability != "similarity"
+        and not answerability.startswith(SCORER_PREFIX)
+    ):
         raise DataError(f"--answerability takes similarity or scorer:DIR, not {answerability!r}")
     encoder = embedding.encoder()
     store = EmbeddingStore() if cache else None

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from maieutic.errors import DataError
+from maieutic.registry import SCORER_PREFIX
 from maieutic.scorers.model import LearnedScorer, load_scorer
 from maieutic.tasks.aura.metrics import Mapping
 
@@ -48,9 +49,9 @@ class LearnedAnswerability:
         (the retriever's when they agree, so the model is loaded once)."""
         from maieutic.embed.encoder import shared_encoder
 
-        if not value.startswith("scorer:") or not value.removeprefix("scorer:"):
+        if not value.startswith(SCORER_PREFIX) or not value.removeprefix(SCORER_PREFIX):
             raise DataError(f"--answerability takes scorer:DIR, not {value!r}")
-        directory = value.removeprefix("scorer:")
+        directory = value.removeprefix(SCORER_PREFIX)
         scorer = load_scorer(directory)
         model = scorer.manifest["features"].get("encoder_model")
         same = not model or model == retriever.model_name

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from maieutic.errors import DataError
 from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
 from maieutic.llm.types import GenerationParams
-from maieutic.registry import create, register
+from maieutic.registry import SCORER_PREFIX, create, register
 from maieutic.tasks.cqs.claims_generator import ClaimsCQGenerator
 from maieutic.tasks.cqs.data import load_cq_dataset
 from maieutic.tasks.cqs.generate import FILL_SOURCES, LLMCQGenerator, TemplateCQGenerator
@@ -74,7 +74,7 @@ def template(
         raise DataError(f"fill must be auto, first or every, not {fill!r}")
     if selector == "llm-judge":
         raise DataError("--selector llm-judge asks a model: the template generator has none")
-    every = fill == "every" or (fill == "auto" and selector.startswith("scorer:"))
+    every = fill == "every" or (fill == "auto" and selector.startswith(SCORER_PREFIX))
     library = scheme_library(schemes, scheme_mapping=scheme_mapping)
     return TemplateCQGenerator(
         TemplateGenerator(library, every_fill=every), make_selector(selector)

@@ -19,7 +19,7 @@ from maieutic.evaluate.agreement import UNSCORED
 from maieutic.generate.fanout import FanOutStats
 from maieutic.llm.client import LLMClient
 from maieutic.llm.options import LLM_DEFAULTS, LLMOptions
-from maieutic.registry import register
+from maieutic.registry import SCORER_PREFIX, register
 from maieutic.tasks.cqs.data import Intervention
 
 Selector = Callable[[Intervention, Sequence[str], int], list[str]]
@@ -264,8 +264,10 @@ def make_selector(name: str, *, client: LLMClient | None = None, seed: int = 0) 
     from maieutic.errors import DataError
     from maieutic.registry import create
 
-    if name.startswith("scorer:"):
-        return create("selector", task="cqs", name="scorer", scorer=name.removeprefix("scorer:"))
+    if name.startswith(SCORER_PREFIX):
+        return create(
+            "selector", task="cqs", name="scorer", scorer=name.removeprefix(SCORER_PREFIX)
+        )
     if name == "llm-judge":
         if client is None:
             raise DataError("--selector llm-judge asks a language model: this generator has none")
