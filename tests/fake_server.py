@@ -18,7 +18,9 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from maieutic.llm.reply_server import QuietServer
 
 
 @dataclass(kw_only=True)
@@ -80,7 +82,7 @@ class FakeOpenAIServer:
         self.headers_seen: list[dict[str, str]] = []
         self.paths_seen: list[str] = []
         self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
+        self._server: QuietServer | None = None
 
     @property
     def base_url(self) -> str:
@@ -107,7 +109,7 @@ class FakeOpenAIServer:
 
     def start(self) -> FakeOpenAIServer:
         """Start serving."""
-        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server = QuietServer(("127.0.0.1", 0), _Handler)
         self._server.owner = self
         # stop() waits for the serving loop to notice: poll often, so that it returns
         # in a few milliseconds rather than the default half second
@@ -133,7 +135,6 @@ def main() -> None:
     """``python -m tests.fake_server --delay 0.2`` (from the repository root): serve until
     killed; prints the URL."""
     import argparse
-    import sys
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--delay", type=float, default=0.0, help="seconds before each reply")
@@ -231,19 +232,6 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(key, value)
         self.end_headers()
         self.wfile.write(data)
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    request_queue_size = 256
-
-    def handle_error(self, request, client_address) -> None:
-        # A client that hung up before its reply (it timed out, or a test ended while a
-        # slow reply slept) is no error of the server's: the default prints a traceback
-        # on whatever stderr the process has by then, which can be another test's.
-        if isinstance(sys.exc_info()[1], ConnectionError):
-            return
-        super().handle_error(request, client_address)
 
 
 if __name__ == "__main__":

@@ -78,7 +78,7 @@ class ReplyServer:
 
     def start(self) -> ReplyServer:
         """Start serving in a background thread."""
-        self._server = _Server((self.host, self.port), _Handler)
+        self._server = QuietServer((self.host, self.port), _Handler)
         self._server.owner = self  # type: ignore[attr-defined]
         threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": POLL_S}, daemon=True
@@ -161,7 +161,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-class _Server(ThreadingHTTPServer):
+class QuietServer(ThreadingHTTPServer):
+    """A threading HTTP server for loopback helpers: daemon threads, a deep accept
+    queue, and no traceback for a client that hung up before its reply."""
+
     daemon_threads = True
     request_queue_size = 256
 
