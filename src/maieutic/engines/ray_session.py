@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 import os
@@ -25,22 +26,75 @@ def start_ray(num_cpus: int | None = None) -> Any:
 
     if not ray.is_initialized():
         address = os.environ.get("RAY_ADDRESS") or None
-        if not address:
+        if address:
+            _init(ray, address=address, num_cpus=None)
+        else:
             _before_local_start()
-        ray.init(
-            address=address,
-            num_cpus=None if address else num_cpus,
-            include_dashboard=False,
-            log_to_driver=False,
-            logging_level="ERROR",
-            ignore_reinit_error=True,
-        )
+            _start_local(ray, num_cpus)
     logging.getLogger("ray.data").setLevel(logging.ERROR)
     context = DataContext.get_current()
     context.enable_progress_bars = False
     context.execution_options.preserve_order = True  # rows come back in input order
     context.print_on_execution_start = False
     return ray
+
+
+START_TRIES = 3
+"""Starts of a local instance tried before a run gives up. Ray gives a new node a
+fixed 30 s to register; on a busy machine (a test suite beside it, other jobs) it can
+take longer, and the next try usually succeeds."""
+
+_SLOW_START = "timed out during startup"  # Ray's words when the node missed its 30 s
+
+
+def _init(ray: Any, *, address: str | None, num_cpus: int | None) -> None:
+    ray.init(
+        address=address,
+        num_cpus=num_cpus,
+        include_dashboard=False,
+        log_to_driver=False,
+        logging_level="ERROR",
+        ignore_reinit_error=True,
+    )
+
+
+def _start_local(ray: Any, num_cpus: int | None) -> None:
+    """Start a local instance, trying again (saying so in one line) when Ray's node
+    misses its start-up window; what a failed try started is stopped before the next.
+    Any other failure of Ray's start, or ``START_TRIES`` missed windows, is a
+    ``RunError`` in one line (exit 1), not Ray's traceback."""
+    import psutil
+
+    from maieutic.engines import ray_reaper
+    from maieutic.errors import RunError
+
+    for attempt in range(1, START_TRIES + 1):
+        before = {p.pid for p in psutil.Process().children(recursive=True)}
+        try:
+            _init(ray, address=None, num_cpus=num_cpus)
+            return
+        except Exception as error:  # Ray raises a bare Exception for a slow node
+            started = [
+                [p.pid, p.create_time()]
+                for p in psutil.Process().children(recursive=True)
+                if p.pid not in before
+            ]
+            ray_reaper.stop(started)
+            with contextlib.suppress(Exception):
+                ray.shutdown()
+            first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
+            if _SLOW_START not in str(error):
+                raise RunError(f"the local Ray instance did not start: {first_line}") from error
+            if attempt == START_TRIES:
+                raise RunError(
+                    f"the local Ray instance did not start: its node missed Ray's 30 s "
+                    f"start-up window {START_TRIES} times (is the machine overloaded?)"
+                ) from error
+            print(
+                f"note: the local Ray instance missed Ray's 30 s start-up window (a busy "
+                f"machine?); trying again ({attempt + 1} of {START_TRIES})",
+                file=sys.stderr,
+            )
 
 
 def _before_local_start() -> None:
