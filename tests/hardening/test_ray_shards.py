@@ -12,9 +12,9 @@ traceback, name each damaged shard in one warning line (and no sound shard), and
 what a clean run writes: every file byte for byte, each .meta.json equal but for its
 provenance. A command that asks a model asks it again for the left-out rows only.
 
-One process makes the shards of every command (one Ray start), and each command has
-one resumed run (one Ray start each): several damage kinds per run, told apart by the
-shard each warning names.
+One process makes the shards of every command, and each command has one resumed run:
+several damage kinds per run, told apart by the shard each warning names. Every Ray
+run joins the test process's one instance (``tests/ray_host.py``).
 """
 
 from __future__ import annotations
@@ -171,14 +171,17 @@ def _slug(command: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def shard_runs(tmp_path_factory) -> dict[str, Shards]:
-    """Every command's runs, made once for the module."""
-    pytest.importorskip("ray", reason="the ray engine needs: pip install 'maieutic[ray]'")
+def shard_runs(tmp_path_factory, ray_cluster) -> dict[str, Shards]:
+    """Every command's runs, made once for the module; the Ray runs join the test
+    process's instance (``RAY_ADDRESS``), as runs join a cluster."""
     from tests.fake_server import FakeOpenAIServer
 
     root = tmp_path_factory.mktemp("ray-shards").resolve()
     wanted = [c for c in COMMANDS if c in D.SETUPS]
     with contextlib.ExitStack() as stack:
+        patched = stack.enter_context(pytest.MonkeyPatch.context())
+        for name, value in ray_cluster.items():
+            patched.setenv(name, value)
         needs_model = any(D.SETUPS[c].model for c in wanted)
         server = stack.enter_context(FakeOpenAIServer()) if needs_model else None
         url = server.base_url if server is not None else ""
