@@ -279,6 +279,21 @@ def test_meta_eval_outputs_get_heatmaps_and_sweeps(tmp_path):
     assert "Is &lt;b&gt;this&lt;/b&gt; so?" in page
     assert "<polyline" in page  # the sweep's lines
     assert page.count('class="chart"') >= 3
+    assert "interval, bootstrap over" not in page  # a file written before the intervals
+
+    meta["report"]["kappa_useful_nae_kept"] = 0.375
+    meta["report"]["intervals"] = {
+        "unit": "interventions", "n_units": 16, "confidence": 0.95, "n_resamples": 1000,
+        "seed": 0, "kappa_nae_kept": {"low": 0.125, "high": 0.3125},
+        "kappa_useful_nae_kept": {"low": None, "high": None, "undefined": "one class"},
+    }  # fmt: skip
+    paths[0].write_text(json.dumps(meta), encoding="utf-8")
+    page = render_report(paths[:1])
+    assert "Useful vs rest (NAE kept)" in page and "0.375" in page
+    assert (
+        "κ NAE kept: 95% interval, bootstrap over 16 interventions</td><td>[0.125, 0.312]" in page
+    )
+    assert "κ Useful: 95% interval" not in page  # undefined: no bounds shown
 
 
 @pytest.mark.usefixtures("shared_home")

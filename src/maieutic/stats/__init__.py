@@ -16,6 +16,7 @@ from maieutic.stats.agreement import (
 )
 from maieutic.stats.bootstrap import bootstrap_ci
 from maieutic.stats.correlation import pearson, spearman
+from maieutic.stats.grouped import grouped_kappa_interval
 from maieutic.stats.krippendorff import krippendorff_alpha
 from maieutic.stats.preference import PreferenceItem, preference_agreement
 
@@ -25,6 +26,7 @@ __all__ = [
     "bootstrap_ci",
     "cohen_kappa",
     "fleiss_kappa",
+    "grouped_kappa_interval",
     "gwet_ac1",
     "krippendorff_alpha",
     "observed_agreement",

@@ -119,6 +119,34 @@ def test_agreement_report_hand_worked():
     assert result["confusion"]["Useful"][NAE] == 1
 
 
+def test_the_kappas_intervals_resample_interventions_not_questions():
+    """Four interventions of five questions: agreement perfect in two, none in two. The
+    intervals are the plain loop's over interventions (a bootstrap over questions
+    would give others), and the Useful-vs-rest one reads NAE as not Useful."""
+    from tests.test_grouped_kappa import loop_oracle
+
+    rows = []
+    for n, agree in enumerate((True, False, True, False)):
+        for k, h in enumerate(["Useful", "Unhelpful", "Invalid", "Useful", "Unhelpful"]):
+            p = h if agree else ("Useful" if h != "Useful" else NAE)
+            rows.append((f"I{n}", h, p, k))
+    items = [
+        LooItem(intervention_id=g, reference_id=str(k), text="q", human=h, predicted=p,
+                similarity=None, matched_label=None)
+        for g, h, p, k in rows
+    ]  # fmt: skip
+    found = report(items)["intervals"]
+    assert (found["unit"], found["n_units"], found["n_resamples"]) == ("interventions", 4, 1000)
+    groups, human, predicted = ([r[i] for r in rows] for i in range(3))
+    _, low, high = loop_oracle(human, predicted, groups, n_resamples=1000, seed=0)
+    assert (found["kappa_nae_kept"]["low"], found["kappa_nae_kept"]["high"]) == pytest.approx(
+        (low, high)
+    )
+    useful = [h == "Useful" for h in human], [p == "Useful" for p in predicted]
+    _, low, high = loop_oracle(*useful, groups, n_resamples=1000, seed=0)
+    assert found["kappa_useful_nae_kept"] == pytest.approx({"low": low, "high": high})
+
+
 def test_sweep_and_chosen_threshold_hand_worked():
     items = [
         LooItem(
@@ -280,11 +308,14 @@ def test_meta_eval_cli_with_sweep_and_plot(cli, cqs_dev, tmp_path):
     assert result.code == 0, result.err
     first = result.out.splitlines()[0]
     assert first.startswith("chrf: n=300 kappa(NAE kept)=") and "NAE=" in first
+    assert "bootstrap over the" in result.out  # the intervals' line
     assert "chosen threshold:" in result.out
     assert "<svg" in plot.read_text() and "chosen " in plot.read_text()
     payload = json.loads(out.read_text())
     assert len(payload["sweep"]["rows"]) == 11
     assert payload["signature"]["seed"] == 1 and payload["signature"]["sample"] == 300
+    intervals = payload["report"]["intervals"]
+    assert intervals["unit"] == "interventions" and intervals["kappa_nae_kept"]["low"] is not None
 
 
 @pytest.mark.usefixtures("shared_home")

@@ -25,6 +25,7 @@ from maieutic.evaluate.sweep import sweep_thresholds
 from maieutic.run import evaluate
 from maieutic.signature import Signature
 from maieutic.stats import UndefinedStatistic, pearson, spearman
+from maieutic.stats.grouped import RESAMPLES, SEED, grouped_kappa_interval
 from maieutic.tasks.cqs.data import LABELS, CQDataset, Intervention, ReferenceQuestion, Submission
 from maieutic.tasks.cqs.evaluate import CQEvaluator, fall_back, judge_question
 from maieutic.tasks.cqs.scoring import AS_NAE, NAE, label_for
@@ -133,7 +134,41 @@ def report(items: Sequence[LooItem], unscored: str = AS_NAE) -> dict[str, Any]:
     result = agreement_report(human, predicted=predicted, labels=LABELS, abstain=NAE)
     result["n_unscored"] = sum(i.predicted == UNSCORED for i in items)
     result.update(useful_vs_rest(human, predicted=predicted))
+    result["intervals"] = kappa_intervals([i.intervention_id for i in items], human, predicted)
     return result
+
+
+def kappa_intervals(
+    groups: Sequence[str], human: Sequence[str], predicted: Sequence[str]
+) -> dict[str, Any]:
+    """95% percentile intervals of the two NAE-kept kappas (three classes with NAE, and
+    Useful vs the rest), from resampling interventions with replacement: the questions
+    of one intervention are not independent, and a figure from 16 interventions should
+    say how far it could move on 16 others. A kappa undefined on most resamples has
+    ``None`` bounds and says why."""
+    kept = [(g, h, p) for g, h, p in zip(groups, human, predicted, strict=True) if p != UNSCORED]
+    settings = {
+        "kappa_nae_kept": kept,
+        "kappa_useful_nae_kept": [
+            (g, h == USEFUL, p == USEFUL) for g, h, p in zip(groups, human, predicted, strict=True)
+        ],
+    }
+    found: dict[str, Any] = {
+        "unit": "interventions",
+        "n_units": len(set(groups)),
+        "confidence": 0.95,
+        "n_resamples": RESAMPLES,
+        "seed": SEED,
+    }
+    for name, rows in settings.items():
+        try:
+            interval = grouped_kappa_interval(
+                [h for _, h, _ in rows], [p for _, _, p in rows], [g for g, _, _ in rows]
+            )
+            found[name] = {"low": interval.low, "high": interval.high}
+        except UndefinedStatistic as exc:
+            found[name] = {"low": None, "high": None, "undefined": str(exc)}
+    return found
 
 
 def useful_vs_rest(human: Sequence[str], *, predicted: Sequence[str]) -> dict[str, Any]:

@@ -31,8 +31,22 @@ def _agreement_block(evaluator: str, report: dict[str, Any], on_outputs: bool) -
             ("kappa_nae_kept", "Cohen's κ, NAE kept as a class"),
             ("kappa_nae_dropped", "Cohen's κ, NAE dropped"),
             ("nae_rate", "NAE rate"),
+            ("kappa_useful_nae_kept", "Cohen's κ, Useful vs rest (NAE kept)"),
         )
+        if key in report or key != "kappa_useful_nae_kept"
     ]
+    intervals = report.get("intervals")
+    if isinstance(intervals, dict):
+        for key, name in (("kappa_nae_kept", "κ NAE kept"), ("kappa_useful_nae_kept", "κ Useful")):
+            bounds = intervals.get(key) or {}
+            if bounds.get("low") is not None:
+                figures.append(
+                    (
+                        f"{name}: {intervals['confidence']:.0%} interval, bootstrap over "
+                        f"{intervals['n_units']} {intervals['unit']}",
+                        f"[{bounds['low']:.3f}, {bounds['high']:.3f}]",
+                    )
+                )
     note = (
         "Each question a system generated is labelled by the evaluator against the "
         "references of its intervention and compared with the label people gave it. "

@@ -73,15 +73,33 @@ def _sweep_table(rows: list[dict], chosen: dict) -> Table:
 
 def _headline(evaluator: str, result: dict, seconds: float, *, on_outputs: bool = False) -> str:
     what = " (system outputs vs people)" if on_outputs else ""
+    intervals = result.get("intervals") or {}
     return (
         f"{evaluator}{what}: n={result['n']} "
-        f"kappa(NAE kept)={fmt(result['kappa_nae_kept'], '{:.3f}')} "
+        f"kappa(NAE kept)={fmt(result['kappa_nae_kept'], '{:.3f}')}"
+        f"{_bounds(intervals.get('kappa_nae_kept'))} "
         f"kappa(NAE dropped)={fmt(result['kappa_nae_dropped'], '{:.3f}')} "
         f"NAE={fmt(result['nae_rate'], '{:.1%}')} unscored={result['n_unscored']} "
         f"time={seconds:.1f}s\n"
         f"  Useful vs rest: kappa(NAE kept)="
-        f"{fmt(result.get('kappa_useful_nae_kept'), '{:.3f}')} kappa(NAE dropped)="
-        f"{fmt(result.get('kappa_useful_nae_dropped'), '{:.3f}')}"
+        f"{fmt(result.get('kappa_useful_nae_kept'), '{:.3f}')}"
+        f"{_bounds(intervals.get('kappa_useful_nae_kept'))} kappa(NAE dropped)="
+        f"{fmt(result.get('kappa_useful_nae_dropped'), '{:.3f}')}" + _interval_note(intervals)
+    )
+
+
+def _bounds(interval: dict | None) -> str:
+    if not interval or interval.get("low") is None:
+        return ""
+    return f" [{interval['low']:.3f}, {interval['high']:.3f}]"
+
+
+def _interval_note(intervals: dict) -> str:
+    if not intervals:
+        return ""
+    return (
+        f"\n  [ ]: {intervals['confidence']:.0%} interval, bootstrap over the "
+        f"{intervals['n_units']} {intervals['unit']} ({intervals['n_resamples']:,} resamples)"
     )
 
 
