@@ -1,0 +1,15 @@
+"""Held-out parts fixed before something is built stay what their rule drew: a
+changed file would let figures be tuned on the texts they are reported on."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.conftest import REPO
+
+
+def test_the_issue_63_held_out_interventions_are_the_rules_draw(cqs_dev):
+    script = REPO / "benchmarks" / "evaluator" / "make_heldout_63.py"
+    checked = subprocess.run([sys.executable, script, "--check"], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
