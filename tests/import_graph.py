@@ -87,6 +87,8 @@ REGISTRATION = {
     ("maieutic.records.base", "maieutic.ask.record"): "a results reader finds the "
     "record types of every file format by importing the modules that declare them: each "
     "task's ``records`` module, and the applications' records",
+    ("maieutic.records.base", "maieutic.evaluate.results_record"): "the same discovery "
+    "finds the results file's record, declared beside the code that writes it",
 }
 """Upward edges that are plug-in discovery, not a dependency: a lower layer loads by
 name what registers itself into it. Nothing else may point up."""

@@ -15,7 +15,7 @@ import pytest
 from maieutic.data import files, guard
 from maieutic.errors import DataError
 from maieutic.evaluate.results_file import ResultsFile, load_record, progress_path
-from maieutic.records.results import ResultsRecord
+from maieutic.evaluate.results_record import ResultsRecord
 
 SAMPLES = Path(__file__).resolve().parents[1] / "src" / "maieutic" / "tasks" / "cqs" / "samples"
 

@@ -53,6 +53,29 @@ def test_no_circle_of_files(edges):
     assert not graph.circles(kept), graph.circles(kept)
 
 
+def test_no_circle_of_the_core_packages(edges, layers):
+    # within layer 3 the packages (core, records, evaluate, generate, scorers) import
+    # each other one way only: a circle of packages made of files that do not circle
+    # (records/results.py read evaluate.result, evaluate/results_file.py read it) is a
+    # layer in all but name
+    core = [m for m in graph.modules() if (graph.layer_of(m, layers) or layers[0]).rank == 3]
+    packages = {".".join(m.split(".")[:2]) for m in core}
+    assert {"maieutic.records", "maieutic.evaluate"} <= packages
+
+    def package(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+
+    between = {
+        (package(e.source), package(e.target))
+        for e in edges
+        if (e.source, e.target) not in REGISTRATION
+        and package(e.source) != package(e.target)
+        and {package(e.source), package(e.target)} <= packages
+    }
+    edges_between = [graph.Edge(a, b, 0) for a, b in sorted(between)]
+    assert not graph.circles(edges_between), graph.circles(edges_between)
+
+
 def test_the_graph_sees_every_kind_of_import(tmp_path, monkeypatch):
     # the reader itself: a module-level, a function-level, a TYPE_CHECKING import and a
     # module named as text each make an edge; a logger's name does not

@@ -8,8 +8,11 @@ current format name to its class, ``READABLE`` every name that is read (older on
 too); ``read_record`` / ``load_record`` pick the class from the file's ``format``.
 
 Formats that belong to one task are declared in that task's folder
-(``maieutic.tasks.<task>.records``) and found on first use; their classes are also
-reachable here by name (``maieutic.records.<ClassName>``).
+(``maieutic.tasks.<task>.records``), and the results file beside the code that writes
+it (``maieutic.evaluate.results_record``: it holds ``EvalResult``s, so declaring it
+here would have this package and ``maieutic.evaluate`` import each other); they are
+found on first use, and their classes are also reachable here by name
+(``maieutic.records.<ClassName>``).
 
 The files without a ``format`` field are the benchmarks' own layouts (submissions,
 predictions, answers), typed by each task's data module; docs/formats.md lists them.
@@ -30,7 +33,6 @@ from maieutic.records.base import (
 )
 from maieutic.records.comparison import ComparisonRecord
 from maieutic.records.generation import GenerationRecord
-from maieutic.records.results import ResultsRecord
 from maieutic.records.scorer import ScorerManifest
 
 __all__ = [
@@ -39,7 +41,6 @@ __all__ = [
     "ComparisonRecord",
     "GenerationRecord",
     "Record",
-    "ResultsRecord",
     "ScorerManifest",
     "load_record",
     "load_task_records",

@@ -136,16 +136,20 @@ def record(cls: type[R]) -> type[R]:
     return cls
 
 
-APPLICATION_RECORDS = "maieutic.ask.record"
-"""The formats of the applications that compose tasks (``maieutic ask --format json``)."""
+RECORD_MODULES = ("maieutic.evaluate.results_record", "maieutic.ask.record")
+"""Formats declared outside this package and the task folders: the results file,
+beside the code that writes it (it holds ``EvalResult``s), and the applications that
+compose tasks (``maieutic ask --format json``)."""
 
 
 def load_task_records() -> None:
-    """Import each task's ``records`` module (where a task declares its own formats),
-    so that ``FORMATS`` and ``READABLE`` hold every format maieutic can read."""
+    """Import the ``RECORD_MODULES`` and each task's ``records`` module (where a task
+    declares its own formats), so that ``FORMATS`` and ``READABLE`` hold every format
+    maieutic can read."""
     from maieutic.registry import task_modules
 
-    importlib.import_module(APPLICATION_RECORDS)
+    for name in RECORD_MODULES:
+        importlib.import_module(name)
     for module in task_modules().values():
         try:
             importlib.import_module(f"{module}.records")
