@@ -7,7 +7,8 @@ existing file keeps that file whole until it is done (``ResultsFile``). Layout::
     {"format": "maieutic.results/2", "task", "provenance": {...},
      "results": [EvalResult.to_json(), ...], "repeated_runs": {base name: {figure: {mean, std, n}}}}
 
-The file is written and read through its typed record, ``maieutic.evaluate.results_record.ResultsRecord``.
+The file is written and read through its typed record,
+``maieutic.evaluate.results_record.ResultsRecord``.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from typing import Any
 from maieutic.data.files import read_keyed_records, rewritable, write_json
 from maieutic.errors import DataError
 from maieutic.evaluate.result import EvalResult
-from maieutic.evaluate.runs import group_runs, summarize_runs
 from maieutic.evaluate.results_record import ResultsRecord
+from maieutic.evaluate.runs import group_runs, summarize_runs
 
 RESULTS_FORMAT = ResultsRecord.FORMAT
 
