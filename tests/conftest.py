@@ -18,13 +18,6 @@ if _WORKERS > 1:
     for _name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ.setdefault(_name, _SHARE)
 
-# Ray 2.60 gives a local instance token authentication unless told otherwise, and a
-# process joins it only in that mode, which Ray reads once, when it is first imported:
-# the Ray tests that join the test process's instance (``ray_cluster``) need it set
-# before any test module imports Ray. A local start takes the same mode unasked (the
-# test of what a user's first run prints clears it: tests/engines/test_ray_quiet.py).
-os.environ.setdefault("RAY_AUTH_MODE", "token")
-
 from maieutic.cli.main import run  # noqa: E402 (after the thread counts)
 
 pytest_plugins = ["tests._ci_skips"]  # under CI a skip is a failure (see the module)
@@ -98,27 +91,18 @@ def shared_home(isolated_home, _session_home, monkeypatch) -> Path:
     return _session_home
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def ray_cluster(tmp_path_factory) -> dict[str, str]:
-    """The variables that join this test process's one Ray instance
-    (``tests/ray_host.py``): ``RAY_ADDRESS`` and Ray's authentication mode. For Ray
-    tests that are not about a local instance: they join it, as a run joins a
-    cluster, instead of starting their own."""
+    """The variables (``RAY_ADDRESS``, Ray's authentication mode) that join one Ray
+    instance shared by the module's runs (``tests/ray_host.py``), for a module of many
+    Ray runs that are not about the local instance: they join it, as runs join a
+    cluster, instead of starting one each. The instance stops with the module."""
     pytest.importorskip("ray", reason="the ray engine needs: pip install 'maieutic[ray]'")
     from tests.ray_host import RayHost
 
     host = RayHost(tmp_path_factory.mktemp("ray-host-home"))
     yield host.env
     host.close()
-
-
-@pytest.fixture
-def on_ray_cluster(ray_cluster, monkeypatch) -> dict[str, str]:
-    """This test's runs (and the processes it starts) join the test process's Ray
-    instance."""
-    for name, value in ray_cluster.items():
-        monkeypatch.setenv(name, value)
-    return ray_cluster
 
 
 @pytest.fixture

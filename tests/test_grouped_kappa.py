@@ -29,7 +29,7 @@ def test_the_interval_is_the_plain_loops_on_the_same_draws():
     # agreeing more in some groups than others, so the groups matter
     b = [x if rng.random() < 0.3 + 0.05 * int(g[1:]) else labels[rng.integers(0, 4)]
          for x, g in zip(a, groups, strict=True)]  # fmt: skip
-    found = grouped_kappa_interval(a, b, groups, n_resamples=300, seed=3)
+    found = grouped_kappa_interval(a, b, groups=groups, n_resamples=300, seed=3)
     estimate, low, high = loop_oracle(a, b, groups, n_resamples=300, seed=3)
     assert found.estimate == pytest.approx(estimate, abs=1e-12)
     assert (found.low, found.high) == pytest.approx((low, high), abs=1e-12)
@@ -42,7 +42,7 @@ def test_groups_alike_give_no_width_and_one_group_cannot_vary():
     # each and b always x, so p_e = 1/2 · 1 + 1/2 · 0 = 1/2, and kappa = 0
     a, b = ["x", "y"] * 5, ["x", "x"] * 5
     groups = [g for g in range(5) for _ in range(2)]
-    found = grouped_kappa_interval(a, b, groups, n_resamples=50)
+    found = grouped_kappa_interval(a, b, groups=groups, n_resamples=50)
     assert found.estimate == found.low == found.high == 0.0
 
 
@@ -51,7 +51,7 @@ def test_resamples_that_draw_one_category_are_counted_and_too_many_refuse():
     # one group twice (kappa undefined); the rest draw both (kappa 1)
     a = b = ["x", "x", "y", "y"]
     groups = ["g1", "g1", "g2", "g2"]
-    found = grouped_kappa_interval(a, b, groups, n_resamples=400, seed=1)
+    found = grouped_kappa_interval(a, b, groups=groups, n_resamples=400, seed=1)
     assert found.estimate == 1.0 and found.low == found.high == 1.0
     assert 150 < found.n_undefined < 250
     # with few resamples, whether most are undefined depends on the draws: refused
@@ -63,7 +63,7 @@ def test_resamples_that_draw_one_category_are_counted_and_too_many_refuse():
         if one_group > 5 / 2:
             refused += 1
             with pytest.raises(UndefinedStatistic, match=f"undefined on {one_group} of 5"):
-                grouped_kappa_interval(a, b, groups, n_resamples=5, seed=seed)
+                grouped_kappa_interval(a, b, groups=groups, n_resamples=5, seed=seed)
         else:
-            assert grouped_kappa_interval(a, b, groups, n_resamples=5, seed=seed).low == 1.0
+            assert grouped_kappa_interval(a, b, groups=groups, n_resamples=5, seed=seed).low == 1.0
     assert 0 < refused < 20  # both ways were seen

@@ -36,6 +36,8 @@ def _line(what: str, result: dict) -> str:
     intervals = result["intervals"]
 
     def show(key: str) -> str:
+        if result[key] is None:
+            return "undefined"
         bounds = intervals[key]
         low, high = bounds["low"], bounds["high"]
         spread = f" [{low:.3f}, {high:.3f}]" if low is not None else ""
@@ -44,7 +46,7 @@ def _line(what: str, result: dict) -> str:
     return (
         f"{what:<44} n={result['n']:<5} interventions={intervals['n_units']:<4} "
         f"kappa3 {show('kappa_nae_kept')}  kappaU {show('kappa_useful_nae_kept')}  "
-        f"NAE {100 * result['nae_rate']:.1f}%"
+        f"NAE {100 * (result['nae_rate'] or 0):.1f}%"
     )
 
 

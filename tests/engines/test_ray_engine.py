@@ -1,6 +1,5 @@
-"""The Ray engine on a Ray instance of 2 CPUs (the test process's, joined): the same
-files as the in-process engine, resumption after a killed run, failures recorded,
-embeddings bit for bit."""
+"""The Ray engine on a local Ray instance (2 CPUs): the same files as the in-process
+engine, resumption after a killed run, failures recorded, embeddings bit for bit."""
 
 from __future__ import annotations
 
@@ -27,17 +26,12 @@ SMALL = RayOptions(actors=2, batch_rows=3, shard_rows=4, num_cpus=2)
 
 
 @pytest.fixture(scope="module")
-def ray_address(ray_cluster):
-    """This module's runs join the test process's Ray instance, as runs join a cluster
-    (the local instance's own ways are test_ray_reaper's and test_ray_quiet's)."""
+def ray_address():
     from maieutic.engines.ray_session import start_ray
 
-    with pytest.MonkeyPatch.context() as patched:
-        for name, value in ray_cluster.items():
-            patched.setenv(name, value)
-        start_ray()
-        yield ray_cluster["RAY_ADDRESS"]
-        ray.shutdown()  # this process leaves the instance; the instance stays
+    start_ray(num_cpus=2)
+    yield ray.get_runtime_context().gcs_address
+    ray.shutdown()
 
 
 def _interventions(tmp_path: Path, n: int = 10, marked: int | None = None) -> Path:

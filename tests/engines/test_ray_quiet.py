@@ -36,8 +36,7 @@ def test_a_local_pool_does_not_restart_actors_and_a_cluster_keeps_rays_default(m
 
 
 def _maieutic(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    # a user's environment: no cluster, Ray's authentication left to Ray
-    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "RAY_AUTH_MODE")}
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
     env["MAIEUTIC_HOME"] = str(tmp_path / "home")  # a cold cache: the encoder runs on Ray
     return subprocess.run(
         [sys.executable, "-m", "maieutic", *args],

@@ -212,12 +212,11 @@ def _interventions(tmp_path: Path, n: int) -> Path:
 
 @pytest.mark.slow
 def test_a_resumed_ray_run_generates_damaged_rows_again_and_writes_a_clean_runs_file(
-    monkeypatch, tmp_path, capsys, on_ray_cluster
+    monkeypatch, tmp_path, capsys
 ):
     """Shards of a finished run kept, then: a question edited, a row's id swapped, a
     row moved past the end, a stats field made a string. The resumed run generates
-    exactly those rows again, warns once per shard, and writes the clean run's bytes.
-    The runs join the test process's Ray instance."""
+    exactly those rows again, warns once per shard, and writes the clean run's bytes."""
     ray = pytest.importorskip("ray", reason="the ray engine needs: pip install 'maieutic[ray]'")
     import maieutic
     from maieutic.engines import RayOptions

@@ -14,7 +14,7 @@ provenance. A command that asks a model asks it again for the left-out rows only
 
 One process makes the shards of every command, and each command has one resumed run:
 several damage kinds per run, told apart by the shard each warning names. Every Ray
-run joins the test process's one instance (``tests/ray_host.py``).
+run joins the module's one instance (``tests/ray_host.py``), as runs join a cluster.
 """
 
 from __future__ import annotations
@@ -172,8 +172,8 @@ def _slug(command: str) -> str:
 
 @pytest.fixture(scope="module")
 def shard_runs(tmp_path_factory, ray_cluster) -> dict[str, Shards]:
-    """Every command's runs, made once for the module; the Ray runs join the test
-    process's instance (``RAY_ADDRESS``), as runs join a cluster."""
+    """Every command's runs, made once for the module; the Ray runs join the module's
+    instance (``RAY_ADDRESS``), as runs join a cluster."""
     from tests.fake_server import FakeOpenAIServer
 
     root = tmp_path_factory.mktemp("ray-shards").resolve()

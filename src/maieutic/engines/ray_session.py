@@ -74,12 +74,7 @@ def _start_local(ray: Any, num_cpus: int | None) -> None:
             _init(ray, address=None, num_cpus=num_cpus)
             return
         except Exception as error:  # Ray raises a bare Exception for a slow node
-            started = [
-                [p.pid, p.create_time()]
-                for p in psutil.Process().children(recursive=True)
-                if p.pid not in before
-            ]
-            ray_reaper.stop(started)
+            ray_reaper.stop(_started_since(before))
             with contextlib.suppress(Exception):
                 ray.shutdown()
             first_line = (str(error).strip().splitlines() or [type(error).__name__])[0]
@@ -95,6 +90,19 @@ def _start_local(ray: Any, num_cpus: int | None) -> None:
                 f"machine?); trying again ({attempt + 1} of {START_TRIES})",
                 file=sys.stderr,
             )
+
+
+def _started_since(before: set[int]) -> list[list]:
+    """``[pid, start time]`` of this process's descendants not in ``before`` (what a
+    failed start left; one that ends meanwhile is skipped)."""
+    import psutil
+
+    started = []
+    for process in psutil.Process().children(recursive=True):
+        if process.pid not in before:
+            with contextlib.suppress(psutil.Error):
+                started.append([process.pid, process.create_time()])
+    return started
 
 
 def _before_local_start() -> None:

@@ -38,8 +38,8 @@ def _kappas(matrices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def grouped_kappa_interval(
     a: Sequence[Hashable],
     b: Sequence[Hashable],
-    groups: Sequence[Hashable],
     *,
+    groups: Sequence[Hashable],
     n_resamples: int = RESAMPLES,
     confidence: float = 0.95,
     seed: int = SEED,

@@ -144,7 +144,9 @@ def test_the_kappas_intervals_resample_interventions_not_questions():
     )
     useful = [h == "Useful" for h in human], [p == "Useful" for p in predicted]
     _, low, high = loop_oracle(*useful, groups, n_resamples=1000, seed=0)
-    assert found["kappa_useful_nae_kept"] == pytest.approx({"low": low, "high": high})
+    assert found["kappa_useful_nae_kept"] == pytest.approx(
+        {"low": low, "high": high, "n_undefined": 0}
+    )
 
 
 def test_sweep_and_chosen_threshold_hand_worked():

@@ -134,12 +134,13 @@ def report(items: Sequence[LooItem], unscored: str = AS_NAE) -> dict[str, Any]:
     result = agreement_report(human, predicted=predicted, labels=LABELS, abstain=NAE)
     result["n_unscored"] = sum(i.predicted == UNSCORED for i in items)
     result.update(useful_vs_rest(human, predicted=predicted))
-    result["intervals"] = kappa_intervals([i.intervention_id for i in items], human, predicted)
+    groups = [i.intervention_id for i in items]
+    result["intervals"] = kappa_intervals(groups, human=human, predicted=predicted)
     return result
 
 
 def kappa_intervals(
-    groups: Sequence[str], human: Sequence[str], predicted: Sequence[str]
+    groups: Sequence[str], *, human: Sequence[str], predicted: Sequence[str]
 ) -> dict[str, Any]:
     """95% percentile intervals of the two NAE-kept kappas (three classes with NAE, and
     Useful vs the rest), from resampling interventions with replacement: the questions
@@ -163,9 +164,13 @@ def kappa_intervals(
     for name, rows in settings.items():
         try:
             interval = grouped_kappa_interval(
-                [h for _, h, _ in rows], [p for _, _, p in rows], [g for g, _, _ in rows]
+                [h for _, h, _ in rows], [p for _, _, p in rows], groups=[g for g, _, _ in rows]
             )
-            found[name] = {"low": interval.low, "high": interval.high}
+            found[name] = {
+                "low": interval.low,
+                "high": interval.high,
+                "n_undefined": interval.n_undefined,  # resamples left out (one class)
+            }
         except UndefinedStatistic as exc:
             found[name] = {"low": None, "high": None, "undefined": str(exc)}
     return found

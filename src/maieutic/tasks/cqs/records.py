@@ -31,8 +31,8 @@ class CqsMetaEval(Record):
     """{"n", "n_unscored", "kappa_nae_kept", "kappa_nae_dropped", "n_labelled",
     "nae_rate", "confusion": {human: {predicted: count}}, "kappa_useful_nae_kept",
     "kappa_useful_nae_dropped", "intervals": {"unit", "n_units", "confidence",
-    "n_resamples", "seed", "kappa_nae_kept": {"low", "high"}, "kappa_useful_nae_kept":
-    {"low", "high"}}} (``intervals`` in files written from issue 63 on)."""
+    "n_resamples", "seed", "kappa_nae_kept": {"low", "high", "n_undefined"},
+    "kappa_useful_nae_kept": {…}}} (``intervals`` in files written from issue 63 on)."""
     seconds: float | None = optional()
     items: list[dict[str, Any]] | None = optional()
     """One per reference question: ids, text, human and predicted label, similarity."""

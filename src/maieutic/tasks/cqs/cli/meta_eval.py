@@ -95,7 +95,8 @@ def _bounds(interval: dict | None) -> str:
 
 
 def _interval_note(intervals: dict) -> str:
-    if not intervals:
+    shown = [k for k in ("kappa_nae_kept", "kappa_useful_nae_kept") if _bounds(intervals.get(k))]
+    if not shown:
         return ""
     return (
         f"\n  [ ]: {intervals['confidence']:.0%} interval, bootstrap over the "
