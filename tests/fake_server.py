@@ -18,9 +18,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 
-from maieutic.llm.reply_server import QuietServer
+from maieutic.llm.reply_server import JsonHandler, QuietServer
 
 
 @dataclass(kw_only=True)
@@ -166,15 +165,7 @@ def _completion(body: dict, text: str) -> dict:
     }
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    # headers and body go out in two writes; with Nagle's algorithm on, the
-    # second waits for the client's delayed ACK (~40 ms) on a kept-alive socket
-    disable_nagle_algorithm = True
-
-    def log_message(self, *args: object) -> None:
-        pass
-
+class _Handler(JsonHandler):
     def do_GET(self) -> None:
         self._send(200, {"object": "list", "data": [{"id": "fake"}]})
 
@@ -204,7 +195,7 @@ class _Handler(BaseHTTPRequestHandler):
         """Answer as the scripted fault says; False when it alters no response."""
         if fault.kind == "status":
             text = json.dumps({"error": {"message": "scripted failure"}})
-            self._raw(fault.status, text.encode(), fault.headers)
+            self._send_bytes(fault.status, text.encode(), fault.headers)
         elif fault.kind == "reset":
             # promise a long body, send part of it, then drop the connection
             self.send_response(200)
@@ -216,22 +207,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True
         elif fault.kind == "malformed":
-            self._raw(200, b'{"choices": [ this is not json', {})
+            self._send_bytes(200, b'{"choices": [ this is not json', {})
         else:
             return False
         return True
-
-    def _send(self, status: int, payload: dict) -> None:
-        self._raw(status, json.dumps(payload).encode(), {})
-
-    def _raw(self, status: int, data: bytes, headers: dict[str, str]) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for key, value in headers.items():
-            self.send_header(key, value)
-        self.end_headers()
-        self.wfile.write(data)
 
 
 if __name__ == "__main__":

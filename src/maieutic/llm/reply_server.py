@@ -111,7 +111,10 @@ class ReplyServer:
             return 500, {"error": {"message": message[:300], "type": "server_error"}}
 
 
-class _Handler(BaseHTTPRequestHandler):
+class JsonHandler(BaseHTTPRequestHandler):
+    """A quiet keep-alive handler that answers in JSON (this server's, and the test
+    suite's scripted server's)."""
+
     protocol_version = "HTTP/1.1"
     # headers and body go out in two writes; with Nagle's algorithm on, the second
     # waits for the client's delayed ACK (~40 ms) on a kept-alive socket
@@ -120,6 +123,20 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args: object) -> None:
         pass
 
+    def _send(self, status: int, payload: dict[str, Any]) -> None:
+        self._send_bytes(status, json.dumps(payload).encode())
+
+    def _send_bytes(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class _Handler(JsonHandler):
     def do_GET(self) -> None:
         owner: ReplyServer = self.server.owner  # type: ignore[attr-defined]
         if self.path.rstrip("/").endswith("/models"):
@@ -151,14 +168,6 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, {"error": {"message": "the request has no 'messages' list"}})
             return
         self._send(*owner.reply(body))
-
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
 
 
 class QuietServer(ThreadingHTTPServer):

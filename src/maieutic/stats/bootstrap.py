@@ -54,6 +54,14 @@ def bootstrap_ci(
             undefined += 1
     if len(values) < n_resamples / 2:
         raise UndefinedStatistic(f"statistic undefined on {undefined} of {n_resamples} resamples")
+    return percentile_interval(estimate, values, confidence=confidence, n_undefined=undefined)
+
+
+def percentile_interval(
+    estimate: float, values: Sequence[float], *, confidence: float, n_undefined: int
+) -> Interval:
+    """The ``confidence`` percentile interval of the defined resampled ``values`` around
+    ``estimate``; the resamples counted are the defined ones plus ``n_undefined``."""
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(values, [tail, 100 - tail])
     return Interval(
@@ -61,6 +69,6 @@ def bootstrap_ci(
         low=float(low),
         high=float(high),
         confidence=confidence,
-        n_resamples=n_resamples,
-        n_undefined=undefined,
+        n_resamples=len(values) + n_undefined,
+        n_undefined=n_undefined,
     )

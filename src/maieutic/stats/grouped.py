@@ -16,7 +16,7 @@ import numpy as np
 
 from maieutic.stats._errors import UndefinedStatistic
 from maieutic.stats.agreement import cohen_kappa, ordered_categories
-from maieutic.stats.bootstrap import Interval
+from maieutic.stats.bootstrap import Interval, percentile_interval
 
 RESAMPLES = 1000
 """Resamples of an interval over groups (as ``scorers.figures`` takes)."""
@@ -70,13 +70,6 @@ def grouped_kappa_interval(
     undefined = int((~defined).sum())
     if undefined > n_resamples / 2:
         raise UndefinedStatistic(f"kappa undefined on {undefined} of {n_resamples} resamples")
-    tail = (1 - confidence) / 2 * 100
-    low, high = np.percentile(kappas[defined], [tail, 100 - tail])
-    return Interval(
-        estimate=float(estimate),
-        low=float(low),
-        high=float(high),
-        confidence=confidence,
-        n_resamples=n_resamples,
-        n_undefined=undefined,
+    return percentile_interval(
+        estimate, kappas[defined], confidence=confidence, n_undefined=undefined
     )
