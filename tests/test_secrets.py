@@ -46,7 +46,7 @@ def echoing(monkeypatch):
         cut = int(fault.headers.get("cut", 0))
         header = header[:cut] if cut > 0 else header[cut:] if cut < 0 else header
         text = "x" * int(fault.headers["pad"]) + ECHO + header + " (rejected)"
-        self._raw(401, text.encode(), {})
+        self._send_bytes(401, text.encode())
         return True
 
     monkeypatch.setattr(_Handler, "_fail", fail)
